@@ -1,0 +1,10 @@
+use std::process::ExitCode;
+
+use clap::Parser;
+use thrift_codegen::cli::{run, Cli};
+
+fn main() -> ExitCode {
+    // clap exits with status 2 on usage errors.
+    let cli = Cli::parse();
+    run(cli, &mut std::io::stderr().lock())
+}

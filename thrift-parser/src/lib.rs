@@ -1,0 +1,66 @@
+//! A parser for Apache Thrift IDL: a pest grammar lowered into a typed AST with spans,
+//! include resolution, semantic checks, and located diagnostics.
+//!
+//! ```no_run
+//! let mut loader = thrift_parser::Loader::new();
+//! loader.include_dir("idl");
+//! let checked = thrift_parser::check_files(&loader, &["idl/service.thrift"]);
+//! eprint!("{}", checked.render_diagnostics());
+//! if checked.has_errors() {
+//!     std::process::exit(1);
+//! }
+//! ```
+//!
+//! The pipeline is `syntax` (text → [`ast::Document`]), `resolve` (includes → [`Program`]) and
+//! `check` (semantic rules → [`Diagnostic`]s). Nothing panics on bad input: every problem is a
+//! diagnostic located by a [`Span`].
+
+pub mod ast;
+pub mod check;
+pub mod diagnostic;
+pub mod program;
+pub mod resolve;
+pub mod source;
+pub mod syntax;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use program::{ConstRef, DefId, Program};
+pub use resolve::Loader;
+pub use source::{FileId, SourceMap, Span};
+
+/// The result of loading and checking files: the program and every diagnostic, warnings too.
+#[derive(Debug)]
+pub struct Checked {
+    pub program: Program,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| d.is_error())
+    }
+
+    /// Every diagnostic in the human form (`path:line:col: error: …` with source and caret).
+    pub fn render_diagnostics(&self) -> String {
+        diagnostic::render_all(&self.diagnostics, &self.program.sources)
+    }
+
+    /// Every diagnostic as one JSON object per line.
+    pub fn diagnostics_json(&self) -> String {
+        self.diagnostics
+            .iter()
+            .map(|d| format!("{}\n", d.to_json(&self.program.sources)))
+            .collect()
+    }
+}
+
+/// Loads `roots` with their includes and runs every semantic check.
+pub fn check_files<P: AsRef<std::path::Path>>(loader: &Loader, roots: &[P]) -> Checked {
+    let (program, mut diagnostics) = loader.load(roots);
+    diagnostics.extend(check::check_program(&program));
+    Checked { program, diagnostics }
+}

@@ -1,0 +1,159 @@
+//! A loaded set of files and name lookup across them.
+
+use crate::ast::{Const, Definition, Document, Enum, EnumValue, Service, Struct, Typedef};
+use crate::source::{FileId, SourceMap, Span};
+
+/// One successfully parsed file and the modules it includes.
+#[derive(Debug)]
+pub struct ParsedFile {
+    pub id: FileId,
+    pub document: Document,
+    pub includes: Vec<IncludedModule>,
+}
+
+/// `include "path/name.thrift"`: definitions of that file are referenced as `name.Foo`.
+#[derive(Debug, Clone)]
+pub struct IncludedModule {
+    pub module: String,
+    pub file: FileId,
+    pub span: Span,
+}
+
+/// Where a definition lives: its file and its index among the file's definitions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DefId {
+    pub file: FileId,
+    pub index: usize,
+}
+
+/// What a const-value identifier refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstRef {
+    Const(DefId),
+    /// An enum (by its definition) and the index of the value in it.
+    EnumValue(DefId, usize),
+}
+
+/// Every file loaded in one run, with the files named on the command line as roots.
+#[derive(Debug)]
+pub struct Program {
+    pub sources: SourceMap,
+    files: Vec<Option<ParsedFile>>,
+    pub roots: Vec<FileId>,
+}
+
+impl Program {
+    pub(crate) fn new(sources: SourceMap, files: Vec<Option<ParsedFile>>, roots: Vec<FileId>) -> Program {
+        Program { sources, files, roots }
+    }
+
+    /// The parsed file, or `None` when it had a syntax error.
+    pub fn file(&self, id: FileId) -> Option<&ParsedFile> {
+        self.files.get(id.0 as usize)?.as_ref()
+    }
+
+    /// Every parsed file, in load order (a file comes after the files it includes are started,
+    /// roots in the order given).
+    pub fn files(&self) -> impl Iterator<Item = &ParsedFile> {
+        self.files.iter().flatten()
+    }
+
+    pub fn definition(&self, id: DefId) -> &Definition {
+        &self.file(id.file).expect("DefId points into a parsed file").document.definitions[id.index]
+    }
+
+    /// True when `file` includes a module called `module` that failed to parse (lookups into it
+    /// should stay silent: the syntax error was already reported).
+    pub fn module_failed(&self, file: FileId, module: &str) -> bool {
+        self.file(file).is_some_and(|f| {
+            f.includes.iter().any(|i| i.module == module && self.file(i.file).is_none())
+        })
+    }
+
+    /// The places `name` may be defined, as seen from `from`: the file itself with the whole
+    /// name, then every included file whose module name is a dotted prefix of `name` (two
+    /// includes may share a module name, and module names may contain dots:
+    /// `include "a.b.thrift"` is module `a.b`), with the rest of the name.
+    fn candidates<'n>(&self, from: FileId, name: &'n str) -> Vec<(FileId, &'n str)> {
+        let mut out = vec![(from, name)];
+        if let Some(file) = self.file(from) {
+            for (dot, _) in name.match_indices('.') {
+                let (module, rest) = (&name[..dot], &name[dot + 1..]);
+                out.extend(file.includes.iter().filter(|i| i.module == module).map(|i| (i.file, rest)));
+            }
+        }
+        out
+    }
+
+    fn local(&self, file: FileId, name: &str, want: impl Fn(&Definition) -> bool) -> Option<DefId> {
+        let parsed = self.file(file)?;
+        parsed
+            .document
+            .definitions
+            .iter()
+            .position(|d| d.name().name == name && want(d))
+            .map(|index| DefId { file, index })
+    }
+
+    /// Looks up a type or service name (`Foo`, `module.Foo`) as seen from `from`.
+    pub fn lookup_type(&self, from: FileId, name: &str) -> Option<DefId> {
+        self.candidates(from, name).into_iter().find_map(|(file, local)| {
+            self.local(file, local, |d| !matches!(d, Definition::Const(_)))
+        })
+    }
+
+    /// Looks up a const-value identifier: `CONST`, `Enum.VALUE`, `module.CONST`,
+    /// `module.Enum.VALUE`, as seen from `from`. A local definition wins over a module of the
+    /// same name, as in Apache's scope.
+    pub fn lookup_const(&self, from: FileId, name: &str) -> Option<ConstRef> {
+        let try_in = |file: FileId, local: &str| -> Option<ConstRef> {
+            if let Some(id) = self.local(file, local, |d| matches!(d, Definition::Const(_))) {
+                return Some(ConstRef::Const(id));
+            }
+            let (enum_name, value) = local.split_once('.')?;
+            let id = self.local(file, enum_name, |d| matches!(d, Definition::Enum(_)))?;
+            let Definition::Enum(e) = self.definition(id) else { return None };
+            e.values.iter().position(|v| v.name.name == value).map(|i| ConstRef::EnumValue(id, i))
+        };
+        self.candidates(from, name).into_iter().find_map(|(file, local)| try_in(file, local))
+    }
+
+    pub fn as_struct(&self, id: DefId) -> Option<&Struct> {
+        match self.definition(id) {
+            Definition::Struct(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_enum(&self, id: DefId) -> Option<&Enum> {
+        match self.definition(id) {
+            Definition::Enum(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    pub fn as_typedef(&self, id: DefId) -> Option<&Typedef> {
+        match self.definition(id) {
+            Definition::Typedef(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    pub fn as_service(&self, id: DefId) -> Option<&Service> {
+        match self.definition(id) {
+            Definition::Service(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_const(&self, id: DefId) -> Option<&Const> {
+        match self.definition(id) {
+            Definition::Const(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    pub fn enum_value(&self, id: DefId, index: usize) -> Option<&EnumValue> {
+        self.as_enum(id)?.values.get(index)
+    }
+}
