@@ -43,7 +43,11 @@ pub enum ErrorFormat {
 /// Runs the parsed command line; diagnostics go to `stderr`.
 pub fn run(cli: Cli, stderr: &mut dyn Write) -> ExitCode {
     match cli.command {
-        Command::Check { include_dirs, error_format, files } => {
+        Command::Check {
+            include_dirs,
+            error_format,
+            files,
+        } => {
             let mut loader = thrift_parser::Loader::new();
             for dir in include_dirs {
                 loader.include_dir(dir);
@@ -57,7 +61,11 @@ pub fn run(cli: Cli, stderr: &mut dyn Write) -> ExitCode {
             if checked.has_errors() {
                 let count = checked.errors().count();
                 if error_format == ErrorFormat::Human {
-                    let _ = writeln!(stderr, "error: {count} error{} found", if count == 1 { "" } else { "s" });
+                    let _ = writeln!(
+                        stderr,
+                        "error: {count} error{} found",
+                        if count == 1 { "" } else { "s" }
+                    );
                 }
                 ExitCode::from(1)
             } else {

@@ -198,6 +198,8 @@ pub enum FieldIdKind {
     Implicit,
     /// A non-positive id was written; Apache Thrift ignores it and auto-assigns, and so do we.
     Replaced,
+    /// The id written does not fit in an i16: an error was reported and `id` is meaningless.
+    OutOfRange,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -283,9 +285,19 @@ pub enum TypeKind {
     Base(BaseType),
     /// A reference to a typedef, enum, struct, union or exception: `Foo` or `module.Foo`.
     Named(Ident),
-    List { element: Box<Type>, cpp_type: Option<String> },
-    Set { element: Box<Type>, cpp_type: Option<String> },
-    Map { key: Box<Type>, value: Box<Type>, cpp_type: Option<String> },
+    List {
+        element: Box<Type>,
+        cpp_type: Option<String>,
+    },
+    Set {
+        element: Box<Type>,
+        cpp_type: Option<String>,
+    },
+    Map {
+        key: Box<Type>,
+        value: Box<Type>,
+        cpp_type: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

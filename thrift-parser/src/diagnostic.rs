@@ -59,7 +59,14 @@ impl Diagnostic {
     }
 
     fn new(severity: Severity, span: Option<Span>, message: String) -> Diagnostic {
-        Diagnostic { severity, message, span, notes: Vec::new(), related: Vec::new(), path: None }
+        Diagnostic {
+            severity,
+            message,
+            span,
+            notes: Vec::new(),
+            related: Vec::new(),
+            path: None,
+        }
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
@@ -93,7 +100,11 @@ impl Diagnostic {
         let mut out = String::new();
         let (path, line, col) = self.location(sources);
         if self.span.is_some() {
-            let _ = writeln!(out, "{path}:{line}:{col}: {}: {}", self.severity, self.message);
+            let _ = writeln!(
+                out,
+                "{path}:{line}:{col}: {}: {}",
+                self.severity, self.message
+            );
         } else {
             let _ = writeln!(out, "{path}: {}: {}", self.severity, self.message);
         }
@@ -153,7 +164,9 @@ fn render_snippet(out: &mut String, sources: &SourceMap, span: Span, label: Opti
     let line_end_offset = file.text[span.start as usize..]
         .find('\n')
         .map_or(file.text.len(), |i| span.start as usize + i);
-    let end = (span.end as usize).min(line_end_offset).max(span.start as usize);
+    let end = (span.end as usize)
+        .min(line_end_offset)
+        .max(span.start as usize);
     let width = file.text[span.start as usize..end].chars().count().max(1);
     let prefix: String = text
         .chars()
@@ -214,7 +227,9 @@ impl miette::Diagnostic for MietteDiagnostic {
                 .related
                 .iter()
                 .filter(|(s, _)| s.file == span.file)
-                .map(|(s, label)| miette::LabeledSpan::new_with_span(Some(label.clone()), s.range())),
+                .map(|(s, label)| {
+                    miette::LabeledSpan::new_with_span(Some(label.clone()), s.range())
+                }),
         );
         Some(Box::new(labels.into_iter()))
     }

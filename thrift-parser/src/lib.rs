@@ -62,5 +62,10 @@ impl Checked {
 pub fn check_files<P: AsRef<std::path::Path>>(loader: &Loader, roots: &[P]) -> Checked {
     let (program, mut diagnostics) = loader.load(roots);
     diagnostics.extend(check::check_program(&program));
-    Checked { program, diagnostics }
+    // Reading order: file by file, then by position (unlocated problems first).
+    diagnostics.sort_by_key(|d| d.span.map(|s| (s.file, s.start)));
+    Checked {
+        program,
+        diagnostics,
+    }
 }

@@ -43,8 +43,16 @@ pub struct Program {
 }
 
 impl Program {
-    pub(crate) fn new(sources: SourceMap, files: Vec<Option<ParsedFile>>, roots: Vec<FileId>) -> Program {
-        Program { sources, files, roots }
+    pub(crate) fn new(
+        sources: SourceMap,
+        files: Vec<Option<ParsedFile>>,
+        roots: Vec<FileId>,
+    ) -> Program {
+        Program {
+            sources,
+            files,
+            roots,
+        }
     }
 
     /// The parsed file, or `None` when it had a syntax error.
@@ -59,14 +67,20 @@ impl Program {
     }
 
     pub fn definition(&self, id: DefId) -> &Definition {
-        &self.file(id.file).expect("DefId points into a parsed file").document.definitions[id.index]
+        &self
+            .file(id.file)
+            .expect("DefId points into a parsed file")
+            .document
+            .definitions[id.index]
     }
 
     /// True when `file` includes a module called `module` that failed to parse (lookups into it
     /// should stay silent: the syntax error was already reported).
     pub fn module_failed(&self, file: FileId, module: &str) -> bool {
         self.file(file).is_some_and(|f| {
-            f.includes.iter().any(|i| i.module == module && self.file(i.file).is_none())
+            f.includes
+                .iter()
+                .any(|i| i.module == module && self.file(i.file).is_none())
         })
     }
 
@@ -79,7 +93,12 @@ impl Program {
         if let Some(file) = self.file(from) {
             for (dot, _) in name.match_indices('.') {
                 let (module, rest) = (&name[..dot], &name[dot + 1..]);
-                out.extend(file.includes.iter().filter(|i| i.module == module).map(|i| (i.file, rest)));
+                out.extend(
+                    file.includes
+                        .iter()
+                        .filter(|i| i.module == module)
+                        .map(|i| (i.file, rest)),
+                );
             }
         }
         out
@@ -97,9 +116,11 @@ impl Program {
 
     /// Looks up a type or service name (`Foo`, `module.Foo`) as seen from `from`.
     pub fn lookup_type(&self, from: FileId, name: &str) -> Option<DefId> {
-        self.candidates(from, name).into_iter().find_map(|(file, local)| {
-            self.local(file, local, |d| !matches!(d, Definition::Const(_)))
-        })
+        self.candidates(from, name)
+            .into_iter()
+            .find_map(|(file, local)| {
+                self.local(file, local, |d| !matches!(d, Definition::Const(_)))
+            })
     }
 
     /// Looks up a const-value identifier: `CONST`, `Enum.VALUE`, `module.CONST`,
@@ -112,10 +133,17 @@ impl Program {
             }
             let (enum_name, value) = local.split_once('.')?;
             let id = self.local(file, enum_name, |d| matches!(d, Definition::Enum(_)))?;
-            let Definition::Enum(e) = self.definition(id) else { return None };
-            e.values.iter().position(|v| v.name.name == value).map(|i| ConstRef::EnumValue(id, i))
+            let Definition::Enum(e) = self.definition(id) else {
+                return None;
+            };
+            e.values
+                .iter()
+                .position(|v| v.name.name == value)
+                .map(|i| ConstRef::EnumValue(id, i))
         };
-        self.candidates(from, name).into_iter().find_map(|(file, local)| try_in(file, local))
+        self.candidates(from, name)
+            .into_iter()
+            .find_map(|(file, local)| try_in(file, local))
     }
 
     pub fn as_struct(&self, id: DefId) -> Option<&Struct> {

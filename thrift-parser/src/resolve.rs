@@ -64,10 +64,16 @@ impl Loader {
             let root = root.as_ref();
             match std::fs::read_to_string(root) {
                 Ok(text) => root_ids.push(run.load_file(root.to_path_buf(), text)),
-                Err(e) => run.diagnostics.push(Diagnostic::unlocated(root.display().to_string(), format!("cannot read file: {e}"))),
+                Err(e) => run.diagnostics.push(Diagnostic::unlocated(
+                    root.display().to_string(),
+                    format!("cannot read file: {e}"),
+                )),
             }
         }
-        (Program::new(run.sources, run.files, root_ids), run.diagnostics)
+        (
+            Program::new(run.sources, run.files, root_ids),
+            run.diagnostics,
+        )
     }
 }
 
@@ -87,7 +93,11 @@ impl Run<'_> {
         self.diagnostics.extend(diagnostics);
         if let Some(document) = document {
             let includes = self.load_includes(&path, &document);
-            self.files[id.0 as usize] = Some(ParsedFile { id, document, includes });
+            self.files[id.0 as usize] = Some(ParsedFile {
+                id,
+                document,
+                includes,
+            });
         }
 
         self.stack.pop();
@@ -98,14 +108,24 @@ impl Run<'_> {
     fn load_includes(&mut self, path: &Path, document: &Document) -> Vec<IncludedModule> {
         let mut includes = Vec::new();
         for header in &document.headers {
-            let Header::Include(include) = header else { continue };
+            let Header::Include(include) = header else {
+                continue;
+            };
             let written = &include.path.value;
             let Some(found) = self.find(path, written) else {
                 let mut searched = vec![dir_of(path).display().to_string()];
-                searched.extend(self.loader.include_dirs.iter().map(|d| d.display().to_string()));
+                searched.extend(
+                    self.loader
+                        .include_dirs
+                        .iter()
+                        .map(|d| d.display().to_string()),
+                );
                 self.diagnostics.push(
-                    Diagnostic::error(include.path.span, format!("cannot find included file `{written}`"))
-                        .with_note(format!("searched in: {}", searched.join(", "))),
+                    Diagnostic::error(
+                        include.path.span,
+                        format!("cannot find included file `{written}`"),
+                    )
+                    .with_note(format!("searched in: {}", searched.join(", "))),
                 );
                 continue;
             };
@@ -127,7 +147,11 @@ impl Run<'_> {
                     }
                 },
             };
-            includes.push(IncludedModule { module: module_name(written), file, span: include.span });
+            includes.push(IncludedModule {
+                module: module_name(written),
+                file,
+                span: include.span,
+            });
         }
         includes
     }
@@ -137,16 +161,23 @@ impl Run<'_> {
         if next_to.is_file() {
             return Some(next_to);
         }
-        self.loader.include_dirs.iter().map(|dir| dir.join(written)).find(|p| p.is_file())
+        self.loader
+            .include_dirs
+            .iter()
+            .map(|dir| dir.join(written))
+            .find(|p| p.is_file())
     }
 
     fn report_cycle(&mut self, at: Span, target: FileId) {
         let start = self.stack.iter().position(|&f| f == target).unwrap_or(0);
-        let mut chain: Vec<String> =
-            self.stack[start..].iter().map(|&f| self.sources.path(f).display().to_string()).collect();
+        let mut chain: Vec<String> = self.stack[start..]
+            .iter()
+            .map(|&f| self.sources.path(f).display().to_string())
+            .collect();
         chain.push(self.sources.path(target).display().to_string());
         self.diagnostics.push(
-            Diagnostic::error(at, "include cycle").with_note(format!("the chain is: {}", chain.join(" -> "))),
+            Diagnostic::error(at, "include cycle")
+                .with_note(format!("the chain is: {}", chain.join(" -> "))),
         );
     }
 }
@@ -162,6 +193,11 @@ fn canonical(path: &Path) -> PathBuf {
 /// The name under which an include's definitions are referenced: the file name up to its last
 /// dot, as Apache Thrift names programs (`include "a/b.thrift"` → `b`).
 pub fn module_name(include_path: &str) -> String {
-    let file = include_path.rsplit(['/', '\\']).next().unwrap_or(include_path);
-    file.rsplit_once('.').map_or(file, |(stem, _)| stem).to_string()
+    let file = include_path
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(include_path);
+    file.rsplit_once('.')
+        .map_or(file, |(stem, _)| stem)
+        .to_string()
 }

@@ -19,7 +19,11 @@ pub struct Span {
 
 impl Span {
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
-        Span { file, start: start as u32, end: end as u32 }
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
     }
 
     pub fn range(self) -> std::ops::Range<usize> {
@@ -40,7 +44,11 @@ impl SourceFile {
         let text: Arc<str> = text.into();
         let mut line_starts = vec![0u32];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i as u32 + 1));
-        SourceFile { path, text, line_starts }
+        SourceFile {
+            path,
+            text,
+            line_starts,
+        }
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -48,14 +56,20 @@ impl SourceFile {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s as usize <= offset) - 1;
         let start = self.line_starts[line] as usize;
-        let col = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count());
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count());
         (line + 1, col + 1)
     }
 
     /// The text of a 1-based line, without its line break.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line - 1] as usize;
-        let end = self.line_starts.get(line).map_or(self.text.len(), |&e| e as usize);
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |&e| e as usize);
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
 }

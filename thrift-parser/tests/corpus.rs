@@ -43,15 +43,27 @@ fn check(entry: &Entry) -> Checked {
 #[test]
 fn valid_files_check_clean() {
     let mut failures = Vec::new();
-    let entries: Vec<Entry> = manifest().into_iter().filter(|e| e.status == "valid").collect();
-    assert!(entries.len() >= 450, "expected the whole corpus, found {} valid files", entries.len());
+    let entries: Vec<Entry> = manifest()
+        .into_iter()
+        .filter(|e| e.status == "valid")
+        .collect();
+    assert!(
+        entries.len() >= 450,
+        "expected the whole corpus, found {} valid files",
+        entries.len()
+    );
     for entry in &entries {
         let checked = check(entry);
         if checked.has_errors() {
             failures.push(checked.render_diagnostics());
         }
     }
-    assert!(failures.is_empty(), "{} valid files rejected:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} valid files rejected:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -61,7 +73,11 @@ fn invalid_files_fail_with_located_errors() {
         let checked = check(entry);
         let located = checked.errors().filter(|d| d.span.is_some()).count();
         if located == 0 {
-            failures.push(format!("{}: no located error\n{}", entry.path, checked.render_diagnostics()));
+            failures.push(format!(
+                "{}: no located error\n{}",
+                entry.path,
+                checked.render_diagnostics()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -76,7 +92,10 @@ fn dialect_files_are_named() {
         let ok = if legacy {
             // Legacy Apache syntax: accepted, with a deprecation warning.
             !checked.has_errors()
-                && checked.diagnostics.iter().any(|d| d.severity == Severity::Warning && d.message.contains("deprecated"))
+                && checked
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.severity == Severity::Warning && d.message.contains("deprecated"))
         } else {
             checked.errors().any(|d| d.span.is_some())
         };

@@ -22,14 +22,30 @@ pub struct ValueCheck {
 }
 
 impl<'p> Checker<'p> {
-    pub(crate) fn check_value(&mut self, file: FileId, holder: DefId, ty: &'p Type, value: &ConstValue) {
-        let at = ValueCheck { file, holder, depth: 0 };
+    pub(crate) fn check_value(
+        &mut self,
+        file: FileId,
+        holder: DefId,
+        ty: &'p Type,
+        value: &ConstValue,
+    ) {
+        let at = ValueCheck {
+            file,
+            holder,
+            depth: 0,
+        };
         self.check_value_at(at, file, ty, value);
     }
 
     /// `type_file` is where `ty` was written (names in it resolve there); `at.file` is where the
     /// value was written.
-    fn check_value_at(&mut self, at: ValueCheck, type_file: FileId, ty: &'p Type, value: &ConstValue) {
+    fn check_value_at(
+        &mut self,
+        at: ValueCheck,
+        type_file: FileId,
+        ty: &'p Type,
+        value: &ConstValue,
+    ) {
         let expected = self.resolve(type_file, ty);
         if matches!(expected, Resolved::Unknown) {
             return;
@@ -40,13 +56,20 @@ impl<'p> Checker<'p> {
         }
         match expected {
             Resolved::Base(base) => self.check_base(base, value),
-            Resolved::Senum => self.expect(matches!(value.kind, ConstValueKind::String(_)), value, "a string"),
+            Resolved::Senum => self.expect(
+                matches!(value.kind, ConstValueKind::String(_)),
+                value,
+                "a string",
+            ),
             Resolved::Enum(_, e) => match value.kind {
                 ConstValueKind::Int(v) => {
                     if !e.values.iter().any(|ev| i64::from(ev.value) == v) {
                         self.diagnostics.push(
-                            Diagnostic::error(value.span, format!("{v} is not a value of enum `{}`", e.name.name))
-                                .with_related(e.name.span, "enum defined here"),
+                            Diagnostic::error(
+                                value.span,
+                                format!("{v} is not a value of enum `{}`", e.name.name),
+                            )
+                            .with_related(e.name.span, "enum defined here"),
                         );
                     }
                 }
@@ -56,19 +79,40 @@ impl<'p> Checker<'p> {
                 ConstValueKind::Map(entries) => {
                     for (key, field_value) in entries {
                         let ConstValueKind::String(field_name) = &key.kind else {
-                            self.mismatch(key, &format!("a field name of {} `{}` (a string)", s.kind.keyword(), s.name.name));
+                            self.mismatch(
+                                key,
+                                &format!(
+                                    "a field name of {} `{}` (a string)",
+                                    s.kind.keyword(),
+                                    s.name.name
+                                ),
+                            );
                             continue;
                         };
                         match s.fields.iter().find(|f| &f.name.name == field_name) {
                             Some(field) => self.check_value_at(at, id.file, &field.ty, field_value),
                             None => self.diagnostics.push(
-                                Diagnostic::error(key.span, format!("{} `{}` has no field `{field_name}`", s.kind.keyword(), s.name.name))
-                                    .with_related(s.name.span, "defined here"),
+                                Diagnostic::error(
+                                    key.span,
+                                    format!(
+                                        "{} `{}` has no field `{field_name}`",
+                                        s.kind.keyword(),
+                                        s.name.name
+                                    ),
+                                )
+                                .with_related(s.name.span, "defined here"),
                             ),
                         }
                     }
                 }
-                _ => self.mismatch(value, &format!("a {} literal `{{ \"field\": value }}` for `{}`", s.kind.keyword(), s.name.name)),
+                _ => self.mismatch(
+                    value,
+                    &format!(
+                        "a {} literal `{{ \"field\": value }}` for `{}`",
+                        s.kind.keyword(),
+                        s.name.name
+                    ),
+                ),
             },
             Resolved::List(element, file) | Resolved::Set(element, file) => match &value.kind {
                 ConstValueKind::List(items) => {
@@ -115,16 +159,24 @@ impl<'p> Checker<'p> {
             BaseType::I32 => range(i64::from(i32::MIN), i64::from(i32::MAX), self),
             BaseType::I64 => range(i64::MIN, i64::MAX, self),
             BaseType::Double => self.expect(
-                matches!(value.kind, ConstValueKind::Int(_) | ConstValueKind::Double(_)),
+                matches!(
+                    value.kind,
+                    ConstValueKind::Int(_) | ConstValueKind::Double(_)
+                ),
                 value,
                 "a number",
             ),
-            BaseType::String | BaseType::Binary | BaseType::Slist => {
-                self.expect(matches!(value.kind, ConstValueKind::String(_)), value, "a string")
-            }
+            BaseType::String | BaseType::Binary | BaseType::Slist => self.expect(
+                matches!(value.kind, ConstValueKind::String(_)),
+                value,
+                "a string",
+            ),
             BaseType::Uuid => match &value.kind {
                 ConstValueKind::String(s) if is_uuid(s) => {}
-                ConstValueKind::String(s) => self.error(value.span, format!("`{s}` is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)")),
+                ConstValueKind::String(s) => self.error(
+                    value.span,
+                    format!("`{s}` is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)"),
+                ),
                 _ => self.mismatch(value, "a UUID string"),
             },
         }
@@ -153,7 +205,10 @@ impl<'p> Checker<'p> {
                     return;
                 }
             }
-            self.error(value.span, format!("unknown constant or enum value `{name}`"));
+            self.error(
+                value.span,
+                format!("unknown constant or enum value `{name}`"),
+            );
             return;
         };
         let defined = match target {
@@ -172,26 +227,48 @@ impl<'p> Checker<'p> {
                 if at.depth >= MAX_REFERENCE_DEPTH {
                     return;
                 }
-                let target_const = self.program.as_const(id).expect("ConstRef::Const is a const");
-                let next = ValueCheck { file: id.file, holder: id, depth: at.depth + 1 };
+                let target_const = self
+                    .program
+                    .as_const(id)
+                    .expect("ConstRef::Const is a const");
+                let next = ValueCheck {
+                    file: id.file,
+                    holder: id,
+                    depth: at.depth + 1,
+                };
                 // The referenced value must fit the type expected here.
                 let before = self.diagnostics.len();
                 self.check_value_at(next, type_file, ty, &target_const.value);
                 if self.diagnostics.len() > before {
                     self.diagnostics.truncate(before);
-                    self.mismatch(value, &format!("{} (`{name}` has another type)", describe(expected)));
+                    self.mismatch(
+                        value,
+                        &format!("{} (`{name}` has another type)", describe(expected)),
+                    );
                 }
             }
             ConstRef::EnumValue(id, index) => {
-                let enum_value = self.program.enum_value(id, index).expect("ConstRef::EnumValue is valid");
+                let enum_value = self
+                    .program
+                    .enum_value(id, index)
+                    .expect("ConstRef::EnumValue is valid");
                 match expected {
                     Resolved::Enum(expected_id, e) if expected_id != id => self.error(
                         value.span,
                         format!("`{name}` is not a value of enum `{}`", e.name.name),
                     ),
                     Resolved::Enum(..) => {}
-                    Resolved::Base(BaseType::I8 | BaseType::I16 | BaseType::I32 | BaseType::I64 | BaseType::Double) => {
-                        let literal = ConstValue { kind: ConstValueKind::Int(enum_value.value.into()), span: value.span };
+                    Resolved::Base(
+                        BaseType::I8
+                        | BaseType::I16
+                        | BaseType::I32
+                        | BaseType::I64
+                        | BaseType::Double,
+                    ) => {
+                        let literal = ConstValue {
+                            kind: ConstValueKind::Int(enum_value.value.into()),
+                            span: value.span,
+                        };
                         if let Resolved::Base(base) = expected {
                             self.check_base(base, &literal);
                         }
@@ -218,7 +295,10 @@ impl<'p> Checker<'p> {
             ConstValueKind::List(_) => "a list",
             ConstValueKind::Map(_) => "a map",
         };
-        self.error(value.span, format!("type mismatch: expected {expected}, found {found}"));
+        self.error(
+            value.span,
+            format!("type mismatch: expected {expected}, found {found}"),
+        );
     }
 }
 
@@ -236,8 +316,14 @@ fn describe(resolved: Resolved<'_>) -> String {
 }
 
 fn is_uuid(s: &str) -> bool {
-    let s = s.strip_prefix('{').and_then(|s| s.strip_suffix('}')).unwrap_or(s);
+    let s = s
+        .strip_prefix('{')
+        .and_then(|s| s.strip_suffix('}'))
+        .unwrap_or(s);
     let groups: Vec<&str> = s.split('-').collect();
     groups.len() == 5
-        && groups.iter().zip([8, 4, 4, 4, 12]).all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
 }

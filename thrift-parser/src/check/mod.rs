@@ -14,7 +14,10 @@ pub use consts::ValueCheck;
 
 /// Runs every semantic check on every parsed file of `program`.
 pub fn check_program(program: &Program) -> Vec<Diagnostic> {
-    let mut checker = Checker { program, diagnostics: Vec::new() };
+    let mut checker = Checker {
+        program,
+        diagnostics: Vec::new(),
+    };
     for file in program.files() {
         checker.check_file(file);
     }
@@ -49,9 +52,18 @@ impl<'p> Checker<'p> {
         self.check_unique_definitions(file);
         self.check_include_clashes(file);
         for (index, definition) in file.document.definitions.iter().enumerate() {
-            let here = DefId { file: file.id, index };
+            let here = DefId {
+                file: file.id,
+                index,
+            };
             if definition.name().name.contains('.') {
-                self.error(definition.name().span, format!("the name `{}` of a definition cannot contain a dot", definition.name().name));
+                self.error(
+                    definition.name().span,
+                    format!(
+                        "the name `{}` of a definition cannot contain a dot",
+                        definition.name().name
+                    ),
+                );
             }
             match definition {
                 Definition::Const(c) => {
@@ -79,7 +91,11 @@ impl<'p> Checker<'p> {
         let mut consts: HashMap<&str, Span> = HashMap::new();
         for definition in &file.document.definitions {
             let name = definition.name();
-            let seen = if matches!(definition, Definition::Const(_)) { &mut consts } else { &mut types };
+            let seen = if matches!(definition, Definition::Const(_)) {
+                &mut consts
+            } else {
+                &mut types
+            };
             if let Some(&first) = seen.get(name.name.as_str()) {
                 self.diagnostics.push(
                     Diagnostic::error(name.span, format!("`{}` is already defined", name.name))
@@ -95,7 +111,9 @@ impl<'p> Checker<'p> {
     /// both files declare the same namespaces (or none): generated code would clash.
     fn check_include_clashes(&mut self, file: &ParsedFile) {
         for include in &file.includes {
-            let Some(included) = self.program.file(include.file) else { continue };
+            let Some(included) = self.program.file(include.file) else {
+                continue;
+            };
             if !same_namespaces(&file.document, &included.document) {
                 continue;
             }
@@ -125,8 +143,14 @@ impl<'p> Checker<'p> {
         for value in &e.values {
             if let Some(&first) = names.get(value.name.name.as_str()) {
                 self.diagnostics.push(
-                    Diagnostic::error(value.name.span, format!("enum `{}` already has a value named `{}`", e.name.name, value.name.name))
-                        .with_related(first, "first defined here"),
+                    Diagnostic::error(
+                        value.name.span,
+                        format!(
+                            "enum `{}` already has a value named `{}`",
+                            e.name.name, value.name.name
+                        ),
+                    )
+                    .with_related(first, "first defined here"),
                 );
             } else {
                 names.insert(&value.name.name, value.name.span);
@@ -139,18 +163,29 @@ impl<'p> Checker<'p> {
         let mut ids: HashMap<i16, &Field> = HashMap::new();
         let mut names: HashMap<&str, &Field> = HashMap::new();
         for field in fields {
-            if let Some(first) = ids.get(&field.id) {
+            if field.id_kind == FieldIdKind::OutOfRange {
+                // Already reported; its placeholder id would only add a false duplicate.
+            } else if let Some(first) = ids.get(&field.id) {
                 self.diagnostics.push(
-                    Diagnostic::error(field.span, format!("field id {} is used twice in {what}: by `{}` and `{}`", field.id, first.name.name, field.name.name))
-                        .with_related(first.span, "first used here"),
+                    Diagnostic::error(
+                        field.span,
+                        format!(
+                            "field id {} is used twice in {what}: by `{}` and `{}`",
+                            field.id, first.name.name, field.name.name
+                        ),
+                    )
+                    .with_related(first.span, "first used here"),
                 );
             } else {
                 ids.insert(field.id, field);
             }
             if let Some(first) = names.get(field.name.name.as_str()) {
                 self.diagnostics.push(
-                    Diagnostic::error(field.name.span, format!("field name `{}` is used twice in {what}", field.name.name))
-                        .with_related(first.name.span, "first used here"),
+                    Diagnostic::error(
+                        field.name.span,
+                        format!("field name `{}` is used twice in {what}", field.name.name),
+                    )
+                    .with_related(first.name.span, "first used here"),
                 );
             } else {
                 names.insert(&field.name.name, field);
@@ -169,8 +204,15 @@ impl<'p> Checker<'p> {
                     let definition = self.program.definition(id);
                     if !matches!(definition, Definition::Service(_)) {
                         self.diagnostics.push(
-                            Diagnostic::error(extends.span, format!("`{}` is not a service: it is a {}", extends.name, definition.keyword()))
-                                .with_related(definition.name().span, "defined here"),
+                            Diagnostic::error(
+                                extends.span,
+                                format!(
+                                    "`{}` is not a service: it is a {}",
+                                    extends.name,
+                                    definition.keyword()
+                                ),
+                            )
+                            .with_related(definition.name().span, "defined here"),
                         );
                     } else if id.file == file && id.index > here.index {
                         self.error(extends.span, format!("service `{}` is used before it is defined; Apache Thrift requires a service to be defined before `extends` names it", extends.name));
@@ -183,8 +225,14 @@ impl<'p> Checker<'p> {
         for function in &service.functions {
             if let Some(&first) = names.get(function.name.name.as_str()) {
                 self.diagnostics.push(
-                    Diagnostic::error(function.name.span, format!("function `{}` is already defined in service `{}`", function.name.name, service.name.name))
-                        .with_related(first, "first defined here"),
+                    Diagnostic::error(
+                        function.name.span,
+                        format!(
+                            "function `{}` is already defined in service `{}`",
+                            function.name.name, service.name.name
+                        ),
+                    )
+                    .with_related(first, "first defined here"),
                 );
             } else {
                 names.insert(&function.name.name, function.name.span);
@@ -201,10 +249,22 @@ impl<'p> Checker<'p> {
             }
             if function.oneway {
                 if let Some(ty) = &function.return_type {
-                    self.error(ty.span, format!("oneway function `{}` must return `void`", function.name.name));
+                    self.error(
+                        ty.span,
+                        format!(
+                            "oneway function `{}` must return `void`",
+                            function.name.name
+                        ),
+                    );
                 }
                 if let Some(first) = function.throws.first() {
-                    self.error(first.span, format!("oneway function `{}` cannot throw exceptions", function.name.name));
+                    self.error(
+                        first.span,
+                        format!(
+                            "oneway function `{}` cannot throw exceptions",
+                            function.name.name
+                        ),
+                    );
                 }
             }
         }
@@ -212,10 +272,18 @@ impl<'p> Checker<'p> {
 
     fn check_thrown(&mut self, file: FileId, here: DefId, field: &'p Field) {
         let TypeKind::Named(name) = &field.ty.kind else {
-            self.error(field.ty.span, format!("`throws` may only list exceptions; `{}` has a non-exception type", field.name.name));
+            self.error(
+                field.ty.span,
+                format!(
+                    "`throws` may only list exceptions; `{}` has a non-exception type",
+                    field.name.name
+                ),
+            );
             return;
         };
-        let Some(id) = self.program.lookup_type(file, &name.name) else { return };
+        let Some(id) = self.program.lookup_type(file, &name.name) else {
+            return;
+        };
         if id.file == file && id.index > here.index {
             self.error(name.span, format!("exception `{}` is used before it is defined; Apache Thrift requires an exception to be defined before `throws` names it", name.name));
             return;
@@ -226,8 +294,15 @@ impl<'p> Checker<'p> {
             _ => {
                 let definition = self.program.definition(id);
                 self.diagnostics.push(
-                    Diagnostic::error(name.span, format!("`throws` may only list exceptions; `{}` is a {}", name.name, definition.keyword()))
-                        .with_related(definition.name().span, "defined here"),
+                    Diagnostic::error(
+                        name.span,
+                        format!(
+                            "`throws` may only list exceptions; `{}` is a {}",
+                            name.name,
+                            definition.keyword()
+                        ),
+                    )
+                    .with_related(definition.name().span, "defined here"),
                 );
             }
         }
@@ -241,12 +316,17 @@ impl<'p> Checker<'p> {
                 Some(id) => {
                     let definition = self.program.definition(id);
                     if let Definition::Service(_) = definition {
-                        self.error(name.span, format!("`{}` is a service, not a type", name.name));
+                        self.error(
+                            name.span,
+                            format!("`{}` is a service, not a type", name.name),
+                        );
                     }
                 }
                 None => self.unknown(file, name, "type"),
             },
-            TypeKind::List { element, .. } | TypeKind::Set { element, .. } => self.check_type(file, element),
+            TypeKind::List { element, .. } | TypeKind::Set { element, .. } => {
+                self.check_type(file, element)
+            }
             TypeKind::Map { key, value, .. } => {
                 self.check_type(file, key);
                 self.check_type(file, value);
@@ -259,11 +339,16 @@ impl<'p> Checker<'p> {
             if self.program.module_failed(file, module) {
                 return;
             }
-            let included = self.program.file(file).is_some_and(|f| f.includes.iter().any(|i| i.module == module));
+            let included = self
+                .program
+                .file(file)
+                .is_some_and(|f| f.includes.iter().any(|i| i.module == module));
             if !included {
                 self.diagnostics.push(
                     Diagnostic::error(name.span, format!("unknown {what} `{}`", name.name))
-                        .with_note(format!("no included file is named `{module}`; add `include \"{module}.thrift\"`")),
+                        .with_note(format!(
+                        "no included file is named `{module}`; add `include \"{module}.thrift\"`"
+                    )),
                 );
                 return;
             }
@@ -275,11 +360,21 @@ impl<'p> Checker<'p> {
         let mut seen = HashSet::from([start]);
         let mut current = (start.file, &typedef.ty);
         while let TypeKind::Named(name) = &current.1.kind {
-            let Some(id) = self.program.lookup_type(current.0, &name.name) else { return };
-            let Some(next) = self.program.as_typedef(id) else { return };
+            let Some(id) = self.program.lookup_type(current.0, &name.name) else {
+                return;
+            };
+            let Some(next) = self.program.as_typedef(id) else {
+                return;
+            };
             if !seen.insert(id) {
                 if id == start {
-                    self.error(typedef.name.span, format!("typedef `{}` refers to itself through a cycle of typedefs", typedef.name.name));
+                    self.error(
+                        typedef.name.span,
+                        format!(
+                            "typedef `{}` refers to itself through a cycle of typedefs",
+                            typedef.name.name
+                        ),
+                    );
                 }
                 return;
             }
@@ -297,7 +392,9 @@ impl<'p> Checker<'p> {
                 TypeKind::Set { element, .. } => return Resolved::Set(element, current.0),
                 TypeKind::Map { key, value, .. } => return Resolved::Map(key, value, current.0),
                 TypeKind::Named(name) => {
-                    let Some(id) = self.program.lookup_type(current.0, &name.name) else { return Resolved::Unknown };
+                    let Some(id) = self.program.lookup_type(current.0, &name.name) else {
+                        return Resolved::Unknown;
+                    };
                     match self.program.definition(id) {
                         Definition::Typedef(t) => current = (id.file, &t.ty),
                         Definition::Enum(e) => return Resolved::Enum(id, e),
@@ -326,7 +423,11 @@ fn same_namespaces(a: &Document, b: &Document) -> bool {
     };
     let (a, b) = (namespaces(a), namespaces(b));
     let get = |m: &HashMap<String, String>, scope: &str| {
-        m.get(scope).or_else(|| m.get("*")).cloned().unwrap_or_default()
+        m.get(scope)
+            .or_else(|| m.get("*"))
+            .cloned()
+            .unwrap_or_default()
     };
-    a.iter().all(|(scope, name)| get(&b, scope) == *name) && b.iter().all(|(scope, name)| get(&a, scope) == *name)
+    a.iter().all(|(scope, name)| get(&b, scope) == *name)
+        && b.iter().all(|(scope, name)| get(&a, scope) == *name)
 }

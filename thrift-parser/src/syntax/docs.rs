@@ -28,7 +28,12 @@ impl DocComments {
                     _ => return None,
                 };
                 let span = pair.as_span();
-                Some(DocComment { start: span.start(), end: span.end(), text: pair.as_str().to_string(), line })
+                Some(DocComment {
+                    start: span.start(),
+                    end: span.end(),
+                    text: pair.as_str().to_string(),
+                    line,
+                })
             })
             .collect();
         DocComments { comments }
@@ -50,7 +55,11 @@ impl DocComments {
         let mut first = last;
         while first > 0 {
             let prev = &self.comments[first - 1];
-            if prev.line && source[prev.end..self.comments[first].start].trim().is_empty() {
+            if prev.line
+                && source[prev.end..self.comments[first].start]
+                    .trim()
+                    .is_empty()
+            {
                 first -= 1;
             } else {
                 break;
@@ -110,9 +119,21 @@ fn dedent(lines: &[&str]) -> String {
         .unwrap_or(0);
     let lines: Vec<&str> = lines
         .iter()
-        .map(|l| if l.trim().is_empty() { "" } else { l.get(indent..).unwrap_or(l.trim_start()) })
+        .map(|l| {
+            if l.trim().is_empty() {
+                ""
+            } else {
+                l.get(indent..).unwrap_or(l.trim_start())
+            }
+        })
         .collect();
-    let start = lines.iter().position(|l| !l.is_empty()).unwrap_or(lines.len());
-    let end = lines.iter().rposition(|l| !l.is_empty()).map_or(start, |e| e + 1);
+    let start = lines
+        .iter()
+        .position(|l| !l.is_empty())
+        .unwrap_or(lines.len());
+    let end = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(start, |e| e + 1);
     lines[start..end].join("\n")
 }

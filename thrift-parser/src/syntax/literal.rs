@@ -61,9 +61,15 @@ mod tests {
         assert_eq!(parse_int("-0x10"), Ok(-16));
         assert_eq!(parse_int("+7"), Ok(7));
         assert_eq!(parse_int("-9223372036854775808"), Ok(i64::MIN));
-        assert_eq!(parse_int("9223372036854775808"), Err(LiteralError::Overflow));
+        assert_eq!(
+            parse_int("9223372036854775808"),
+            Err(LiteralError::Overflow)
+        );
         assert_eq!(parse_int("0xFFFFFFFFFFFFFFFF"), Err(LiteralError::Overflow));
-        assert_eq!(parse_int("9876543210987654321"), Err(LiteralError::Overflow));
+        assert_eq!(
+            parse_int("9876543210987654321"),
+            Err(LiteralError::Overflow)
+        );
     }
 
     #[test]

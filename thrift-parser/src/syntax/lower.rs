@@ -34,7 +34,8 @@ fn children<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
     pair.into_inner().filter(|p| {
         !matches!(
             p.as_rule(),
-            Rule::doc_block
+            Rule::COMMENT
+                | Rule::doc_block
                 | Rule::doc_line
                 | Rule::kw_include
                 | Rule::kw_cpp_include
@@ -68,7 +69,12 @@ fn children<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
 
 impl<'i> Lowering<'i> {
     pub(crate) fn new(file: FileId, text: &'i str, document: Pair<'i, Rule>) -> Lowering<'i> {
-        Lowering { file, text, docs: DocComments::collect(document), diagnostics: Vec::new() }
+        Lowering {
+            file,
+            text,
+            docs: DocComments::collect(document),
+            diagnostics: Vec::new(),
+        }
     }
 
     pub(crate) fn into_diagnostics(self) -> Vec<Diagnostic> {
@@ -94,8 +100,11 @@ impl<'i> Lowering<'i> {
 
     fn dialect_error(&mut self, span: Span, construct: &str, dialect: &str) {
         self.diagnostics.push(
-            Diagnostic::error(span, format!("{construct} is not Apache Thrift ({dialect})"))
-                .with_note("thrift-codegen accepts the IDL of Apache Thrift 0.2x only"),
+            Diagnostic::error(
+                span,
+                format!("{construct} is not Apache Thrift ({dialect})"),
+            )
+            .with_note("thrift-codegen accepts the IDL of Apache Thrift 0.2x only"),
         );
     }
 
@@ -119,7 +128,9 @@ impl<'i> Lowering<'i> {
             }
             match child.as_rule() {
                 Rule::include => headers.push(Header::Include(self.lower_include(child))),
-                Rule::cpp_include => headers.push(Header::CppInclude(self.lower_cpp_include(child))),
+                Rule::cpp_include => {
+                    headers.push(Header::CppInclude(self.lower_cpp_include(child)))
+                }
                 Rule::namespace => {
                     if let Some(ns) = self.lower_namespace(child) {
                         headers.push(Header::Namespace(ns));
@@ -131,26 +142,34 @@ impl<'i> Lowering<'i> {
                 Rule::typedef => definitions.push(Definition::Typedef(self.lower_typedef(child))),
                 Rule::enum_def => definitions.push(Definition::Enum(self.lower_enum_def(child))),
                 Rule::senum_def => definitions.push(Definition::Senum(self.lower_senum_def(child))),
-                Rule::struct_def => {
-                    definitions.push(Definition::Struct(self.lower_struct_like(child, StructKind::Struct)))
-                }
-                Rule::union_def => {
-                    definitions.push(Definition::Struct(self.lower_struct_like(child, StructKind::Union)))
-                }
-                Rule::exception_def => definitions
-                    .push(Definition::Struct(self.lower_struct_like(child, StructKind::Exception))),
+                Rule::struct_def => definitions.push(Definition::Struct(
+                    self.lower_struct_like(child, StructKind::Struct),
+                )),
+                Rule::union_def => definitions.push(Definition::Struct(
+                    self.lower_struct_like(child, StructKind::Union),
+                )),
+                Rule::exception_def => definitions.push(Definition::Struct(
+                    self.lower_struct_like(child, StructKind::Exception),
+                )),
                 Rule::service => definitions.push(Definition::Service(self.lower_service(child))),
                 Rule::dialect_item => self.lower_dialect_item(child),
                 _ => {}
             }
         }
-        Document { file: self.file, headers, definitions }
+        Document {
+            file: self.file,
+            headers,
+            definitions,
+        }
     }
 
     fn lower_include(&mut self, pair: Pair<'i, Rule>) -> Include {
         let span = self.span(&pair);
         let literal = children(pair).next().expect("include has a literal");
-        Include { path: self.lower_literal(literal), span }
+        Include {
+            path: self.lower_literal(literal),
+            span,
+        }
     }
 
     fn lower_cpp_include(&mut self, pair: Pair<'i, Rule>) -> StringLiteral {
@@ -163,21 +182,45 @@ impl<'i> Lowering<'i> {
         let mut inner = children(pair);
         let first = inner.next()?;
         let (scope, name_pair) = if first.as_rule() == Rule::namespace_star {
-            let star = Ident { name: "*".into(), span: Span::new(self.file, first.as_span().start(), first.as_span().start() + 1) };
+            let star = Ident {
+                name: "*".into(),
+                span: Span::new(
+                    self.file,
+                    first.as_span().start(),
+                    first.as_span().start() + 1,
+                ),
+            };
             (star, children(first).next()?)
         } else {
-            (self.lower_identifier(children(first).next()?), inner.next()?)
+            (
+                self.lower_identifier(children(first).next()?),
+                inner.next()?,
+            )
         };
         let name = self.lower_namespace_name(name_pair)?;
-        let annotations = inner.next().map(|a| self.lower_annotations(a)).unwrap_or_default();
-        Some(Namespace { scope, name, annotations, span })
+        let annotations = inner
+            .next()
+            .map(|a| self.lower_annotations(a))
+            .unwrap_or_default();
+        Some(Namespace {
+            scope,
+            name,
+            annotations,
+            span,
+        })
     }
 
     fn lower_namespace_name(&mut self, pair: Pair<'i, Rule>) -> Option<Ident> {
         let inner = children(pair).next()?;
         if inner.as_rule() == Rule::keyword {
             let span = self.span(&inner);
-            self.error(span, format!("`{}` is a keyword and cannot be a namespace name", inner.as_str()));
+            self.error(
+                span,
+                format!(
+                    "`{}` is a keyword and cannot be a namespace name",
+                    inner.as_str()
+                ),
+            );
             return None;
         }
         Some(self.lower_identifier(inner))
@@ -201,14 +244,26 @@ impl<'i> Lowering<'i> {
             _ => "cocoa",
         };
         self.diagnostics.push(
-            Diagnostic::error(span, format!("`{}` is no longer supported by Apache Thrift", keyword.as_str()))
-                .with_note(format!("write `namespace {language} <name>` instead")),
+            Diagnostic::error(
+                span,
+                format!(
+                    "`{}` is no longer supported by Apache Thrift",
+                    keyword.as_str()
+                ),
+            )
+            .with_note(format!("write `namespace {language} <name>` instead")),
         );
     }
 
     fn lower_header_separator(&mut self, pair: Pair<'i, Rule>) {
         let span = self.span(&pair);
-        self.error(span, format!("`{}` after a header is not Apache Thrift syntax", pair.as_str()));
+        self.error(
+            span,
+            format!(
+                "`{}` after a header is not Apache Thrift syntax",
+                pair.as_str()
+            ),
+        );
     }
 
     fn lower_const_def(&mut self, pair: Pair<'i, Rule>) -> Const {
@@ -220,9 +275,19 @@ impl<'i> Lowering<'i> {
         let value = self.lower_const_value(inner.next().expect("const value"));
         if let Some(annotations) = inner.next() {
             let span = self.span(&annotations);
-            self.dialect_error(span, "an annotation on a `const`", "a pilota and thriftgo extension");
+            self.dialect_error(
+                span,
+                "an annotation on a `const`",
+                "a pilota and thriftgo extension",
+            );
         }
-        Const { ty, name, value, doc, span }
+        Const {
+            ty,
+            name,
+            value,
+            doc,
+            span,
+        }
     }
 
     fn lower_typedef(&mut self, pair: Pair<'i, Rule>) -> Typedef {
@@ -231,8 +296,17 @@ impl<'i> Lowering<'i> {
         let mut inner = children(pair);
         let ty = self.lower_field_type(inner.next().expect("typedef type"));
         let name = self.lower_identifier(inner.next().expect("typedef name"));
-        let annotations = inner.next().map(|a| self.lower_annotations(a)).unwrap_or_default();
-        Typedef { ty, name, annotations, doc, span }
+        let annotations = inner
+            .next()
+            .map(|a| self.lower_annotations(a))
+            .unwrap_or_default();
+        Typedef {
+            ty,
+            name,
+            annotations,
+            doc,
+            span,
+        }
     }
 
     fn lower_enum_def(&mut self, pair: Pair<'i, Rule>) -> Enum {
@@ -250,7 +324,13 @@ impl<'i> Lowering<'i> {
                 _ => {}
             }
         }
-        Enum { name: name.expect("enum name"), values, annotations, doc, span }
+        Enum {
+            name: name.expect("enum name"),
+            values,
+            annotations,
+            doc,
+            span,
+        }
     }
 
     fn lower_enum_value(&mut self, pair: Pair<'i, Rule>, next_value: &mut i64) -> EnumValue {
@@ -262,7 +342,9 @@ impl<'i> Lowering<'i> {
         for child in children(pair) {
             match child.as_rule() {
                 Rule::identifier => name = Some(self.lower_identifier(child)),
-                Rule::int_literal => explicit = Some((self.lower_int_literal(&child), self.span(&child))),
+                Rule::int_literal => {
+                    explicit = Some((self.lower_int_literal(&child), self.span(&child)))
+                }
                 Rule::annotations => annotations = self.lower_annotations(child),
                 _ => {}
             }
@@ -271,27 +353,49 @@ impl<'i> Lowering<'i> {
         let value = match explicit {
             Some((value, value_span)) => {
                 if i32::try_from(value).is_err() {
-                    self.error(value_span, format!("enum value `{}` = {value} does not fit in a 32-bit integer", name.name));
+                    self.error(
+                        value_span,
+                        format!(
+                            "enum value `{}` = {value} does not fit in a 32-bit integer",
+                            name.name
+                        ),
+                    );
                 }
                 value
             }
             None => {
                 if *next_value > i64::from(i32::MAX) {
-                    self.error(name.span, format!("enum value `{}` overflows: the previous value is i32::MAX", name.name));
+                    self.error(
+                        name.span,
+                        format!(
+                            "enum value `{}` overflows: the previous value is i32::MAX",
+                            name.name
+                        ),
+                    );
                 }
                 *next_value
             }
         };
         *next_value = value.saturating_add(1);
-        EnumValue { name, value: value as i32, explicit: explicit.is_some(), annotations, doc, span }
+        EnumValue {
+            name,
+            value: value as i32,
+            explicit: explicit.is_some(),
+            annotations,
+            doc,
+            span,
+        }
     }
 
     fn lower_senum_def(&mut self, pair: Pair<'i, Rule>) -> Senum {
         let span = self.span(&pair);
         let doc = self.doc(&pair);
         self.diagnostics.push(
-            Diagnostic::warning(span, "`senum` is deprecated and was removed in Apache Thrift 0.17")
-                .with_note("use `string` instead"),
+            Diagnostic::warning(
+                span,
+                "`senum` is deprecated and was removed in Apache Thrift 0.17",
+            )
+            .with_note("use `string` instead"),
         );
         let mut name = None;
         let mut values = Vec::new();
@@ -307,7 +411,13 @@ impl<'i> Lowering<'i> {
                 _ => {}
             }
         }
-        Senum { name: name.expect("senum name"), values, annotations, doc, span }
+        Senum {
+            name: name.expect("senum name"),
+            values,
+            annotations,
+            doc,
+            span,
+        }
     }
 
     /// `struct_def`, `union_def` and `exception_def`.
@@ -326,7 +436,14 @@ impl<'i> Lowering<'i> {
             }
         }
         let fields = self.lower_fields(field_pairs, FieldList::Struct);
-        Struct { kind, name: name.expect("struct name"), fields, annotations, doc, span }
+        Struct {
+            kind,
+            name: name.expect("struct name"),
+            fields,
+            annotations,
+            doc,
+            span,
+        }
     }
 
     fn lower_service(&mut self, pair: Pair<'i, Rule>) -> Service {
@@ -346,7 +463,14 @@ impl<'i> Lowering<'i> {
                 _ => {}
             }
         }
-        Service { name: name.expect("service name"), extends, functions, annotations, doc, span }
+        Service {
+            name: name.expect("service name"),
+            extends,
+            functions,
+            annotations,
+            doc,
+            span,
+        }
     }
 
     fn lower_extends(&mut self, pair: Pair<'i, Rule>) -> Ident {
@@ -374,7 +498,16 @@ impl<'i> Lowering<'i> {
             }
         }
         let params = self.lower_fields(params, FieldList::Arguments);
-        Function { name: name.expect("function name"), oneway, return_type, params, throws, annotations, doc, span }
+        Function {
+            name: name.expect("function name"),
+            oneway,
+            return_type,
+            params,
+            throws,
+            annotations,
+            doc,
+            span,
+        }
     }
 
     fn lower_oneway(&mut self, pair: Pair<'i, Rule>) -> bool {
@@ -382,7 +515,8 @@ impl<'i> Lowering<'i> {
         if keyword.as_rule() == Rule::kw_async {
             let span = self.span(&keyword);
             self.diagnostics.push(
-                Diagnostic::warning(span, "`async` is deprecated").with_note("it is called `oneway` now"),
+                Diagnostic::warning(span, "`async` is deprecated")
+                    .with_note("it is called `oneway` now"),
             );
         }
         true
@@ -403,14 +537,19 @@ impl<'i> Lowering<'i> {
     }
 
     fn lower_throws(&mut self, pair: Pair<'i, Rule>) -> Vec<Field> {
-        let fields = children(pair).filter(|p| p.as_rule() == Rule::field).collect();
+        let fields = children(pair)
+            .filter(|p| p.as_rule() == Rule::field)
+            .collect();
         self.lower_fields(fields, FieldList::Throws)
     }
 
     /// A field list: assigns implicit ids (-1, -2, … as Apache does) across the list.
     fn lower_fields(&mut self, pairs: Vec<Pair<'i, Rule>>, list: FieldList) -> Vec<Field> {
         let mut next_auto: i64 = -1;
-        pairs.into_iter().map(|pair| self.lower_field(pair, list, &mut next_auto)).collect()
+        pairs
+            .into_iter()
+            .map(|pair| self.lower_field(pair, list, &mut next_auto))
+            .collect()
     }
 
     fn lower_field(&mut self, pair: Pair<'i, Rule>, list: FieldList, next_auto: &mut i64) -> Field {
@@ -425,7 +564,9 @@ impl<'i> Lowering<'i> {
         let mut annotations = Vec::new();
         for child in children(pair) {
             match child.as_rule() {
-                Rule::dialect_structured_annotation => self.lower_dialect_structured_annotation(child),
+                Rule::dialect_structured_annotation => {
+                    self.lower_dialect_structured_annotation(child)
+                }
                 Rule::field_id => written_id = Some(self.lower_field_id(child)),
                 Rule::requiredness => requiredness = self.lower_requiredness(child, list),
                 Rule::field_type => ty = Some(self.lower_field_type(child)),
@@ -435,7 +576,9 @@ impl<'i> Lowering<'i> {
                 Rule::xsd_attrs => {
                     // XML-schema attributes only matter to Apache's xsd generator: parsed, checked
                     // for syntax, dropped.
-                    let fields = children(child).filter(|p| p.as_rule() == Rule::field).collect();
+                    let fields = children(child)
+                        .filter(|p| p.as_rule() == Rule::field)
+                        .collect();
                     self.lower_fields(fields, FieldList::Struct);
                 }
                 Rule::annotations => annotations = self.lower_annotations(child),
@@ -464,12 +607,18 @@ impl<'i> Lowering<'i> {
                 (auto, FieldIdKind::Implicit)
             }
         };
-        let id = match i16::try_from(id) {
-            Ok(id) => id,
+        let (id, id_kind) = match i16::try_from(id) {
+            Ok(id) => (id, id_kind),
             Err(_) => {
                 let id_span = written_id.map_or(name.span, |(_, s)| s);
-                self.error(id_span, format!("field id {id} of `{}` is outside the range of i16 (-32768..=32767)", name.name));
-                0
+                self.error(
+                    id_span,
+                    format!(
+                        "field id {id} of `{}` is outside the range of i16 (-32768..=32767)",
+                        name.name
+                    ),
+                );
+                (0, FieldIdKind::OutOfRange)
             }
         };
         Field {
@@ -506,7 +655,10 @@ impl<'i> Lowering<'i> {
     }
 
     fn lower_field_name(&mut self, pair: Pair<'i, Rule>) -> Ident {
-        Ident { name: pair.as_str().to_string(), span: self.span(&pair) }
+        Ident {
+            name: pair.as_str().to_string(),
+            span: self.span(&pair),
+        }
     }
 
     fn lower_field_type(&mut self, pair: Pair<'i, Rule>) -> Type {
@@ -532,7 +684,11 @@ impl<'i> Lowering<'i> {
             }
             None => Vec::new(),
         };
-        Type { kind, annotations, span }
+        Type {
+            kind,
+            annotations,
+            span,
+        }
     }
 
     fn lower_base_type(&mut self, pair: Pair<'i, Rule>) -> BaseType {
@@ -550,7 +706,8 @@ impl<'i> Lowering<'i> {
             _ => {
                 let span = self.span(&keyword);
                 self.diagnostics.push(
-                    Diagnostic::warning(span, "`slist` is deprecated").with_note("use `string` instead"),
+                    Diagnostic::warning(span, "`slist` is deprecated")
+                        .with_note("use `string` instead"),
                 );
                 BaseType::Slist
             }
@@ -568,7 +725,11 @@ impl<'i> Lowering<'i> {
         }
         let value = types.pop().expect("map value type");
         let key = types.pop().expect("map key type");
-        TypeKind::Map { key: Box::new(key), value: Box::new(value), cpp_type }
+        TypeKind::Map {
+            key: Box::new(key),
+            value: Box::new(value),
+            cpp_type,
+        }
     }
 
     fn lower_set_type(&mut self, pair: Pair<'i, Rule>) -> TypeKind {
@@ -610,7 +771,9 @@ impl<'i> Lowering<'i> {
         let span = self.span(&pair);
         let mut inner = children(pair);
         let key = self.lower_identifier(inner.next().expect("annotation key"));
-        let value = inner.next().map_or_else(|| "1".to_string(), |v| self.lower_literal(v).value);
+        let value = inner
+            .next()
+            .map_or_else(|| "1".to_string(), |v| self.lower_literal(v).value);
         Annotation { key, value, span }
     }
 
@@ -634,7 +797,11 @@ impl<'i> Lowering<'i> {
     }
 
     fn lower_const_map(&mut self, pair: Pair<'i, Rule>) -> ConstValueKind {
-        ConstValueKind::Map(children(pair).map(|e| self.lower_const_map_entry(e)).collect())
+        ConstValueKind::Map(
+            children(pair)
+                .map(|e| self.lower_const_map_entry(e))
+                .collect(),
+        )
     }
 
     fn lower_const_map_entry(&mut self, pair: Pair<'i, Rule>) -> (ConstValue, ConstValue) {
@@ -649,7 +816,13 @@ impl<'i> Lowering<'i> {
             Ok(value) => value,
             Err(_) => {
                 let span = self.span(pair);
-                self.error(span, format!("integer literal `{}` does not fit in a 64-bit signed integer", pair.as_str()));
+                self.error(
+                    span,
+                    format!(
+                        "integer literal `{}` does not fit in a 64-bit signed integer",
+                        pair.as_str()
+                    ),
+                );
                 0
             }
         }
@@ -666,7 +839,11 @@ impl<'i> Lowering<'i> {
         let value = match unescape(body) {
             Ok(value) => value,
             Err(LiteralError::Newline) => {
-                self.dialect_error(span, "a string literal that spans several lines", "a thriftgo extension");
+                self.dialect_error(
+                    span,
+                    "a string literal that spans several lines",
+                    "a thriftgo extension",
+                );
                 body.to_string()
             }
             Err(LiteralError::BadEscape(c)) => {
@@ -682,7 +859,10 @@ impl<'i> Lowering<'i> {
     }
 
     fn lower_identifier(&mut self, pair: Pair<'i, Rule>) -> Ident {
-        Ident { name: pair.as_str().to_string(), span: self.span(&pair) }
+        Ident {
+            name: pair.as_str().to_string(),
+            span: self.span(&pair),
+        }
     }
 
     fn lower_dialect_item(&mut self, pair: Pair<'i, Rule>) {
@@ -690,9 +870,17 @@ impl<'i> Lowering<'i> {
         let span = self.span(&inner);
         match inner.as_rule() {
             Rule::dialect_structured_annotation => self.lower_dialect_structured_annotation(inner),
-            Rule::dialect_package => self.dialect_error(span, "`package`", "fbthrift syntax; use `namespace`"),
-            Rule::dialect_interaction => self.dialect_error(span, "`interaction`", "fbthrift syntax"),
-            _ => self.dialect_error(span, &format!("the exception qualifier `{}`", inner.as_str()), "fbthrift syntax"),
+            Rule::dialect_package => {
+                self.dialect_error(span, "`package`", "fbthrift syntax; use `namespace`")
+            }
+            Rule::dialect_interaction => {
+                self.dialect_error(span, "`interaction`", "fbthrift syntax")
+            }
+            _ => self.dialect_error(
+                span,
+                &format!("the exception qualifier `{}`", inner.as_str()),
+                "fbthrift syntax",
+            ),
         }
     }
 
@@ -708,6 +896,10 @@ impl<'i> Lowering<'i> {
     fn lower_dialect_structured_annotation(&mut self, pair: Pair<'i, Rule>) {
         let span = self.span(&pair);
         let name = children(pair).next().map_or("", |p| p.as_str());
-        self.dialect_error(span, &format!("the structured annotation `@{name}`"), "fbthrift syntax; use `( key = \"value\" )` annotations");
+        self.dialect_error(
+            span,
+            &format!("the structured annotation `@{name}`"),
+            "fbthrift syntax; use `( key = \"value\" )` annotations",
+        );
     }
 }

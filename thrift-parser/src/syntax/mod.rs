@@ -21,7 +21,9 @@ pub(crate) struct ThriftParser;
 pub fn parse_document(file: FileId, text: &str) -> (Option<Document>, Vec<Diagnostic>) {
     match ThriftParser::parse(Rule::document, text) {
         Ok(mut pairs) => {
-            let pair = pairs.next().expect("the document rule always yields one pair");
+            let pair = pairs
+                .next()
+                .expect("the document rule always yields one pair");
             let mut lowering = lower::Lowering::new(file, text, pair.clone());
             let document = lowering.lower_document(pair);
             (Some(document), lowering.into_diagnostics())

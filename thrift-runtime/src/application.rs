@@ -1,0 +1,117 @@
+//! `TApplicationException`: the struct sent in a message of type
+//! [`MessageType::Exception`](crate::MessageType::Exception)
+//! (`thrift-rpc.md`, "Response struct").
+
+use std::fmt;
+
+use crate::codec::{ThriftRead, ThriftWrite};
+use crate::error::{Error, ErrorKind, Result};
+use crate::protocol::{ProtocolReader, ProtocolSize, ProtocolWriter};
+use crate::wire::TType;
+
+/// The `type` field of an [`ApplicationException`]. A plain `i32` so that
+/// values unknown to this crate survive a round trip.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ApplicationExceptionKind(pub i32);
+
+impl ApplicationExceptionKind {
+    /// 0: the type from the peer is unknown.
+    pub const UNKNOWN: Self = Self(0);
+    /// 1: the requested method is unknown to the server.
+    pub const UNKNOWN_METHOD: Self = Self(1);
+    /// 2: invalid message type.
+    pub const INVALID_MESSAGE_TYPE: Self = Self(2);
+    /// 3: wrong method name in a reply.
+    pub const WRONG_METHOD_NAME: Self = Self(3);
+    /// 4: wrong sequence id in a reply.
+    pub const BAD_SEQUENCE_ID: Self = Self(4);
+    /// 5: a reply had neither a result nor a declared exception.
+    pub const MISSING_RESULT: Self = Self(5);
+    /// 6: the server failed with an undeclared error.
+    pub const INTERNAL_ERROR: Self = Self(6);
+    /// 7: decoding failed.
+    pub const PROTOCOL_ERROR: Self = Self(7);
+    /// 8: invalid transform.
+    pub const INVALID_TRANSFORM: Self = Self(8);
+    /// 9: invalid protocol.
+    pub const INVALID_PROTOCOL: Self = Self(9);
+    /// 10: unsupported client type.
+    pub const UNSUPPORTED_CLIENT_TYPE: Self = Self(10);
+}
+
+/// `exception TApplicationException { 1: string message, 2: i32 type }`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ApplicationException {
+    /// Human-readable description.
+    pub message: String,
+    /// What went wrong.
+    pub kind: ApplicationExceptionKind,
+}
+
+impl ApplicationException {
+    /// Creates an exception.
+    pub fn new(kind: ApplicationExceptionKind, message: impl Into<String>) -> Self {
+        ApplicationException {
+            message: message.into(),
+            kind,
+        }
+    }
+}
+
+impl fmt::Display for ApplicationException {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "application exception {}: {}", self.kind.0, self.message)
+    }
+}
+
+impl std::error::Error for ApplicationException {}
+
+impl From<ApplicationException> for Error {
+    #[cold]
+    fn from(e: ApplicationException) -> Error {
+        Error::new(ErrorKind::Application(Box::new(e)), "")
+    }
+}
+
+impl ThriftWrite for ApplicationException {
+    fn write<W: ProtocolWriter>(&self, w: &mut W) -> Result<()> {
+        let t = w.write_struct_begin()?;
+        w.write_field_begin(TType::String, 1)?;
+        w.write_string(&self.message)?;
+        w.write_field_end()?;
+        w.write_field_begin(TType::I32, 2)?;
+        w.write_i32(self.kind.0)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(t)
+    }
+
+    fn encoded_len<P: ProtocolSize>(&self) -> usize {
+        P::struct_begin_len()
+            + P::field_begin_len(TType::String, 1, 0)
+            + P::string_len(self.message.len())
+            + P::field_begin_len(TType::I32, 2, 1)
+            + P::i32_len(self.kind.0)
+            + P::field_stop_len()
+            + P::struct_end_len()
+    }
+}
+
+impl<'de> ThriftRead<'de> for ApplicationException {
+    fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
+        let t = r.read_struct_begin()?;
+        let mut e = ApplicationException::default();
+        loop {
+            let f = r.read_field_begin()?;
+            match (f.id, f.ttype) {
+                (_, TType::Stop) => break,
+                (1, TType::String) => e.message = r.read_string()?,
+                (2, TType::I32) => e.kind = ApplicationExceptionKind(r.read_i32()?),
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(t)?;
+        Ok(e)
+    }
+}

@@ -1,0 +1,124 @@
+//! [`BinaryWriter`].
+
+use crate::error::Result;
+use crate::output::Output;
+use crate::protocol::{len_to_i32, ProtocolWriter};
+use crate::wire::{MessageType, StructToken, TType};
+
+use super::VERSION_1;
+
+/// Binary protocol writer over an [`Output`]. Always writes strict message
+/// headers (version word `0x8001_0000 | type`).
+#[derive(Debug)]
+pub struct BinaryWriter<O> {
+    out: O,
+}
+
+impl<O: Output> BinaryWriter<O> {
+    /// A writer appending to `out`.
+    pub fn new(out: O) -> Self {
+        BinaryWriter { out }
+    }
+
+    /// The underlying output.
+    pub fn output(&self) -> &O {
+        &self.out
+    }
+
+    /// The underlying output, mutably.
+    pub fn output_mut(&mut self) -> &mut O {
+        &mut self.out
+    }
+
+    /// Returns the underlying output.
+    pub fn into_output(self) -> O {
+        self.out
+    }
+}
+
+impl<O: Output> ProtocolWriter for BinaryWriter<O> {
+    fn write_message_begin(&mut self, name: &str, kind: MessageType, seq: i32) -> Result<()> {
+        self.write_i32((VERSION_1 | kind as u32) as i32)?;
+        self.write_string(name)?;
+        self.write_i32(seq)
+    }
+
+    #[inline]
+    fn write_struct_begin(&mut self) -> Result<StructToken> {
+        Ok(StructToken::default())
+    }
+
+    #[inline]
+    fn write_struct_end(&mut self, _token: StructToken) -> Result<()> {
+        Ok(())
+    }
+
+    #[inline]
+    fn write_field_begin(&mut self, ttype: TType, id: i16) -> Result<()> {
+        let [hi, lo] = id.to_be_bytes();
+        self.out.write_bytes(&[ttype as u8, hi, lo])
+    }
+
+    #[inline]
+    fn write_field_stop(&mut self) -> Result<()> {
+        self.out.write_u8(TType::Stop as u8)
+    }
+
+    #[inline]
+    fn write_list_begin(&mut self, elem: TType, len: usize) -> Result<()> {
+        let [a, b, c, d] = len_to_i32(len)?.to_be_bytes();
+        self.out.write_bytes(&[elem as u8, a, b, c, d])
+    }
+
+    #[inline]
+    fn write_set_begin(&mut self, elem: TType, len: usize) -> Result<()> {
+        self.write_list_begin(elem, len)
+    }
+
+    #[inline]
+    fn write_map_begin(&mut self, key: TType, value: TType, len: usize) -> Result<()> {
+        let [a, b, c, d] = len_to_i32(len)?.to_be_bytes();
+        self.out.write_bytes(&[key as u8, value as u8, a, b, c, d])
+    }
+
+    #[inline]
+    fn write_bool(&mut self, v: bool) -> Result<()> {
+        self.out.write_u8(v as u8)
+    }
+
+    #[inline]
+    fn write_i8(&mut self, v: i8) -> Result<()> {
+        self.out.write_u8(v as u8)
+    }
+
+    #[inline]
+    fn write_i16(&mut self, v: i16) -> Result<()> {
+        self.out.write_bytes(&v.to_be_bytes())
+    }
+
+    #[inline]
+    fn write_i32(&mut self, v: i32) -> Result<()> {
+        self.out.write_bytes(&v.to_be_bytes())
+    }
+
+    #[inline]
+    fn write_i64(&mut self, v: i64) -> Result<()> {
+        self.out.write_bytes(&v.to_be_bytes())
+    }
+
+    #[inline]
+    fn write_double(&mut self, v: f64) -> Result<()> {
+        self.out.write_bytes(&v.to_bits().to_be_bytes())
+    }
+
+    #[inline]
+    fn write_uuid(&mut self, v: &[u8; 16]) -> Result<()> {
+        self.out.write_bytes(v)
+    }
+
+    #[inline]
+    fn write_binary(&mut self, v: &[u8]) -> Result<()> {
+        self.write_i32(len_to_i32(v.len())?)?;
+        self.out.write_bytes(v)
+    }
+}

@@ -1,0 +1,252 @@
+//! The traits generated types implement ([`ThriftWrite`], [`ThriftRead`])
+//! and the encode/decode entry points built on them.
+
+use std::io::{BufRead, BufReader, Read, Write};
+
+use crate::error::Result;
+use crate::input::{IoInput, SliceInput};
+use crate::limits::ReadLimits;
+use crate::output::IoOutput;
+use crate::protocol::{Protocol, ProtocolReader, ProtocolSize, ProtocolWriter};
+
+/// A value that can be encoded with any protocol.
+///
+/// Generated code implements `write` and `encoded_len`; the provided
+/// methods are the entry points for users.
+pub trait ThriftWrite {
+    /// Writes the value (for structs: `write_struct_begin`, fields,
+    /// `write_field_stop`, `write_struct_end`).
+    fn write<W: ProtocolWriter>(&self, w: &mut W) -> Result<()>;
+
+    /// Exact number of bytes `write` produces with protocol `P`.
+    fn encoded_len<P: ProtocolSize>(&self) -> usize;
+
+    /// Appends the encoding to `out`, reserving the exact size first.
+    fn encode<P: Protocol>(&self, out: &mut Vec<u8>) -> Result<()> {
+        out.reserve(self.encoded_len::<P>());
+        self.write(&mut P::writer(out))
+    }
+
+    /// Encodes into a new vector allocated once with the exact size.
+    fn encode_to_vec<P: Protocol>(&self) -> Result<Vec<u8>> {
+        let len = self.encoded_len::<P>();
+        let mut out = Vec::with_capacity(len);
+        self.write(&mut P::writer(&mut out))?;
+        debug_assert_eq!(out.len(), len, "encoded_len disagrees with write");
+        Ok(out)
+    }
+
+    /// Encodes to an `io::Write` (wrap unbuffered sinks in a `BufWriter`).
+    fn encode_to_writer<P: Protocol, W: Write>(&self, writer: W) -> Result<()> {
+        self.write(&mut P::writer(IoOutput::new(writer)))
+    }
+}
+
+/// A value that can be decoded with any protocol, possibly borrowing from
+/// input that lives for `'de`.
+///
+/// Owned types implement it for every `'de`
+/// (`impl<'de> ThriftRead<'de> for Foo`), which makes them
+/// [`ThriftReadOwned`]; types holding `&'de str` / `&'de [u8]` implement it
+/// only for their own lifetime and can only be decoded from slices.
+pub trait ThriftRead<'de>: Sized {
+    /// Reads the value.
+    fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self>;
+
+    /// Decodes from a byte slice (the fast path) with default limits.
+    /// Trailing bytes after the value are ignored.
+    #[inline]
+    fn decode<P: Protocol>(bytes: &'de [u8]) -> Result<Self> {
+        Self::decode_with_limits::<P>(bytes, ReadLimits::default())
+    }
+
+    /// Decodes from a byte slice with the given limits.
+    fn decode_with_limits<P: Protocol>(bytes: &'de [u8], limits: ReadLimits) -> Result<Self> {
+        let mut r = P::reader(SliceInput::new(bytes), limits);
+        Self::read(&mut r)
+    }
+}
+
+/// Types that own all their data and can be decoded from any reader
+/// (`T: for<'de> ThriftRead<'de>`), like serde's `DeserializeOwned`.
+///
+/// This is the compile-time guard that keeps borrowing types away from io
+/// input: a type that borrows from the input implements `ThriftRead<'de>`
+/// only for its own lifetime, so it is not `ThriftReadOwned`:
+///
+/// ```compile_fail
+/// use thrift_runtime::{Compact, ProtocolReader, Result, ThriftRead, ThriftReadOwned};
+///
+/// struct View<'a>(&'a str);
+///
+/// impl<'de> ThriftRead<'de> for View<'de> {
+///     fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
+///         Ok(View(r.read_str()?))
+///     }
+/// }
+///
+/// // error: `View<'_>` is not `ThriftReadOwned`
+/// let _ = View::decode_from_reader::<Compact, _>(&b"\x01a"[..]);
+/// ```
+pub trait ThriftReadOwned: for<'de> ThriftRead<'de> {
+    /// Decodes from an `io::Read` with default limits. The reader is
+    /// wrapped in a `BufReader`, which may read ahead past the value; to
+    /// decode several values from one stream use
+    /// [`ThriftReadOwned::decode_from_buf_read`] with `&mut BufReader`.
+    fn decode_from_reader<P: Protocol, R: Read>(reader: R) -> Result<Self> {
+        Self::decode_from_buf_read::<P, _>(BufReader::new(reader), ReadLimits::default())
+    }
+
+    /// Decodes from a `BufRead`, consuming exactly the value's bytes.
+    fn decode_from_buf_read<P: Protocol, R: BufRead>(
+        reader: R,
+        limits: ReadLimits,
+    ) -> Result<Self> {
+        let mut r = P::reader(IoInput::new(reader), limits);
+        <Self as ThriftRead<'_>>::read(&mut r)
+    }
+}
+
+impl<T: for<'de> ThriftRead<'de>> ThriftReadOwned for T {}
+
+/// A safe `Vec::with_capacity` argument for a container of `len` elements
+/// of `T` announced by a header: at most 64 KiB worth of elements, so a
+/// hostile count cannot force a huge allocation (the vector still grows to
+/// the real size as elements are read).
+#[inline]
+pub const fn capacity_hint<T>(len: usize) -> usize {
+    let size = if std::mem::size_of::<T>() == 0 {
+        1
+    } else {
+        std::mem::size_of::<T>()
+    };
+    let max = 64 * 1024 / size;
+    if len < max {
+        len
+    } else {
+        max
+    }
+}
+
+macro_rules! scalar {
+    ($ty:ty, $read:ident, $write:ident, $len:ident) => {
+        impl ThriftWrite for $ty {
+            #[inline]
+            fn write<W: ProtocolWriter>(&self, w: &mut W) -> Result<()> {
+                w.$write(*self)
+            }
+
+            #[inline]
+            fn encoded_len<P: ProtocolSize>(&self) -> usize {
+                P::$len(*self)
+            }
+        }
+
+        impl<'de> ThriftRead<'de> for $ty {
+            #[inline]
+            fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
+                r.$read()
+            }
+        }
+    };
+}
+
+scalar!(bool, read_bool, write_bool, bool_len);
+scalar!(i8, read_i8, write_i8, i8_len);
+scalar!(i16, read_i16, write_i16, i16_len);
+scalar!(i32, read_i32, write_i32, i32_len);
+scalar!(i64, read_i64, write_i64, i64_len);
+scalar!(f64, read_double, write_double, double_len);
+
+/// `uuid`.
+impl ThriftWrite for [u8; 16] {
+    #[inline]
+    fn write<W: ProtocolWriter>(&self, w: &mut W) -> Result<()> {
+        w.write_uuid(self)
+    }
+
+    #[inline]
+    fn encoded_len<P: ProtocolSize>(&self) -> usize {
+        P::uuid_len(self)
+    }
+}
+
+/// `uuid`.
+impl<'de> ThriftRead<'de> for [u8; 16] {
+    #[inline]
+    fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
+        r.read_uuid()
+    }
+}
+
+impl ThriftWrite for str {
+    #[inline]
+    fn write<W: ProtocolWriter>(&self, w: &mut W) -> Result<()> {
+        w.write_string(self)
+    }
+
+    #[inline]
+    fn encoded_len<P: ProtocolSize>(&self) -> usize {
+        P::string_len(self.len())
+    }
+}
+
+impl ThriftWrite for String {
+    #[inline]
+    fn write<W: ProtocolWriter>(&self, w: &mut W) -> Result<()> {
+        w.write_string(self)
+    }
+
+    #[inline]
+    fn encoded_len<P: ProtocolSize>(&self) -> usize {
+        P::string_len(self.len())
+    }
+}
+
+impl<'de> ThriftRead<'de> for String {
+    #[inline]
+    fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
+        r.read_string()
+    }
+}
+
+/// Zero-copy `string` (slice input only).
+impl<'de> ThriftRead<'de> for &'de str {
+    #[inline]
+    fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
+        r.read_str()
+    }
+}
+
+impl<T: ThriftWrite + ?Sized> ThriftWrite for &T {
+    #[inline]
+    fn write<W: ProtocolWriter>(&self, w: &mut W) -> Result<()> {
+        (**self).write(w)
+    }
+
+    #[inline]
+    fn encoded_len<P: ProtocolSize>(&self) -> usize {
+        (**self).encoded_len::<P>()
+    }
+}
+
+/// For recursive types.
+impl<T: ThriftWrite + ?Sized> ThriftWrite for Box<T> {
+    #[inline]
+    fn write<W: ProtocolWriter>(&self, w: &mut W) -> Result<()> {
+        (**self).write(w)
+    }
+
+    #[inline]
+    fn encoded_len<P: ProtocolSize>(&self) -> usize {
+        (**self).encoded_len::<P>()
+    }
+}
+
+/// For recursive types.
+impl<'de, T: ThriftRead<'de>> ThriftRead<'de> for Box<T> {
+    #[inline]
+    fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
+        T::read(r).map(Box::new)
+    }
+}

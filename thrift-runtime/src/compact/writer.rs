@@ -1,0 +1,175 @@
+//! [`CompactWriter`].
+
+use crate::error::Result;
+use crate::output::Output;
+use crate::protocol::{len_to_i32, ProtocolWriter};
+use crate::varint::{write_varint_u32, write_varint_u64, zigzag32, zigzag64};
+use crate::wire::{MessageType, StructToken, TType};
+
+use super::{compact_type, short_delta, CT_FALSE, CT_TRUE, PROTOCOL_ID, VERSION};
+
+/// Compact protocol writer over an [`Output`].
+///
+/// `write_field_begin(TType::Bool, id)` writes nothing: the header is
+/// emitted by the following `write_bool`, with the value folded into the
+/// type nibble (as Apache Thrift does).
+#[derive(Debug)]
+pub struct CompactWriter<O> {
+    out: O,
+    last_field_id: i16,
+    /// Id of a bool field whose header waits for its value.
+    pending_bool_field: Option<i16>,
+}
+
+impl<O: Output> CompactWriter<O> {
+    /// A writer appending to `out`.
+    pub fn new(out: O) -> Self {
+        CompactWriter {
+            out,
+            last_field_id: 0,
+            pending_bool_field: None,
+        }
+    }
+
+    /// The underlying output.
+    pub fn output(&self) -> &O {
+        &self.out
+    }
+
+    /// The underlying output, mutably.
+    pub fn output_mut(&mut self) -> &mut O {
+        &mut self.out
+    }
+
+    /// Returns the underlying output.
+    pub fn into_output(self) -> O {
+        self.out
+    }
+
+    #[inline]
+    fn write_field_header(&mut self, ct: u8, id: i16) -> Result<()> {
+        match short_delta(id, self.last_field_id) {
+            Some(delta) => self.out.write_u8((delta << 4) | ct)?,
+            None => {
+                self.out.write_u8(ct)?;
+                write_varint_u32(&mut self.out, zigzag32(id as i32))?;
+            }
+        }
+        self.last_field_id = id;
+        Ok(())
+    }
+}
+
+impl<O: Output> ProtocolWriter for CompactWriter<O> {
+    fn write_message_begin(&mut self, name: &str, kind: MessageType, seq: i32) -> Result<()> {
+        self.out
+            .write_bytes(&[PROTOCOL_ID, ((kind as u8) << 5) | VERSION])?;
+        write_varint_u32(&mut self.out, seq as u32)?;
+        self.write_string(name)
+    }
+
+    #[inline]
+    fn write_struct_begin(&mut self) -> Result<StructToken> {
+        let saved = StructToken(self.last_field_id);
+        self.last_field_id = 0;
+        Ok(saved)
+    }
+
+    #[inline]
+    fn write_struct_end(&mut self, token: StructToken) -> Result<()> {
+        self.last_field_id = token.0;
+        Ok(())
+    }
+
+    #[inline]
+    fn write_field_begin(&mut self, ttype: TType, id: i16) -> Result<()> {
+        if ttype == TType::Bool {
+            debug_assert!(
+                self.pending_bool_field.is_none(),
+                "bool field without write_bool"
+            );
+            self.pending_bool_field = Some(id);
+            return Ok(());
+        }
+        self.write_field_header(compact_type(ttype), id)
+    }
+
+    #[inline]
+    fn write_field_stop(&mut self) -> Result<()> {
+        self.out.write_u8(0)
+    }
+
+    #[inline]
+    fn write_list_begin(&mut self, elem: TType, len: usize) -> Result<()> {
+        let len = len_to_i32(len)?;
+        let ct = compact_type(elem);
+        if len < 15 {
+            self.out.write_u8(((len as u8) << 4) | ct)
+        } else {
+            self.out.write_u8(0xf0 | ct)?;
+            write_varint_u32(&mut self.out, len as u32)
+        }
+    }
+
+    #[inline]
+    fn write_set_begin(&mut self, elem: TType, len: usize) -> Result<()> {
+        self.write_list_begin(elem, len)
+    }
+
+    #[inline]
+    fn write_map_begin(&mut self, key: TType, value: TType, len: usize) -> Result<()> {
+        let len = len_to_i32(len)?;
+        if len == 0 {
+            return self.out.write_u8(0);
+        }
+        write_varint_u32(&mut self.out, len as u32)?;
+        self.out
+            .write_u8((compact_type(key) << 4) | compact_type(value))
+    }
+
+    #[inline]
+    fn write_bool(&mut self, v: bool) -> Result<()> {
+        let ct = if v { CT_TRUE } else { CT_FALSE };
+        match self.pending_bool_field.take() {
+            Some(id) => self.write_field_header(ct, id),
+            None => self.out.write_u8(ct),
+        }
+    }
+
+    #[inline]
+    fn write_i8(&mut self, v: i8) -> Result<()> {
+        self.out.write_u8(v as u8)
+    }
+
+    #[inline]
+    fn write_i16(&mut self, v: i16) -> Result<()> {
+        write_varint_u32(&mut self.out, zigzag32(v as i32))
+    }
+
+    #[inline]
+    fn write_i32(&mut self, v: i32) -> Result<()> {
+        write_varint_u32(&mut self.out, zigzag32(v))
+    }
+
+    #[inline]
+    fn write_i64(&mut self, v: i64) -> Result<()> {
+        write_varint_u64(&mut self.out, zigzag64(v))
+    }
+
+    #[inline]
+    fn write_double(&mut self, v: f64) -> Result<()> {
+        self.out.write_bytes(&v.to_bits().to_le_bytes())
+    }
+
+    #[inline]
+    fn write_uuid(&mut self, v: &[u8; 16]) -> Result<()> {
+        self.out.write_bytes(v)
+    }
+
+    #[inline]
+    fn write_binary(&mut self, v: &[u8]) -> Result<()> {
+        let len = len_to_i32(v.len())?;
+        write_varint_u32(&mut self.out, len as u32)?;
+        self.out.write_bytes(v)
+    }
+}

@@ -1,0 +1,309 @@
+//! Byte sources for readers: [`SliceInput`] (the fast path, can lend
+//! borrowed data) and [`IoInput`] (any [`std::io::BufRead`]).
+
+use std::borrow::Cow;
+use std::io::{self, BufRead};
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Size of the chunks in which [`IoInput`] grows a buffer for a
+/// length-prefixed value, so that a huge (hostile) prefix never allocates
+/// more than the data actually received.
+const IO_CHUNK: usize = 64 * 1024;
+
+/// A source of bytes that protocol readers decode from.
+///
+/// `'de` is the lifetime of data that the input can lend
+/// ([`Input::read_borrowed`]); only [`SliceInput`] actually lends, other
+/// inputs return [`ErrorKind::BorrowUnsupported`]. The entry points that
+/// take an `io::Read` ([`crate::ThriftReadOwned::decode_from_reader`]) only
+/// accept owned types, so that error cannot happen through them.
+pub trait Input<'de> {
+    /// Reads one byte.
+    fn read_u8(&mut self) -> Result<u8>;
+
+    /// Reads exactly `N` bytes.
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]>;
+
+    /// Reads `len` bytes, borrowed when possible. `len` is checked against
+    /// the remaining input (or read in bounded chunks) before allocating.
+    fn read_cow(&mut self, len: usize) -> Result<Cow<'de, [u8]>>;
+
+    /// Reads `len` bytes borrowed from the input, if the input can lend.
+    fn read_borrowed(&mut self, len: usize) -> Result<&'de [u8]>;
+
+    /// Discards `len` bytes.
+    fn skip(&mut self, len: usize) -> Result<()>;
+
+    /// Number of bytes left, if known (slices). Readers use it to reject
+    /// length prefixes and element counts that cannot possibly fit.
+    fn remaining(&self) -> Option<usize>;
+
+    /// Caps the total number of bytes that may be read from now on;
+    /// reading beyond gives [`ErrorKind::SizeLimit`].
+    fn set_max_message_size(&mut self, max: usize);
+}
+
+/// Input from a byte slice. Bounds-checked, never copies unless asked to,
+/// and lends `&'de [u8]` / `&'de str` for zero-copy decoding.
+#[derive(Clone, Debug)]
+pub struct SliceInput<'de> {
+    rest: &'de [u8],
+    /// Bytes beyond `rest` hidden by `set_max_message_size`.
+    hidden: usize,
+    /// Length of the original slice.
+    total: usize,
+}
+
+impl<'de> SliceInput<'de> {
+    /// Reads from `data`.
+    #[inline]
+    pub fn new(data: &'de [u8]) -> Self {
+        SliceInput {
+            rest: data,
+            hidden: 0,
+            total: data.len(),
+        }
+    }
+
+    /// The bytes not read yet.
+    #[inline]
+    pub fn rest(&self) -> &'de [u8] {
+        self.rest
+    }
+
+    /// Number of bytes read so far.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.total - self.hidden - self.rest.len()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn eof(&self) -> Error {
+        if self.hidden > 0 {
+            Error::size_limit("message larger than max_message_size")
+        } else {
+            Error::eof()
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_long(&self) -> Error {
+        if self.hidden > 0 {
+            Error::size_limit("message larger than max_message_size")
+        } else {
+            Error::size_limit("length exceeds remaining input")
+        }
+    }
+
+    #[inline]
+    fn take(&mut self, len: usize) -> Result<&'de [u8]> {
+        if len <= self.rest.len() {
+            let (head, tail) = self.rest.split_at(len);
+            self.rest = tail;
+            Ok(head)
+        } else {
+            Err(self.too_long())
+        }
+    }
+}
+
+impl<'de> Input<'de> for SliceInput<'de> {
+    #[inline]
+    fn read_u8(&mut self) -> Result<u8> {
+        match self.rest.split_first() {
+            Some((&b, tail)) => {
+                self.rest = tail;
+                Ok(b)
+            }
+            None => Err(self.eof()),
+        }
+    }
+
+    #[inline]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        match self.rest.split_first_chunk::<N>() {
+            Some((head, tail)) => {
+                self.rest = tail;
+                Ok(*head)
+            }
+            None => Err(self.eof()),
+        }
+    }
+
+    #[inline]
+    fn read_cow(&mut self, len: usize) -> Result<Cow<'de, [u8]>> {
+        self.take(len).map(Cow::Borrowed)
+    }
+
+    #[inline]
+    fn read_borrowed(&mut self, len: usize) -> Result<&'de [u8]> {
+        self.take(len)
+    }
+
+    #[inline]
+    fn skip(&mut self, len: usize) -> Result<()> {
+        self.take(len).map(drop)
+    }
+
+    #[inline]
+    fn remaining(&self) -> Option<usize> {
+        Some(self.rest.len())
+    }
+
+    /// Only ever shrinks the readable window.
+    fn set_max_message_size(&mut self, max: usize) {
+        if self.rest.len() > max {
+            self.hidden += self.rest.len() - max;
+            self.rest = &self.rest[..max];
+        }
+    }
+}
+
+/// Input from any [`BufRead`]: a `BufReader` over a file or socket, or
+/// `&[u8]`.
+///
+/// Uses the reader's own buffer (`fill_buf`/`consume`), so it never reads
+/// past the end of the decoded value: pass `&mut your_buf_reader` to decode
+/// several values from one stream. Borrowed reads are unavailable.
+#[derive(Debug)]
+pub struct IoInput<R> {
+    inner: R,
+    /// Bytes that may still be read before `max_message_size` is hit.
+    budget: usize,
+}
+
+impl<R: BufRead> IoInput<R> {
+    /// Reads from `inner` (no size cap until a reader sets one).
+    pub fn new(inner: R) -> Self {
+        IoInput {
+            inner,
+            budget: usize::MAX,
+        }
+    }
+
+    /// Returns the wrapped reader.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
+    /// The wrapped reader.
+    pub fn get_ref(&self) -> &R {
+        &self.inner
+    }
+
+    #[inline]
+    fn charge(&mut self, n: usize) -> Result<()> {
+        if n <= self.budget {
+            self.budget -= n;
+            Ok(())
+        } else {
+            Err(Error::size_limit("message larger than max_message_size"))
+        }
+    }
+
+    /// `fill_buf`, retrying on `Interrupted`; empty means end of input.
+    #[inline]
+    fn fill(&mut self) -> Result<&[u8]> {
+        loop {
+            match self.inner.fill_buf() {
+                Ok(_) => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        // Re-borrow after the loop (the borrow checker cannot see through
+        // the retry loop otherwise).
+        Ok(self.inner.fill_buf()?)
+    }
+
+    /// Copies exactly `out.len()` bytes.
+    fn read_exact_into(&mut self, out: &mut [u8]) -> Result<()> {
+        let mut done = 0;
+        while done < out.len() {
+            let buf = self.fill()?;
+            if buf.is_empty() {
+                return Err(Error::eof());
+            }
+            let n = buf.len().min(out.len() - done);
+            out[done..done + n].copy_from_slice(&buf[..n]);
+            self.inner.consume(n);
+            done += n;
+        }
+        Ok(())
+    }
+}
+
+impl<'de, R: BufRead> Input<'de> for IoInput<R> {
+    #[inline]
+    fn read_u8(&mut self) -> Result<u8> {
+        self.charge(1)?;
+        let b = match self.fill()?.first() {
+            Some(&b) => b,
+            None => return Err(Error::eof()),
+        };
+        self.inner.consume(1);
+        Ok(b)
+    }
+
+    #[inline]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        self.charge(N)?;
+        let mut out = [0u8; N];
+        if let Some(head) = self.fill()?.first_chunk::<N>() {
+            out = *head;
+            self.inner.consume(N);
+        } else {
+            self.read_exact_into(&mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn read_cow(&mut self, len: usize) -> Result<Cow<'de, [u8]>> {
+        self.charge(len)?;
+        let mut out = Vec::with_capacity(len.min(IO_CHUNK));
+        while out.len() < len {
+            let buf = self.fill()?;
+            if buf.is_empty() {
+                return Err(Error::eof());
+            }
+            let n = buf.len().min(len - out.len());
+            out.extend_from_slice(&buf[..n]);
+            self.inner.consume(n);
+        }
+        Ok(Cow::Owned(out))
+    }
+
+    fn read_borrowed(&mut self, _len: usize) -> Result<&'de [u8]> {
+        Err(Error::new(
+            ErrorKind::BorrowUnsupported,
+            "use read_string/read_binary with io input",
+        ))
+    }
+
+    fn skip(&mut self, len: usize) -> Result<()> {
+        self.charge(len)?;
+        let mut left = len;
+        while left > 0 {
+            let buf = self.fill()?;
+            if buf.is_empty() {
+                return Err(Error::eof());
+            }
+            let n = buf.len().min(left);
+            self.inner.consume(n);
+            left -= n;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn remaining(&self) -> Option<usize> {
+        None
+    }
+
+    fn set_max_message_size(&mut self, max: usize) {
+        self.budget = max;
+    }
+}

@@ -1,0 +1,135 @@
+//! Byte sinks for writers: `Vec<u8>` (the fast path), [`IoOutput`] over any
+//! [`std::io::Write`], and [`SliceOutput`] over a fixed `&mut [u8]`.
+
+use std::io::Write;
+
+use crate::error::{Error, Result};
+
+/// A sink of bytes that protocol writers encode into.
+pub trait Output {
+    /// Appends one byte.
+    fn write_u8(&mut self, b: u8) -> Result<()>;
+
+    /// Appends `bytes`.
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()>;
+}
+
+impl Output for Vec<u8> {
+    #[inline]
+    fn write_u8(&mut self, b: u8) -> Result<()> {
+        self.push(b);
+        Ok(())
+    }
+
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+impl<O: Output + ?Sized> Output for &mut O {
+    #[inline]
+    fn write_u8(&mut self, b: u8) -> Result<()> {
+        (**self).write_u8(b)
+    }
+
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        (**self).write_bytes(bytes)
+    }
+}
+
+/// Output to any [`Write`]. Every call goes straight to the writer, so wrap
+/// unbuffered sinks (sockets, files) in a [`std::io::BufWriter`] and flush
+/// it when done.
+#[derive(Debug)]
+pub struct IoOutput<W> {
+    inner: W,
+}
+
+impl<W: Write> IoOutput<W> {
+    /// Writes to `inner`.
+    pub fn new(inner: W) -> Self {
+        IoOutput { inner }
+    }
+
+    /// Flushes the wrapped writer.
+    pub fn flush(&mut self) -> Result<()> {
+        Ok(self.inner.flush()?)
+    }
+
+    /// Returns the wrapped writer (not flushed).
+    pub fn into_inner(self) -> W {
+        self.inner
+    }
+
+    /// The wrapped writer.
+    pub fn get_ref(&self) -> &W {
+        &self.inner
+    }
+}
+
+impl<W: Write> Output for IoOutput<W> {
+    #[inline]
+    fn write_u8(&mut self, b: u8) -> Result<()> {
+        Ok(self.inner.write_all(&[b])?)
+    }
+
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        Ok(self.inner.write_all(bytes)?)
+    }
+}
+
+/// Output into a fixed buffer; writing past its end gives
+/// [`ErrorKind::SizeLimit`](crate::ErrorKind::SizeLimit).
+#[derive(Debug)]
+pub struct SliceOutput<'a> {
+    buf: &'a mut [u8],
+    pos: usize,
+}
+
+impl<'a> SliceOutput<'a> {
+    /// Writes into `buf` from its start.
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        SliceOutput { buf, pos: 0 }
+    }
+
+    /// Number of bytes written.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The bytes written so far.
+    pub fn written(&self) -> &[u8] {
+        &self.buf[..self.pos]
+    }
+}
+
+impl Output for SliceOutput<'_> {
+    #[inline]
+    fn write_u8(&mut self, b: u8) -> Result<()> {
+        match self.buf.get_mut(self.pos) {
+            Some(slot) => {
+                *slot = b;
+                self.pos += 1;
+                Ok(())
+            }
+            None => Err(Error::size_limit("output buffer full")),
+        }
+    }
+
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        let end = self.pos.checked_add(bytes.len());
+        match end.and_then(|end| self.buf.get_mut(self.pos..end)) {
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                self.pos += bytes.len();
+                Ok(())
+            }
+            None => Err(Error::size_limit("output buffer full")),
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! The traits generated code is generic over: [`ProtocolReader`],
+//! [`ProtocolWriter`], [`ProtocolSize`] and the [`Protocol`] marker trait.
+
+use crate::error::{Error, Result};
+use crate::input::Input;
+use crate::limits::ReadLimits;
+use crate::output::Output;
+use crate::wire::{
+    FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
+};
+
+/// Decodes Thrift values from an input. Implemented by
+/// [`BinaryReader`](crate::BinaryReader) and [`CompactReader`](crate::CompactReader).
+///
+/// Calls must follow the structure of the data, as in Apache Thrift:
+///
+/// ```text
+/// let t = r.read_struct_begin()?;
+/// loop {
+///     let f = r.read_field_begin()?;
+///     if f.is_stop() { break; }
+///     match (f.id, f.ttype) { /* read value */ _ => r.skip(f.ttype)? }
+///     r.read_field_end()?;
+/// }
+/// r.read_struct_end(t)?;
+/// ```
+///
+/// Every `*_begin` of a struct or container must be matched by its `*_end`
+/// (they count nesting depth against [`ReadLimits::max_depth`]).
+pub trait ProtocolReader<'de> {
+    /// Reads a message header.
+    fn read_message_begin(&mut self) -> Result<MessageHeader<'de>>;
+    /// Ends a message.
+    #[inline]
+    fn read_message_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+    /// Starts a struct; fails with `DepthLimit` when nested too deep.
+    fn read_struct_begin(&mut self) -> Result<StructToken>;
+    /// Ends a struct, restoring the state saved by `read_struct_begin`.
+    fn read_struct_end(&mut self, token: StructToken) -> Result<()>;
+    /// Reads a field header; `ttype == TType::Stop` ends the struct.
+    fn read_field_begin(&mut self) -> Result<FieldHeader>;
+    /// Ends a field.
+    #[inline]
+    fn read_field_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+    /// Starts a list; fails with `DepthLimit` when nested too deep.
+    fn read_list_begin(&mut self) -> Result<ListHeader>;
+    /// Ends a list.
+    fn read_list_end(&mut self) -> Result<()>;
+    /// Starts a set; fails with `DepthLimit` when nested too deep.
+    fn read_set_begin(&mut self) -> Result<ListHeader>;
+    /// Ends a set.
+    fn read_set_end(&mut self) -> Result<()>;
+    /// Starts a map; fails with `DepthLimit` when nested too deep.
+    fn read_map_begin(&mut self) -> Result<MapHeader>;
+    /// Ends a map.
+    fn read_map_end(&mut self) -> Result<()>;
+    /// Reads a `bool` (field value or element).
+    fn read_bool(&mut self) -> Result<bool>;
+    /// Reads an `i8`.
+    fn read_i8(&mut self) -> Result<i8>;
+    /// Reads an `i16`.
+    fn read_i16(&mut self) -> Result<i16>;
+    /// Reads an `i32` (also enums).
+    fn read_i32(&mut self) -> Result<i32>;
+    /// Reads an `i64`.
+    fn read_i64(&mut self) -> Result<i64>;
+    /// Reads a `double`.
+    fn read_double(&mut self) -> Result<f64>;
+    /// Reads a `uuid` (16 raw bytes, big-endian/network order).
+    fn read_uuid(&mut self) -> Result<[u8; 16]>;
+    /// Reads a `string` into an owned, UTF-8 validated `String`.
+    fn read_string(&mut self) -> Result<String>;
+    /// Reads a `binary` into an owned `Vec<u8>`.
+    fn read_binary(&mut self) -> Result<Vec<u8>>;
+    /// Reads a `string` borrowed from the input (zero-copy). Only slice
+    /// input can lend; other inputs give `BorrowUnsupported`.
+    fn read_str(&mut self) -> Result<&'de str>;
+    /// Reads a `binary` borrowed from the input (zero-copy). Only slice
+    /// input can lend; other inputs give `BorrowUnsupported`.
+    fn read_bytes(&mut self) -> Result<&'de [u8]>;
+    /// Skips a `string`/`binary` without allocating.
+    fn skip_binary(&mut self) -> Result<()>;
+    /// Skips one value of type `ttype` (unknown fields), recursively,
+    /// within the depth limit.
+    #[inline]
+    fn skip(&mut self, ttype: TType) -> Result<()>
+    where
+        Self: Sized,
+    {
+        skip_value(self, ttype)
+    }
+}
+
+/// Skips one value of type `ttype`. Structs and containers go through the
+/// reader's `*_begin` methods, which enforce the depth limit, so hostile
+/// nesting ends in `DepthLimit` long before the stack is at risk.
+pub fn skip_value<'de, R: ProtocolReader<'de>>(r: &mut R, ttype: TType) -> Result<()> {
+    match ttype {
+        TType::Bool => r.read_bool().map(drop),
+        TType::I8 => r.read_i8().map(drop),
+        TType::I16 => r.read_i16().map(drop),
+        TType::I32 => r.read_i32().map(drop),
+        TType::I64 => r.read_i64().map(drop),
+        TType::Double => r.read_double().map(drop),
+        TType::Uuid => r.read_uuid().map(drop),
+        TType::String => r.skip_binary(),
+        TType::Struct => {
+            let token = r.read_struct_begin()?;
+            loop {
+                let field = r.read_field_begin()?;
+                if field.is_stop() {
+                    break;
+                }
+                skip_value(r, field.ttype)?;
+                r.read_field_end()?;
+            }
+            r.read_struct_end(token)
+        }
+        TType::List => {
+            let h = r.read_list_begin()?;
+            for _ in 0..h.len {
+                skip_value(r, h.elem)?;
+            }
+            r.read_list_end()
+        }
+        TType::Set => {
+            let h = r.read_set_begin()?;
+            for _ in 0..h.len {
+                skip_value(r, h.elem)?;
+            }
+            r.read_set_end()
+        }
+        TType::Map => {
+            let h = r.read_map_begin()?;
+            for _ in 0..h.len {
+                skip_value(r, h.key)?;
+                skip_value(r, h.value)?;
+            }
+            r.read_map_end()
+        }
+        TType::Stop => Err(Error::invalid_data("cannot skip a value of type stop")),
+    }
+}
+
+/// Encodes Thrift values to an output. Implemented by
+/// [`BinaryWriter`](crate::BinaryWriter) and [`CompactWriter`](crate::CompactWriter).
+///
+/// Mirrors [`ProtocolReader`]. A `bool` field is written as
+/// `write_field_begin(TType::Bool, id)` followed by `write_bool(v)`.
+/// Lengths larger than `i32::MAX` give `SizeLimit`.
+pub trait ProtocolWriter {
+    /// Writes a message header.
+    fn write_message_begin(&mut self, name: &str, kind: MessageType, seq: i32) -> Result<()>;
+    /// Ends a message.
+    #[inline]
+    fn write_message_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+    /// Starts a struct; pass the token to `write_struct_end`.
+    fn write_struct_begin(&mut self) -> Result<StructToken>;
+    /// Ends a struct (writes nothing; the stop field is separate).
+    fn write_struct_end(&mut self, token: StructToken) -> Result<()>;
+    /// Writes a field header.
+    fn write_field_begin(&mut self, ttype: TType, id: i16) -> Result<()>;
+    /// Ends a field.
+    #[inline]
+    fn write_field_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+    /// Writes the stop field that ends a struct.
+    fn write_field_stop(&mut self) -> Result<()>;
+    /// Writes a list header.
+    fn write_list_begin(&mut self, elem: TType, len: usize) -> Result<()>;
+    /// Ends a list.
+    #[inline]
+    fn write_list_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+    /// Writes a set header.
+    fn write_set_begin(&mut self, elem: TType, len: usize) -> Result<()>;
+    /// Ends a set.
+    #[inline]
+    fn write_set_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+    /// Writes a map header.
+    fn write_map_begin(&mut self, key: TType, value: TType, len: usize) -> Result<()>;
+    /// Ends a map.
+    #[inline]
+    fn write_map_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+    /// Writes a `bool` (field value or element).
+    fn write_bool(&mut self, v: bool) -> Result<()>;
+    /// Writes an `i8`.
+    fn write_i8(&mut self, v: i8) -> Result<()>;
+    /// Writes an `i16`.
+    fn write_i16(&mut self, v: i16) -> Result<()>;
+    /// Writes an `i32`.
+    fn write_i32(&mut self, v: i32) -> Result<()>;
+    /// Writes an `i64`.
+    fn write_i64(&mut self, v: i64) -> Result<()>;
+    /// Writes a `double`.
+    fn write_double(&mut self, v: f64) -> Result<()>;
+    /// Writes a `uuid` (16 raw bytes).
+    fn write_uuid(&mut self, v: &[u8; 16]) -> Result<()>;
+    /// Writes a `string`.
+    #[inline]
+    fn write_string(&mut self, v: &str) -> Result<()> {
+        self.write_binary(v.as_bytes())
+    }
+    /// Writes a `binary`.
+    fn write_binary(&mut self, v: &[u8]) -> Result<()>;
+}
+
+/// Exact encoded sizes, so generated `encoded_len` matches the writer's
+/// output byte for byte. Implemented by the markers [`Binary`](crate::Binary)
+/// and [`Compact`](crate::Compact).
+///
+/// Sizes of `*_end` calls other than the stop field are 0 in both
+/// protocols and have no function.
+pub trait ProtocolSize {
+    /// Size of a message header.
+    fn message_begin_len(name: &str, kind: MessageType, seq: i32) -> usize;
+    /// Size of `write_struct_begin` (0).
+    #[inline]
+    fn struct_begin_len() -> usize {
+        0
+    }
+    /// Size of `write_struct_end` (0).
+    #[inline]
+    fn struct_end_len() -> usize {
+        0
+    }
+    /// Size of a field header for field `id` when the previous field
+    /// written in the same struct was `prev_id` (0 for the first field).
+    /// For the compact protocol and `TType::Bool` this includes the value.
+    fn field_begin_len(ttype: TType, id: i16, prev_id: i16) -> usize;
+    /// Size of the value of a `bool` *field*, written right after
+    /// `write_field_begin(TType::Bool, _)`: 1 (binary) or 0 (compact).
+    fn bool_field_value_len() -> usize;
+    /// Size of the stop field (1).
+    #[inline]
+    fn field_stop_len() -> usize {
+        1
+    }
+    /// Size of a `bool` written outside a field header (container element).
+    fn bool_len(v: bool) -> usize;
+    /// Size of an `i8` (1).
+    #[inline]
+    fn i8_len(_v: i8) -> usize {
+        1
+    }
+    /// Size of an `i16`.
+    fn i16_len(v: i16) -> usize;
+    /// Size of an `i32`.
+    fn i32_len(v: i32) -> usize;
+    /// Size of an `i64`.
+    fn i64_len(v: i64) -> usize;
+    /// Size of a `double` (8).
+    #[inline]
+    fn double_len(_v: f64) -> usize {
+        8
+    }
+    /// Size of a `uuid` (16).
+    #[inline]
+    fn uuid_len(_v: &[u8; 16]) -> usize {
+        16
+    }
+    /// Size of a `string`/`binary` of `len` bytes, prefix included.
+    fn binary_len(len: usize) -> usize;
+    /// Size of a `string` (same as [`ProtocolSize::binary_len`]).
+    #[inline]
+    fn string_len(len: usize) -> usize {
+        Self::binary_len(len)
+    }
+    /// Size of a list header.
+    fn list_begin_len(elem: TType, len: usize) -> usize;
+    /// Size of a set header.
+    #[inline]
+    fn set_begin_len(elem: TType, len: usize) -> usize {
+        Self::list_begin_len(elem, len)
+    }
+    /// Size of a map header.
+    fn map_begin_len(key: TType, value: TType, len: usize) -> usize;
+}
+
+/// A wire protocol, named by a zero-sized marker type
+/// ([`Binary`](crate::Binary), [`Compact`](crate::Compact)) so that callers
+/// can write `value.encode_to_vec::<Compact>()`.
+pub trait Protocol: ProtocolSize {
+    /// The reader over input `I`.
+    type Reader<'de, I: Input<'de>>: ProtocolReader<'de>;
+    /// The writer over output `O`.
+    type Writer<O: Output>: ProtocolWriter;
+    /// Creates a reader.
+    fn reader<'de, I: Input<'de>>(input: I, limits: ReadLimits) -> Self::Reader<'de, I>;
+    /// Creates a writer.
+    fn writer<O: Output>(output: O) -> Self::Writer<O>;
+}
+
+/// Converts a length to the wire's `i32`, or `SizeLimit`.
+#[inline]
+pub(crate) fn len_to_i32(len: usize) -> Result<i32> {
+    match i32::try_from(len) {
+        Ok(n) => Ok(n),
+        Err(_) => Err(Error::size_limit("length larger than i32::MAX")),
+    }
+}

@@ -1,0 +1,102 @@
+//! Checks shared by the protocol readers: nesting depth and length prefixes.
+
+use crate::error::{Error, Result};
+use crate::limits::ReadLimits;
+
+/// Nesting depth counter.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Depth {
+    current: usize,
+    max: usize,
+}
+
+impl Depth {
+    pub(crate) fn new(max: usize) -> Depth {
+        Depth { current: 0, max }
+    }
+
+    #[inline]
+    pub(crate) fn enter(&mut self) -> Result<()> {
+        if self.current < self.max {
+            self.current += 1;
+            Ok(())
+        } else {
+            Err(Error::depth_limit())
+        }
+    }
+
+    #[inline]
+    pub(crate) fn leave(&mut self) {
+        self.current = self.current.saturating_sub(1);
+    }
+}
+
+/// Validates a `string`/`binary` length prefix (the remaining-input check
+/// is done by the input itself before it allocates).
+#[inline]
+pub(crate) fn string_len(raw: i32, limits: &ReadLimits) -> Result<usize> {
+    if raw < 0 {
+        return Err(Error::negative_size("string length"));
+    }
+    let len = raw as usize;
+    if len > limits.max_string_len {
+        return Err(Error::size_limit("string longer than max_string_len"));
+    }
+    Ok(len)
+}
+
+/// Validates a container element count. Every element takes at least one
+/// byte in both protocols, so `len * min_bytes_per_elem` must fit in the
+/// remaining input when that is known.
+#[inline]
+pub(crate) fn container_len(
+    raw: i32,
+    limits: &ReadLimits,
+    remaining: Option<usize>,
+    min_bytes_per_elem: usize,
+) -> Result<usize> {
+    if raw < 0 {
+        return Err(Error::negative_size("container size"));
+    }
+    let len = raw as usize;
+    if len > limits.max_container_len {
+        return Err(Error::size_limit("container larger than max_container_len"));
+    }
+    if let Some(rem) = remaining {
+        if len.saturating_mul(min_bytes_per_elem) > rem {
+            return Err(Error::size_limit("container size exceeds remaining input"));
+        }
+    }
+    Ok(len)
+}
+
+/// Validates UTF-8 of borrowed bytes.
+#[inline]
+pub(crate) fn utf8(bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|_| Error::invalid_utf8())
+}
+
+/// Validates UTF-8 of owned bytes without copying.
+#[inline]
+pub(crate) fn utf8_owned(bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes).map_err(|_| Error::invalid_utf8())
+}
+
+/// Converts possibly-borrowed bytes to an owned, validated `String`,
+/// validating before copying.
+#[inline]
+pub(crate) fn cow_to_string(bytes: std::borrow::Cow<'_, [u8]>) -> Result<String> {
+    match bytes {
+        std::borrow::Cow::Borrowed(b) => utf8(b).map(str::to_owned),
+        std::borrow::Cow::Owned(v) => utf8_owned(v),
+    }
+}
+
+/// Converts possibly-borrowed bytes to a possibly-borrowed, validated `str`.
+#[inline]
+pub(crate) fn cow_to_str(bytes: std::borrow::Cow<'_, [u8]>) -> Result<std::borrow::Cow<'_, str>> {
+    match bytes {
+        std::borrow::Cow::Borrowed(b) => utf8(b).map(std::borrow::Cow::Borrowed),
+        std::borrow::Cow::Owned(v) => utf8_owned(v).map(std::borrow::Cow::Owned),
+    }
+}

@@ -1,0 +1,339 @@
+//! Compact protocol byte vectors derived from thrift-compact-protocol.md.
+
+use super::{assert_kind, cpt, cpt_reader};
+use crate::{ErrorKind, MessageType, ProtocolReader, ProtocolWriter, TType};
+
+#[test]
+fn message_header() {
+    let bytes = cpt(|w| w.write_message_begin("ping", MessageType::Call, 7));
+    assert_eq!(bytes, [0x82, 0x21, 7, 4, b'p', b'i', b'n', b'g']);
+    let h = cpt_reader(&bytes).read_message_begin().unwrap();
+    assert_eq!(
+        (h.name.as_ref(), h.kind, h.seq),
+        ("ping", MessageType::Call, 7)
+    );
+
+    // Type in the high 3 bits; seq is a plain (not zigzag) varint.
+    let bytes = cpt(|w| w.write_message_begin("", MessageType::Oneway, -1));
+    assert_eq!(bytes, [0x82, 0x81, 0xff, 0xff, 0xff, 0xff, 0x0f, 0]);
+    let h = cpt_reader(&bytes).read_message_begin().unwrap();
+    assert_eq!((h.kind, h.seq), (MessageType::Oneway, -1));
+    let bytes = cpt(|w| w.write_message_begin("x", MessageType::Exception, 300));
+    assert_eq!(bytes, [0x82, 0x61, 0xac, 0x02, 1, b'x']);
+
+    assert_kind!(
+        cpt_reader(&[0x81, 0x21, 0, 0]).read_message_begin(),
+        ErrorKind::InvalidData
+    );
+    assert_kind!(
+        cpt_reader(&[0x82, 0x22, 0, 0]).read_message_begin(),
+        ErrorKind::InvalidData
+    );
+    assert_kind!(
+        cpt_reader(&[0x82, 0xa1, 0, 0]).read_message_begin(),
+        ErrorKind::UnknownMessageType
+    );
+}
+
+#[test]
+fn field_header_deltas_and_long_form() {
+    let bytes = cpt(|w| {
+        let t = w.write_struct_begin()?;
+        w.write_field_begin(TType::I32, 1)?; // delta 1
+        w.write_i32(0)?;
+        w.write_field_begin(TType::I64, 16)?; // delta 15
+        w.write_i64(0)?;
+        w.write_field_begin(TType::I8, 32)?; // delta 16: long form
+        w.write_i8(0)?;
+        w.write_field_begin(TType::String, 31)?; // negative delta: long form
+        w.write_string("")?;
+        w.write_field_begin(TType::Double, -1)?; // negative id
+        w.write_double(0.0)?;
+        w.write_field_begin(TType::Struct, 0)?; // delta 1 from -1 is short form
+        let inner = w.write_struct_begin()?;
+        w.write_field_begin(TType::List, 3)?; // inner struct starts from 0
+        w.write_list_begin(TType::I16, 0)?;
+        w.write_field_stop()?;
+        w.write_struct_end(inner)?;
+        w.write_field_begin(TType::Map, 2)?; // restored: delta 2 from 0
+        w.write_map_begin(TType::I32, TType::I32, 0)?;
+        w.write_field_begin(TType::Set, 2)?; // delta 0: long form
+        w.write_set_begin(TType::Uuid, 0)?;
+        w.write_field_begin(TType::Uuid, 3)?;
+        w.write_uuid(&[0; 16])?;
+        w.write_field_stop()?;
+        w.write_struct_end(t)
+    });
+    let mut expected = vec![
+        0x15, 0, // i32 field 1
+        0xf6, 0, // i64 field 16
+        0x03, 0x40, 0, // i8 field 32, zigzag(32) = 64
+        0x08, 0x3e, 0, // string field 31, zigzag(31) = 62
+        0x07, 0x01, 0, 0, 0, 0, 0, 0, 0, 0,    // double field -1
+        0x1c, // struct field 0
+        0x39, 0x04, 0x00, // inner list field 3, empty list of i16, stop
+        0x2b, 0x00, // map field 2, empty map
+        0x0a, 0x04, 0x0d, // set field 2 (long form), empty set of uuid
+        0x1d, // uuid field 3
+    ];
+    expected.extend([0; 16]);
+    expected.push(0);
+    assert_eq!(bytes, expected);
+
+    let mut r = cpt_reader(&bytes);
+    let t = r.read_struct_begin().unwrap();
+    let mut seen = Vec::new();
+    loop {
+        let f = r.read_field_begin().unwrap();
+        if f.is_stop() {
+            break;
+        }
+        seen.push((f.ttype, f.id));
+        r.skip(f.ttype).unwrap();
+    }
+    r.read_struct_end(t).unwrap();
+    assert_eq!(
+        seen,
+        [
+            (TType::I32, 1),
+            (TType::I64, 16),
+            (TType::I8, 32),
+            (TType::String, 31),
+            (TType::Double, -1),
+            (TType::Struct, 0),
+            (TType::Map, 2),
+            (TType::Set, 2),
+            (TType::Uuid, 3),
+        ]
+    );
+    assert!(r.input().rest().is_empty());
+}
+
+#[test]
+fn bool_fields_fold_value_into_header() {
+    let bytes = cpt(|w| {
+        let t = w.write_struct_begin()?;
+        w.write_field_begin(TType::Bool, 1)?;
+        w.write_bool(true)?;
+        w.write_field_end()?;
+        w.write_field_begin(TType::Bool, 2)?;
+        w.write_bool(false)?;
+        w.write_field_begin(TType::Bool, 40)?;
+        w.write_bool(true)?;
+        w.write_field_begin(TType::List, 41)?;
+        w.write_list_begin(TType::Bool, 2)?;
+        w.write_bool(true)?;
+        w.write_bool(false)?;
+        w.write_field_stop()?;
+        w.write_struct_end(t)
+    });
+    assert_eq!(
+        bytes,
+        [0x11, 0x12, 0x01, 0x50, 0x19, 0x21, 0x01, 0x02, 0x00]
+    );
+
+    let mut r = cpt_reader(&bytes);
+    let t = r.read_struct_begin().unwrap();
+    let f = r.read_field_begin().unwrap();
+    assert_eq!((f.ttype, f.id), (TType::Bool, 1));
+    assert!(r.read_bool().unwrap());
+    let f = r.read_field_begin().unwrap();
+    assert_eq!((f.ttype, f.id), (TType::Bool, 2));
+    assert!(!r.read_bool().unwrap());
+    let f = r.read_field_begin().unwrap();
+    assert_eq!((f.ttype, f.id), (TType::Bool, 40));
+    assert!(r.read_bool().unwrap());
+    let f = r.read_field_begin().unwrap();
+    assert_eq!((f.ttype, f.id), (TType::List, 41));
+    let l = r.read_list_begin().unwrap();
+    assert_eq!((l.elem, l.len), (TType::Bool, 2));
+    assert!(r.read_bool().unwrap());
+    assert!(!r.read_bool().unwrap());
+    r.read_list_end().unwrap();
+    assert!(r.read_field_begin().unwrap().is_stop());
+    r.read_struct_end(t).unwrap();
+
+    // Element bools: both 1/2 and 0 are accepted; list elem type 2 is Bool too.
+    let mut r = cpt_reader(&[0x12, 0x00]);
+    let l = r.read_list_begin().unwrap();
+    assert_eq!((l.elem, l.len), (TType::Bool, 1));
+    assert!(!r.read_bool().unwrap());
+    assert_kind!(cpt_reader(&[3]).read_bool(), ErrorKind::InvalidData);
+}
+
+#[test]
+fn list_and_map_headers() {
+    let bytes = cpt(|w| {
+        w.write_list_begin(TType::I32, 3)?;
+        w.write_list_begin(TType::String, 14)?;
+        w.write_set_begin(TType::Struct, 15)?;
+        w.write_list_begin(TType::I8, 300)?;
+        w.write_map_begin(TType::String, TType::I32, 0)?;
+        w.write_map_begin(TType::String, TType::Double, 1)?;
+        w.write_map_begin(TType::Bool, TType::Map, 200)
+    });
+    assert_eq!(
+        bytes,
+        [0x35, 0xe8, 0xfc, 0x0f, 0xf3, 0xac, 0x02, 0x00, 0x01, 0x87, 0xc8, 0x01, 0x1b]
+    );
+    let mut padded = bytes.clone();
+    padded.extend([0; 1000]);
+    let mut r = cpt_reader(&padded);
+    let h = r.read_list_begin().unwrap();
+    assert_eq!((h.elem, h.len), (TType::I32, 3));
+    let h = r.read_list_begin().unwrap();
+    assert_eq!((h.elem, h.len), (TType::String, 14));
+    let h = r.read_set_begin().unwrap();
+    assert_eq!((h.elem, h.len), (TType::Struct, 15));
+    let h = r.read_list_begin().unwrap();
+    assert_eq!((h.elem, h.len), (TType::I8, 300));
+    let m = r.read_map_begin().unwrap();
+    assert_eq!((m.key, m.value, m.len), (TType::Stop, TType::Stop, 0));
+    let m = r.read_map_begin().unwrap();
+    assert_eq!((m.key, m.value, m.len), (TType::String, TType::Double, 1));
+    let m = r.read_map_begin().unwrap();
+    assert_eq!((m.key, m.value, m.len), (TType::Bool, TType::Map, 200));
+    // Unknown compact type ids.
+    assert_kind!(
+        cpt_reader(&[0x1e, 0]).read_list_begin(),
+        ErrorKind::InvalidData
+    );
+    assert_kind!(
+        cpt_reader(&[0x01, 0xe5, 0]).read_map_begin(),
+        ErrorKind::InvalidData
+    );
+    assert_kind!(
+        cpt_reader(&[0x1f]).read_field_begin(),
+        ErrorKind::InvalidData
+    );
+}
+
+/// Varint bytes of `f(w)`, checked against `expected`, and read back by `g`.
+fn zigzag_case<T: PartialEq + std::fmt::Debug + Copy>(
+    v: T,
+    expected: &[u8],
+    write: impl Fn(&mut crate::CompactWriter<Vec<u8>>, T) -> crate::Result<()>,
+    read: impl Fn(&mut crate::CompactReader<crate::SliceInput<'_>>) -> crate::Result<T>,
+) {
+    let bytes = cpt(|w| write(w, v));
+    assert_eq!(bytes, expected, "encoding {v:?}");
+    let mut r = cpt_reader(&bytes);
+    assert_eq!(read(&mut r).unwrap(), v);
+    assert!(r.input().rest().is_empty());
+}
+
+#[test]
+fn zigzag_varint_edges() {
+    let w16 = |w: &mut crate::CompactWriter<Vec<u8>>, v| w.write_i16(v);
+    let r16 = |r: &mut crate::CompactReader<crate::SliceInput<'_>>| r.read_i16();
+    zigzag_case(0i16, &[0], w16, r16);
+    zigzag_case(-1i16, &[1], w16, r16);
+    zigzag_case(1i16, &[2], w16, r16);
+    zigzag_case(-64i16, &[0x7f], w16, r16);
+    zigzag_case(64i16, &[0x80, 0x01], w16, r16);
+    zigzag_case(i16::MAX, &[0xfe, 0xff, 0x03], w16, r16);
+    zigzag_case(i16::MIN, &[0xff, 0xff, 0x03], w16, r16);
+
+    let w32 = |w: &mut crate::CompactWriter<Vec<u8>>, v| w.write_i32(v);
+    let r32 = |r: &mut crate::CompactReader<crate::SliceInput<'_>>| r.read_i32();
+    // The spec's example: 50399 = zigzag(-25200) -> DF 89 03.
+    zigzag_case(-25200i32, &[0xdf, 0x89, 0x03], w32, r32);
+    zigzag_case(i32::MAX, &[0xfe, 0xff, 0xff, 0xff, 0x0f], w32, r32);
+    zigzag_case(i32::MIN, &[0xff, 0xff, 0xff, 0xff, 0x0f], w32, r32);
+
+    let w64 = |w: &mut crate::CompactWriter<Vec<u8>>, v| w.write_i64(v);
+    let r64 = |r: &mut crate::CompactReader<crate::SliceInput<'_>>| r.read_i64();
+    zigzag_case(0i64, &[0], w64, r64);
+    zigzag_case(-2i64, &[3], w64, r64);
+    zigzag_case(
+        i64::MAX,
+        &[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+        w64,
+        r64,
+    );
+    zigzag_case(
+        i64::MIN,
+        &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+        w64,
+        r64,
+    );
+}
+
+#[test]
+fn bad_varints() {
+    // i32: more than 5 bytes, or overflowing the 5th byte.
+    assert_kind!(
+        cpt_reader(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x00]).read_i32(),
+        ErrorKind::InvalidData
+    );
+    assert_kind!(
+        cpt_reader(&[0xff, 0xff, 0xff, 0xff, 0x1f]).read_i32(),
+        ErrorKind::InvalidData
+    );
+    // i64: more than 10 bytes, or overflowing the 10th.
+    let mut long = vec![0x80; 10];
+    long.push(0);
+    assert_kind!(cpt_reader(&long).read_i64(), ErrorKind::InvalidData);
+    let mut over = vec![0xff; 9];
+    over.push(0x02);
+    assert_kind!(cpt_reader(&over).read_i64(), ErrorKind::InvalidData);
+    // i16 out of range: zigzag(32768) = 65536.
+    assert_kind!(
+        cpt_reader(&[0x80, 0x80, 0x04]).read_i16(),
+        ErrorKind::InvalidData
+    );
+    // Non-minimal but in-range encodings are accepted.
+    assert_eq!(cpt_reader(&[0x82, 0x00]).read_i32().unwrap(), 1);
+    // Truncated varint.
+    assert_kind!(
+        cpt_reader(&[0x80, 0x80]).read_i64(),
+        ErrorKind::UnexpectedEof
+    );
+}
+
+#[test]
+fn doubles_are_little_endian() {
+    let cases: [(f64, [u8; 8]); 5] = [
+        (1.0, [0, 0, 0, 0, 0, 0, 0xf0, 0x3f]),
+        (-0.0, [0, 0, 0, 0, 0, 0, 0, 0x80]),
+        (f64::INFINITY, [0, 0, 0, 0, 0, 0, 0xf0, 0x7f]),
+        (f64::MIN_POSITIVE, f64::MIN_POSITIVE.to_bits().to_le_bytes()),
+        (f64::NAN, f64::NAN.to_bits().to_le_bytes()),
+    ];
+    for (v, expected) in cases {
+        let bytes = cpt(|w| w.write_double(v));
+        assert_eq!(bytes, expected);
+        assert_eq!(
+            cpt_reader(&bytes).read_double().unwrap().to_bits(),
+            v.to_bits()
+        );
+    }
+}
+
+#[test]
+fn strings_binary_uuid() {
+    let uuid: [u8; 16] = std::array::from_fn(|i| 0xf0 | i as u8);
+    let long = "x".repeat(200);
+    let bytes = cpt(|w| {
+        w.write_string("hé")?;
+        w.write_binary(&[])?;
+        w.write_string(&long)?;
+        w.write_uuid(&uuid)?;
+        w.write_i8(-128)
+    });
+    let mut expected = vec![3, b'h', 0xc3, 0xa9, 0, 0xc8, 0x01];
+    expected.extend(long.as_bytes());
+    expected.extend(uuid);
+    expected.push(0x80);
+    assert_eq!(bytes, expected);
+    let mut r = cpt_reader(&bytes);
+    assert_eq!(r.read_str().unwrap(), "hé");
+    assert_eq!(r.read_binary().unwrap(), Vec::<u8>::new());
+    assert_eq!(r.read_string().unwrap(), long);
+    assert_eq!(r.read_uuid().unwrap(), uuid);
+    assert_eq!(r.read_i8().unwrap(), -128);
+    assert_kind!(
+        cpt_reader(&[2, 0xff, 0xfe]).read_string(),
+        ErrorKind::InvalidUtf8
+    );
+}

@@ -1,0 +1,171 @@
+//! `IoInput`, `IoOutput` and `SliceOutput` adapters.
+
+use std::io::{self, BufReader, Read, Write};
+
+use super::assert_kind;
+use super::codec::sample_person;
+use crate::{
+    Binary, BinaryWriter, Compact, CompactReader, CompactWriter, ErrorKind, IoInput, IoOutput,
+    ProtocolReader, ProtocolWriter, ReadLimits, SliceOutput, TType, ThriftReadOwned, ThriftWrite,
+};
+
+use super::codec::Person;
+
+#[test]
+fn io_output_matches_vec_output() {
+    let p = sample_person();
+    let expected = p.encode_to_vec::<Compact>().unwrap();
+    let mut w = CompactWriter::new(IoOutput::new(io::BufWriter::new(Vec::new())));
+    p.write(&mut w).unwrap();
+    let mut out = w.into_output();
+    out.flush().unwrap();
+    let bytes = out.into_inner().into_inner().unwrap();
+    assert_eq!(bytes, expected);
+}
+
+#[test]
+fn io_input_across_tiny_buffers() {
+    // A 1-byte BufReader forces every multi-byte read across refills.
+    let p = sample_person();
+    for cap in [1, 2, 3, 7, 64] {
+        let bytes = p.encode_to_vec::<Binary>().unwrap();
+        let r = BufReader::with_capacity(cap, &bytes[..]);
+        let got = Person::decode_from_buf_read::<Binary, _>(r, ReadLimits::default()).unwrap();
+        assert_eq!(got, p);
+        let bytes = p.encode_to_vec::<Compact>().unwrap();
+        let r = BufReader::with_capacity(cap, &bytes[..]);
+        let got = Person::decode_from_buf_read::<Compact, _>(r, ReadLimits::default()).unwrap();
+        assert_eq!(got, p);
+    }
+}
+
+#[test]
+fn several_values_from_one_stream() {
+    let a = sample_person();
+    let b = Person {
+        name: "second".into(),
+        ..Person::default()
+    };
+    let mut stream = Vec::new();
+    a.encode::<Compact>(&mut stream).unwrap();
+    b.encode::<Compact>(&mut stream).unwrap();
+    stream.push(0x42);
+    let mut reader = BufReader::with_capacity(16, &stream[..]);
+    let got_a =
+        Person::decode_from_buf_read::<Compact, _>(&mut reader, ReadLimits::default()).unwrap();
+    let got_b =
+        Person::decode_from_buf_read::<Compact, _>(&mut reader, ReadLimits::default()).unwrap();
+    assert_eq!((got_a, got_b), (a, b));
+    let mut rest = Vec::new();
+    reader.read_to_end(&mut rest).unwrap();
+    assert_eq!(rest, [0x42]);
+}
+
+/// A reader that returns `Interrupted` before every real read, then fails.
+struct Flaky<'a> {
+    data: &'a [u8],
+    interrupt: bool,
+}
+
+impl Read for Flaky<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.interrupt = !self.interrupt;
+        if self.interrupt {
+            return Err(io::ErrorKind::Interrupted.into());
+        }
+        if self.data.is_empty() {
+            return Err(io::Error::new(io::ErrorKind::ConnectionReset, "reset"));
+        }
+        let n = self.data.len().min(buf.len()).min(3);
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn io_errors_are_kept_and_interrupts_retried() {
+    let p = sample_person();
+    let bytes = p.encode_to_vec::<Compact>().unwrap();
+    let flaky = Flaky {
+        data: &bytes,
+        interrupt: false,
+    };
+    let got = Person::decode_from_reader::<Compact, _>(flaky).unwrap();
+    assert_eq!(got, p);
+
+    let flaky = Flaky {
+        data: &bytes[..10],
+        interrupt: false,
+    };
+    let err = Person::decode_from_reader::<Compact, _>(flaky).unwrap_err();
+    match err.into_kind() {
+        ErrorKind::Io(e) => assert_eq!(e.kind(), io::ErrorKind::ConnectionReset),
+        other => panic!("expected io error, got {other:?}"),
+    }
+
+    struct Broken;
+    impl Write for Broken {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::other("disk full"))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    assert_kind!(p.encode_to_writer::<Binary, _>(Broken), ErrorKind::Io(_));
+}
+
+#[test]
+fn io_input_read_helpers() {
+    let bytes = crate::tests::cpt(|w| {
+        w.write_string("héllo")?;
+        w.write_binary(&[1, 2, 3])?;
+        w.write_i64(-77)?;
+        w.write_uuid(&[9; 16])?;
+        w.write_string("skipped")?;
+        w.write_double(0.25)
+    });
+    let mut r = CompactReader::new(IoInput::new(BufReader::with_capacity(2, &bytes[..])));
+    assert_eq!(r.read_string().unwrap(), "héllo");
+    assert_eq!(r.read_binary().unwrap(), [1, 2, 3]);
+    assert_eq!(r.read_i64().unwrap(), -77);
+    assert_eq!(r.read_uuid().unwrap(), [9; 16]);
+    r.skip(TType::String).unwrap();
+    assert_eq!(r.read_double().unwrap(), 0.25);
+    assert_kind!(r.read_i8(), ErrorKind::UnexpectedEof);
+    let inner = r.into_input().into_inner();
+    assert!(inner.buffer().is_empty());
+    let h = {
+        let msg =
+            crate::tests::bin(|w| w.write_message_begin("call_me", crate::MessageType::Call, 1));
+        let mut r = crate::BinaryReader::new(IoInput::new(&msg[..]));
+        r.read_message_begin().unwrap().name.into_owned()
+    };
+    assert_eq!(h, "call_me");
+}
+
+#[test]
+fn slice_output() {
+    let mut buf = [0u8; 8];
+    let mut w = BinaryWriter::new(SliceOutput::new(&mut buf));
+    w.write_i32(1).unwrap();
+    w.write_i16(2).unwrap();
+    assert_kind!(w.write_i32(3), ErrorKind::SizeLimit);
+    w.write_i8(4).unwrap();
+    w.write_i8(5).unwrap();
+    assert_kind!(w.write_i8(6), ErrorKind::SizeLimit);
+    assert_eq!(w.output().written(), [0, 0, 0, 1, 0, 2, 4, 5]);
+    assert_eq!(w.output().position(), 8);
+}
+
+#[test]
+fn writer_rejects_oversized_lengths() {
+    let mut w = BinaryWriter::new(Vec::new());
+    assert_kind!(w.write_list_begin(TType::I8, 1 << 31), ErrorKind::SizeLimit);
+    let mut w = CompactWriter::new(Vec::new());
+    assert_kind!(
+        w.write_map_begin(TType::I8, TType::I8, usize::MAX),
+        ErrorKind::SizeLimit
+    );
+}

@@ -1,0 +1,124 @@
+//! ZigZag and ULEB128 varint helpers for the compact protocol.
+
+use crate::error::{Error, Result};
+use crate::input::Input;
+use crate::output::Output;
+
+/// Maps a signed 32-bit value so small magnitudes get small codes.
+#[inline]
+pub const fn zigzag32(n: i32) -> u32 {
+    ((n << 1) ^ (n >> 31)) as u32
+}
+
+/// Inverse of [`zigzag32`].
+#[inline]
+pub const fn unzigzag32(n: u32) -> i32 {
+    ((n >> 1) as i32) ^ -((n & 1) as i32)
+}
+
+/// Maps a signed 64-bit value so small magnitudes get small codes.
+#[inline]
+pub const fn zigzag64(n: i64) -> u64 {
+    ((n << 1) ^ (n >> 63)) as u64
+}
+
+/// Inverse of [`zigzag64`].
+#[inline]
+pub const fn unzigzag64(n: u64) -> i64 {
+    ((n >> 1) as i64) ^ -((n & 1) as i64)
+}
+
+/// Encoded size of `v` as a varint (1..=5).
+#[inline]
+pub const fn varint_len_u32(v: u32) -> usize {
+    varint_len_u64(v as u64)
+}
+
+/// Encoded size of `v` as a varint (1..=10).
+#[inline]
+pub const fn varint_len_u64(v: u64) -> usize {
+    // Number of significant bits (at least 1), 7 per byte, rounded up.
+    let bits = 64 - (v | 1).leading_zeros() as usize;
+    bits.div_ceil(7)
+}
+
+/// Writes `v` as a varint (one `write_u8` for values below 128, otherwise
+/// one `write_bytes`).
+#[inline]
+pub fn write_varint_u32<O: Output + ?Sized>(out: &mut O, v: u32) -> Result<()> {
+    if v < 0x80 {
+        return out.write_u8(v as u8);
+    }
+    write_varint_u64(out, v as u64)
+}
+
+/// Writes `v` as a varint.
+#[inline]
+pub fn write_varint_u64<O: Output + ?Sized>(out: &mut O, mut v: u64) -> Result<()> {
+    if v < 0x80 {
+        return out.write_u8(v as u8);
+    }
+    let mut buf = [0u8; 10];
+    let mut n = 0;
+    while v >= 0x80 {
+        buf[n] = (v as u8) | 0x80;
+        v >>= 7;
+        n += 1;
+    }
+    buf[n] = v as u8;
+    out.write_bytes(&buf[..=n])
+}
+
+#[cold]
+#[inline(never)]
+fn overlong() -> Error {
+    Error::invalid_data("varint too long or out of range")
+}
+
+/// Reads a varint of at most 5 bytes whose value fits in 32 bits.
+#[inline]
+pub fn read_varint_u32<'de, I: Input<'de> + ?Sized>(input: &mut I) -> Result<u32> {
+    let b = input.read_u8()?;
+    if b < 0x80 {
+        return Ok(b as u32);
+    }
+    let mut v = (b & 0x7f) as u32;
+    for shift in [7u32, 14, 21] {
+        let b = input.read_u8()?;
+        v |= ((b & 0x7f) as u32) << shift;
+        if b < 0x80 {
+            return Ok(v);
+        }
+    }
+    // Fifth byte: only 4 bits left and no continuation.
+    let b = input.read_u8()?;
+    if b > 0x0f {
+        return Err(overlong());
+    }
+    Ok(v | ((b as u32) << 28))
+}
+
+/// Reads a varint of at most 10 bytes whose value fits in 64 bits.
+#[inline]
+pub fn read_varint_u64<'de, I: Input<'de> + ?Sized>(input: &mut I) -> Result<u64> {
+    let b = input.read_u8()?;
+    if b < 0x80 {
+        return Ok(b as u64);
+    }
+    let mut v = (b & 0x7f) as u64;
+    let mut shift = 7;
+    while shift < 63 {
+        let b = input.read_u8()?;
+        v |= ((b & 0x7f) as u64) << shift;
+        if b < 0x80 {
+            return Ok(v);
+        }
+        shift += 7;
+    }
+    // Tenth byte: only 1 bit left and no continuation.
+    let b = input.read_u8()?;
+    if b > 0x01 {
+        return Err(overlong());
+    }
+    Ok(v | ((b as u64) << 63))
+}
