@@ -20,6 +20,53 @@ pub(crate) struct Lowering<'i> {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// Words Apache's lexer turns into tokens, so they are never identifiers (field names may be
+/// some of them: see `field_name_keyword` in the grammar).
+fn is_reserved(word: &str) -> bool {
+    matches!(
+        word,
+        "namespace"
+            | "cpp_include"
+            | "include"
+            | "void"
+            | "bool"
+            | "byte"
+            | "i8"
+            | "i16"
+            | "i32"
+            | "i64"
+            | "double"
+            | "string"
+            | "binary"
+            | "uuid"
+            | "map"
+            | "list"
+            | "set"
+            | "oneway"
+            | "async"
+            | "typedef"
+            | "struct"
+            | "union"
+            | "exception"
+            | "extends"
+            | "throws"
+            | "service"
+            | "enum"
+            | "const"
+            | "required"
+            | "optional"
+            | "true"
+            | "false"
+            | "cpp_type"
+            | "xsd_all"
+            | "xsd_optional"
+            | "xsd_nillable"
+            | "xsd_attrs"
+            | "slist"
+            | "senum"
+    )
+}
+
 /// Which list of fields is being lowered: it changes what `optional` means.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum FieldList {
@@ -859,10 +906,17 @@ impl<'i> Lowering<'i> {
     }
 
     fn lower_identifier(&mut self, pair: Pair<'i, Rule>) -> Ident {
-        Ident {
+        let ident = Ident {
             name: pair.as_str().to_string(),
             span: self.span(&pair),
+        };
+        if is_reserved(&ident.name) {
+            self.error(
+                ident.span,
+                format!("`{}` is a keyword and cannot be used as a name", ident.name),
+            );
         }
+        ident
     }
 
     fn lower_dialect_item(&mut self, pair: Pair<'i, Rule>) {
