@@ -30,6 +30,30 @@ pub enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+    /// Generate Rust code: one `.rs` file per IDL file and a `mod.rs` declaring the module
+    /// tree, so that `#[path = "DIR/mod.rs"] mod generated;` compiles it all.
+    Generate(GenerateArgs),
+}
+
+/// Options of `generate`.
+#[derive(Debug, clap::Args)]
+pub struct GenerateArgs {
+    /// Directory searched for includes not found next to the including file (repeatable).
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+    /// Output directory (one `.rs` per IDL file plus `mod.rs`), or `-` for stdout.
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    pub out: String,
+    /// Do not write: exit 1 and print a diff when the files in DIR differ from what would be
+    /// generated.
+    #[arg(long)]
+    pub check: bool,
+    /// Path of the runtime crate in generated code.
+    #[arg(long, value_name = "PATH", default_value = "::thrift_runtime")]
+    pub runtime_path: String,
+    /// The IDL files to generate code for (their includes are generated too).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -40,9 +64,11 @@ pub enum ErrorFormat {
     Json,
 }
 
-/// Runs the parsed command line; diagnostics go to `stderr`.
-pub fn run(cli: Cli, stderr: &mut dyn Write) -> ExitCode {
+/// Runs the parsed command line; generated code (with `-o -`) goes to `stdout`, diagnostics
+/// to `stderr`.
+pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode {
     match cli.command {
+        Command::Generate(args) => generate(args, stdout, stderr),
         Command::Check {
             include_dirs,
             error_format,
@@ -73,4 +99,65 @@ pub fn run(cli: Cli, stderr: &mut dyn Write) -> ExitCode {
             }
         }
     }
+}
+
+fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode {
+    let mut builder = crate::Builder::new();
+    for dir in &args.include_dirs {
+        builder.include_dir(dir);
+    }
+    builder.runtime_path(&args.runtime_path);
+    let files = match builder.generate(&args.files) {
+        Ok(files) => files,
+        Err(e) => {
+            let _ = write!(stderr, "{e}");
+            return ExitCode::from(1);
+        }
+    };
+    if args.out == "-" {
+        let _ = stdout.write_all(crate::single_file(&files).as_bytes());
+        return ExitCode::SUCCESS;
+    }
+    let dir = PathBuf::from(&args.out);
+    let mut outputs: Vec<(PathBuf, String)> = files
+        .iter()
+        .map(|f| (dir.join(&f.path), f.contents.clone()))
+        .collect();
+    outputs.push((
+        dir.join("mod.rs"),
+        crate::builder::module_declarations(&files),
+    ));
+    if args.check {
+        let mut stale = 0;
+        for (path, contents) in &outputs {
+            let old = std::fs::read_to_string(path).unwrap_or_default();
+            if &old != contents {
+                stale += 1;
+                let diff = similar::TextDiff::from_lines(&old, contents);
+                let _ = write!(
+                    stderr,
+                    "{}",
+                    diff.unified_diff().header(
+                        &format!("{} (on disk)", path.display()),
+                        &format!("{} (generated)", path.display())
+                    )
+                );
+            }
+        }
+        if stale > 0 {
+            let _ = writeln!(
+                stderr,
+                "error: {stale} generated file(s) out of date; run without --check to update"
+            );
+            return ExitCode::from(1);
+        }
+        return ExitCode::SUCCESS;
+    }
+    for (path, contents) in &outputs {
+        if let Err(e) = crate::builder::write_if_changed(path, contents) {
+            let _ = writeln!(stderr, "error: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::SUCCESS
 }

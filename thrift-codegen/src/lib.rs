@@ -1,6 +1,48 @@
 //! Generates Rust code from Apache Thrift IDL.
 //!
-//! The command-line interface lives in [`cli`] so that it can be tested without spawning the
-//! binary.
+//! - From `build.rs`: [`Builder`] (include dirs, output dir, `cargo:rerun-if-changed`, runtime
+//!   path), or [`Builder::generate`] for the files in memory.
+//! - From the command line: the `thrift-codegen` binary ([`cli`]).
+//!
+//! # The Rust mapping
+//!
+//! | IDL | Rust |
+//! | --- | --- |
+//! | one `.thrift` file | one module: `namespace rs a.b` gives `a::b`, otherwise the file name in snake case |
+//! | `struct`, `exception` | `pub struct` with `pub` fields; exceptions implement `Display` and `Error` |
+//! | `union` | `pub enum`, one variant per field |
+//! | `enum` | `pub struct Name(pub i32)` with an associated const per value: unknown values survive a round trip, `match` works on the consts |
+//! | `typedef` | `pub type` |
+//! | `const` | `pub const` for scalars and strings (`&str`), binaries (`&[u8]`); `pub static …: LazyLock<T>` for containers and structs |
+//! | `bool` `byte`/`i8` `i16` `i32` `i64` `double` | `bool` `i8` `i16` `i32` `i64` `f64` |
+//! | `string`, `binary`, `uuid` | `String`, `Vec<u8>`, `[u8; 16]` |
+//! | `list<T>`, `set<T>`, `map<K, V>` | `Vec<T>`, `BTreeSet<T>`, `BTreeMap<K, V>` (ordered: deterministic encoding, and `Hash`/`Ord` can be derived); a `double` inside a set element or map key is `thrift_runtime::OrderedF64` |
+//!
+//! Requiredness follows Apache Thrift's wire semantics:
+//! - `required` fields are `T`, always written; a missing one is a decode error naming the struct
+//!   and the field;
+//! - `optional` fields are `Option<T>`, written when `Some`, `None` when missing;
+//!   `Default::default()` is `Some(idl default)` when the IDL gives one;
+//! - fields with neither keyword are `T`, always written; missing on read they take the IDL
+//!   default, or the type's zero value.
+//!
+//! A field that closes a cycle of structs is boxed (`Box<T>`, or `Option<Box<T>>` unless it is
+//! required). Every type derives `Debug`, `Clone`, `PartialEq` and `PartialOrd`, and `Eq`,
+//! `Hash`, `Ord` and `Default` when all of its fields allow it (a `double` field prevents
+//! `Eq`, `Hash` and `Ord`).
+//!
+//! Unions: an unknown field is skipped; a union with no known field set on the wire is an
+//! `InvalidData` error; with several fields set, the last one wins.
+//!
+//! Generated names: types and variants in `UpperCamelCase`, fields and modules in `snake_case`,
+//! consts and enum values in `SCREAMING_SNAKE_CASE`; Rust keywords become raw identifiers
+//! (`r#type`), and `self`, `Self`, `super`, `crate` get a `_` suffix; names that clash after
+//! conversion get `_2`, `_3`… in declaration order.
 
+mod builder;
 pub mod cli;
+mod gen;
+mod ident;
+mod model;
+
+pub use builder::{single_file, Builder, Error, GeneratedFile};

@@ -6,5 +6,9 @@ use thrift_codegen::cli::{run, Cli};
 fn main() -> ExitCode {
     // clap exits with status 2 on usage errors.
     let cli = Cli::parse();
-    run(cli, &mut std::io::stderr().lock())
+    run(
+        cli,
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr().lock(),
+    )
 }

@@ -144,6 +144,7 @@ pub mod binary;
 pub mod codec;
 pub mod compact;
 pub mod error;
+mod float;
 pub mod input;
 pub mod limits;
 pub mod output;
@@ -157,10 +158,13 @@ pub use binary::{Binary, BinaryReader, BinaryWriter};
 pub use codec::{capacity_hint, ThriftRead, ThriftReadOwned, ThriftWrite};
 pub use compact::{Compact, CompactReader, CompactWriter};
 pub use error::{Error, ErrorKind, Result};
+pub use float::OrderedF64;
 pub use input::{Input, IoInput, SliceInput};
 pub use limits::ReadLimits;
 pub use output::{IoOutput, Output, SliceOutput};
-pub use protocol::{skip_value, Protocol, ProtocolReader, ProtocolSize, ProtocolWriter};
+pub use protocol::{
+    check_element_type, skip_value, Protocol, ProtocolReader, ProtocolSize, ProtocolWriter,
+};
 pub use wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
 };

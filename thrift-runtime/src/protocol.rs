@@ -311,3 +311,17 @@ pub(crate) fn len_to_i32(len: usize) -> Result<i32> {
         Err(_) => Err(Error::size_limit("length larger than i32::MAX")),
     }
 }
+
+/// Checks the element (or key, or value) type of a container header against what generated
+/// code expects: a non-empty container of another type cannot be read as this one, and is an
+/// `InvalidData` error instead of being misread.
+#[inline]
+pub fn check_element_type(actual: TType, expected: TType, len: usize) -> Result<()> {
+    if len == 0 || actual == expected {
+        Ok(())
+    } else {
+        Err(crate::Error::invalid_data(
+            "container element type does not match the schema",
+        ))
+    }
+}

@@ -1,0 +1,43 @@
+//! Compiles the golden files of `thrift-codegen` (`thrift-codegen/tests/golden/*.rs`) as a
+//! consuming crate would, so that rustc, clippy and rustdoc check the generated code; the
+//! tests in `tests/` round-trip the generated types.
+
+/// One module per golden fixture.
+pub mod golden {
+    pub mod fixture_base_types {
+        include!("../../thrift-codegen/tests/golden/base_types.rs");
+    }
+    pub mod fixture_consts {
+        include!("../../thrift-codegen/tests/golden/consts.rs");
+    }
+    pub mod fixture_containers {
+        include!("../../thrift-codegen/tests/golden/containers.rs");
+    }
+    pub mod fixture_docs {
+        include!("../../thrift-codegen/tests/golden/docs.rs");
+    }
+    pub mod fixture_enums {
+        include!("../../thrift-codegen/tests/golden/enums.rs");
+    }
+    pub mod fixture_exceptions {
+        include!("../../thrift-codegen/tests/golden/exceptions.rs");
+    }
+    pub mod fixture_names {
+        include!("../../thrift-codegen/tests/golden/names.rs");
+    }
+    pub mod fixture_namespaced {
+        include!("../../thrift-codegen/tests/golden/namespaced.rs");
+    }
+    pub mod fixture_namespaced_other {
+        include!("../../thrift-codegen/tests/golden/namespaced_other.rs");
+    }
+    pub mod fixture_recursion {
+        include!("../../thrift-codegen/tests/golden/recursion.rs");
+    }
+    pub mod fixture_typedefs {
+        include!("../../thrift-codegen/tests/golden/typedefs.rs");
+    }
+    pub mod fixture_unions {
+        include!("../../thrift-codegen/tests/golden/unions.rs");
+    }
+}

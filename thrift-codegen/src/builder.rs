@@ -1,0 +1,318 @@
+//! [`Builder`]: generating Rust from IDL in `build.rs`, or in memory.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use proc_macro2::TokenStream;
+use thrift_parser::{check_files, Checked, Loader};
+
+use crate::gen::module_code;
+use crate::model::Model;
+
+/// One generated Rust file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// The Rust module path, e.g. `["tutorial"]` or `["org", "example"]`.
+    pub module: Vec<String>,
+    /// Where the file goes below the output directory: `tutorial.rs`, `org/example.rs`.
+    pub path: PathBuf,
+    /// The formatted Rust code.
+    pub contents: String,
+}
+
+/// Why generation failed: the IDL has errors (every diagnostic, rendered), or a file could
+/// not be written.
+#[derive(Debug)]
+pub enum Error {
+    /// The IDL did not check; holds every diagnostic in the human format.
+    Idl(String),
+    Io(PathBuf, std::io::Error),
+    /// `OUT_DIR` is not set and no output directory was given.
+    NoOutDir,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Idl(diagnostics) => write!(f, "invalid Thrift IDL:\n{diagnostics}"),
+            Error::Io(path, e) => write!(f, "cannot write {}: {e}", path.display()),
+            Error::NoOutDir => {
+                f.write_str("no output directory: OUT_DIR is not set (call out_dir)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Generates Rust code from IDL files.
+///
+/// ```no_run
+/// // build.rs
+/// fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     thrift_codegen::Builder::new()
+///         .include_dir("idl")
+///         .compile(["idl/service.thrift"])?; // writes to OUT_DIR, emits rerun-if-changed
+///     Ok(())
+/// }
+/// ```
+/// and in the crate:
+/// ```ignore
+/// mod idl {
+///     include!(concat!(env!("OUT_DIR"), "/thrift.rs"));
+/// }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Builder {
+    include_dirs: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    runtime_path: String,
+    include_file: String,
+    emit_rerun_if_changed: bool,
+}
+
+impl Default for Builder {
+    fn default() -> Builder {
+        Builder::new()
+    }
+}
+
+impl Builder {
+    pub fn new() -> Builder {
+        Builder {
+            include_dirs: Vec::new(),
+            out_dir: None,
+            runtime_path: "::thrift_runtime".into(),
+            include_file: "thrift.rs".into(),
+            emit_rerun_if_changed: true,
+        }
+    }
+
+    /// Adds a directory searched for includes not found next to the including file.
+    pub fn include_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Builder {
+        self.include_dirs.push(dir.into());
+        self
+    }
+
+    /// Where [`Builder::compile`] writes; default: `$OUT_DIR`.
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Builder {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// The path generated code uses to reach the runtime; default `::thrift_runtime`. Set it
+    /// when the runtime is re-exported, e.g. `crate::rt` or `::my_crate::thrift`.
+    pub fn runtime_path(&mut self, path: impl Into<String>) -> &mut Builder {
+        self.runtime_path = path.into();
+        self
+    }
+
+    /// The name of the file that declares the module tree with `include!`s, to be
+    /// `include!`d by the crate; default `thrift.rs`.
+    pub fn include_file(&mut self, name: impl Into<String>) -> &mut Builder {
+        self.include_file = name.into();
+        self
+    }
+
+    /// Whether [`Builder::compile`] prints `cargo:rerun-if-changed` for every file read
+    /// (default: yes).
+    pub fn emit_rerun_if_changed(&mut self, yes: bool) -> &mut Builder {
+        self.emit_rerun_if_changed = yes;
+        self
+    }
+
+    fn check<P: AsRef<Path>>(&self, files: &[P]) -> Result<Checked, Error> {
+        let mut loader = Loader::new();
+        for dir in &self.include_dirs {
+            loader.include_dir(dir);
+        }
+        let checked = check_files(&loader, files);
+        if checked.has_errors() {
+            return Err(Error::Idl(checked.render_diagnostics()));
+        }
+        Ok(checked)
+    }
+
+    /// Generates the Rust code for `files` and everything they include, in memory: one
+    /// [`GeneratedFile`] per IDL file, in a deterministic order.
+    pub fn generate<P: AsRef<Path>>(
+        &self,
+        files: impl IntoIterator<Item = P>,
+    ) -> Result<Vec<GeneratedFile>, Error> {
+        let files: Vec<P> = files.into_iter().collect();
+        let checked = self.check(&files)?;
+        Ok(self.generate_checked(&checked))
+    }
+
+    fn generate_checked(&self, checked: &Checked) -> Vec<GeneratedFile> {
+        let runtime: TokenStream = self
+            .runtime_path
+            .parse()
+            .unwrap_or_else(|_| "::thrift_runtime".parse().expect("valid path"));
+        let model = Model::new(&checked.program, runtime);
+        let mut out: Vec<GeneratedFile> = model
+            .files()
+            .map(|file| {
+                let module = model.module_path(file).to_vec();
+                let source = checked.program.sources.path(file);
+                let name = source.file_name().map_or_else(
+                    || source.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                let header =
+                    format!("// @generated by thrift-codegen from {name}. Do not edit.\n\n");
+                let mut path: PathBuf = module.iter().collect();
+                path.set_extension("rs");
+                let contents = header + &module_code(&model, file);
+                GeneratedFile {
+                    module,
+                    path,
+                    contents,
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| a.module.cmp(&b.module));
+        out
+    }
+
+    /// Generates and writes the files to the output directory (only the ones whose contents
+    /// changed), plus the include file declaring the module tree; prints
+    /// `cargo:rerun-if-changed` for every IDL file read.
+    pub fn compile<P: AsRef<Path>>(&self, files: impl IntoIterator<Item = P>) -> Result<(), Error> {
+        let files: Vec<P> = files.into_iter().collect();
+        let checked = self.check(&files)?;
+        if self.emit_rerun_if_changed {
+            for id in 0..checked.program.sources.len() {
+                let path = checked
+                    .program
+                    .sources
+                    .path(thrift_parser::FileId(id as u32));
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+        let out_dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or(Error::NoOutDir)?,
+        };
+        let generated = self.generate_checked(&checked);
+        for file in &generated {
+            write_if_changed(&out_dir.join(&file.path), &file.contents)?;
+        }
+        let include = module_tree(&generated, |file| {
+            format!(
+                "include!(concat!(env!(\"OUT_DIR\"), \"/{}\"));",
+                file.path.display()
+            )
+        });
+        let include = if self.out_dir.is_some() {
+            module_tree(&generated, |file| {
+                format!(
+                    "include!({:?});",
+                    out_dir.join(&file.path).display().to_string()
+                )
+            })
+        } else {
+            include
+        };
+        write_if_changed(&out_dir.join(&self.include_file), &include)
+    }
+}
+
+/// Writes `contents` unless the file already holds exactly that (so cargo does not rebuild).
+pub(crate) fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
+        return Ok(());
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::Io(parent.to_path_buf(), e))?;
+    }
+    std::fs::write(path, contents).map_err(|e| Error::Io(path.to_path_buf(), e))
+}
+
+/// Nested `pub mod a { pub mod b { <leaf> } }` declarations for every generated module.
+pub(crate) fn module_tree(
+    files: &[GeneratedFile],
+    leaf: impl Fn(&GeneratedFile) -> String,
+) -> String {
+    #[derive(Default)]
+    struct Node {
+        children: std::collections::BTreeMap<String, Node>,
+        leaf: Option<String>,
+    }
+    let mut root = Node::default();
+    for file in files {
+        let mut node = &mut root;
+        for segment in &file.module {
+            node = node.children.entry(segment.clone()).or_default();
+        }
+        node.leaf = Some(leaf(file));
+    }
+    fn render(node: &Node, depth: usize, out: &mut String) {
+        let indent = "    ".repeat(depth);
+        if let Some(leaf) = &node.leaf {
+            out.push_str(&format!("{indent}{leaf}\n"));
+        }
+        for (name, child) in &node.children {
+            out.push_str(&format!(
+                "{indent}pub mod {} {{\n",
+                crate::ident::ident(name)
+            ));
+            render(child, depth + 1, out);
+            out.push_str(&format!("{indent}}}\n"));
+        }
+    }
+    let mut out = String::from("// @generated by thrift-codegen. Do not edit.\n");
+    render(&root, 0, &mut out);
+    out
+}
+
+/// `mod.rs` for a directory of generated files: `pub mod a;` where `a.rs` is a file, and inline
+/// `pub mod a { pub mod b; }` where only `a/b.rs` exists (rustc then looks in `a/`).
+pub(crate) fn module_declarations(files: &[GeneratedFile]) -> String {
+    #[derive(Default)]
+    struct Node {
+        children: std::collections::BTreeMap<String, Node>,
+        is_file: bool,
+    }
+    let mut root = Node::default();
+    for file in files {
+        let mut node = &mut root;
+        for segment in &file.module {
+            node = node.children.entry(segment.clone()).or_default();
+        }
+        node.is_file = true;
+    }
+    fn render(node: &Node, depth: usize, out: &mut String) {
+        let indent = "    ".repeat(depth);
+        for (name, child) in &node.children {
+            let name = crate::ident::ident(name);
+            if child.is_file {
+                // A file module cannot also have inline children; nested modules of a file
+                // module go in `name/child.rs`, which `pub mod child;` inside `name.rs` would
+                // declare. Generated modules are leaves unless namespaces nest, so declare
+                // the children inline here instead.
+                out.push_str(&format!("{indent}pub mod {name};\n"));
+                if !child.children.is_empty() {
+                    out.push_str(&format!(
+                        "{indent}// nested modules of {name} are declared in a sibling module\n"
+                    ));
+                }
+            } else {
+                out.push_str(&format!("{indent}pub mod {name} {{\n"));
+                render(child, depth + 1, out);
+                out.push_str(&format!("{indent}}}\n"));
+            }
+        }
+    }
+    let mut out = String::from("// @generated by thrift-codegen. Do not edit.\n");
+    render(&root, 0, &mut out);
+    out
+}
+
+/// All generated files as one Rust file, each module inline (`pub mod a { … }`): what
+/// `thrift-codegen generate -o -` prints.
+pub fn single_file(files: &[GeneratedFile]) -> String {
+    module_tree(files, |f| f.contents.clone())
+}

@@ -1,0 +1,280 @@
+//! Read, write and size code for one value of a given type. Generated per type: no dynamic
+//! dispatch, container loops written out, field headers from constants.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+use thrift_parser::ast::{BaseType, Type};
+use thrift_parser::FileId;
+
+use super::types::{rust_type, wire_type};
+use crate::model::{Model, Resolved};
+
+/// A value in generated code: a reference (`item`, bound by a loop or `if let`) or a place
+/// (`self.field`). Scalars are copied out of either without `*&`.
+#[derive(Clone)]
+pub struct Val {
+    tokens: TokenStream,
+    is_ref: bool,
+}
+
+impl Val {
+    pub fn reference(tokens: TokenStream) -> Val {
+        Val {
+            tokens,
+            is_ref: true,
+        }
+    }
+
+    pub fn place(tokens: TokenStream) -> Val {
+        Val {
+            tokens,
+            is_ref: false,
+        }
+    }
+
+    /// The value itself, for `Copy` types.
+    fn copied(&self) -> TokenStream {
+        let t = &self.tokens;
+        if self.is_ref {
+            quote!(*#t)
+        } else {
+            t.clone()
+        }
+    }
+
+    /// A reference to the value.
+    fn by_ref(&self) -> TokenStream {
+        let t = &self.tokens;
+        if self.is_ref {
+            t.clone()
+        } else {
+            quote!(&#t)
+        }
+    }
+
+    /// For method calls and field access (auto-deref does the rest).
+    fn expr(&self) -> TokenStream {
+        self.tokens.clone()
+    }
+}
+
+fn var(prefix: &str, depth: usize) -> Ident {
+    Ident::new(&format!("{prefix}{depth}"), Span::call_site())
+}
+
+/// Statements writing the value behind `value` (an expression of type `&T`) with writer `w`.
+pub fn write_value(
+    m: &Model<'_>,
+    file: FileId,
+    ty: &Type,
+    val: &Val,
+    in_key: bool,
+    depth: usize,
+) -> TokenStream {
+    let (copied, by_ref, value) = (val.copied(), val.by_ref(), val.expr());
+    let rt = &m.runtime;
+    match m.resolve(file, ty) {
+        Resolved::Base(base) => match base {
+            BaseType::Bool => quote!(w.write_bool(#copied)?;),
+            BaseType::I8 => quote!(w.write_i8(#copied)?;),
+            BaseType::I16 => quote!(w.write_i16(#copied)?;),
+            BaseType::I32 => quote!(w.write_i32(#copied)?;),
+            BaseType::I64 => quote!(w.write_i64(#copied)?;),
+            BaseType::Double if in_key => quote!(w.write_double(#value.0)?;),
+            BaseType::Double => quote!(w.write_double(#copied)?;),
+            BaseType::String | BaseType::Slist => quote!(w.write_string(#by_ref)?;),
+            BaseType::Binary => quote!(w.write_binary(#by_ref)?;),
+            BaseType::Uuid => quote!(w.write_uuid(#by_ref)?;),
+        },
+        Resolved::Enum(_) => quote!(w.write_i32(#value.0)?;),
+        Resolved::Senum => quote!(w.write_string(#by_ref)?;),
+        Resolved::Struct(..) => quote!(#rt::ThriftWrite::write(#by_ref, w)?;),
+        Resolved::List(f, element) | Resolved::Set(f, element) => {
+            let is_set = matches!(m.resolve(file, ty), Resolved::Set(..));
+            let elem_key = in_key || is_set;
+            let item = var("item", depth);
+            let elem_type = wire_type(m, f, element);
+            let body = write_value(
+                m,
+                f,
+                element,
+                &Val::reference(quote!(#item)),
+                elem_key,
+                depth + 1,
+            );
+            let (begin, end) = if is_set {
+                (quote!(write_set_begin), quote!(write_set_end))
+            } else {
+                (quote!(write_list_begin), quote!(write_list_end))
+            };
+            quote! {
+                w.#begin(#elem_type, #value.len())?;
+                for #item in #by_ref {
+                    #body
+                }
+                w.#end()?;
+            }
+        }
+        Resolved::Map(f, key, val) => {
+            let (k, v) = (var("key", depth), var("value", depth));
+            let (key_type, value_type) = (wire_type(m, f, key), wire_type(m, f, val));
+            let write_key = write_value(m, f, key, &Val::reference(quote!(#k)), true, depth + 1);
+            let write_val = write_value(m, f, val, &Val::reference(quote!(#v)), in_key, depth + 1);
+            quote! {
+                w.write_map_begin(#key_type, #value_type, #value.len())?;
+                for (#k, #v) in #by_ref {
+                    #write_key
+                    #write_val
+                }
+                w.write_map_end()?;
+            }
+        }
+    }
+}
+
+/// An expression: the encoded size (under protocol `P`) of the value behind `value` (`&T`).
+pub fn value_len(
+    m: &Model<'_>,
+    file: FileId,
+    ty: &Type,
+    val: &Val,
+    in_key: bool,
+    depth: usize,
+) -> TokenStream {
+    let (copied, by_ref, value) = (val.copied(), val.by_ref(), val.expr());
+    let rt = &m.runtime;
+    match m.resolve(file, ty) {
+        Resolved::Base(base) => match base {
+            BaseType::Bool => quote!(P::bool_len(#copied)),
+            BaseType::I8 => quote!(P::i8_len(#copied)),
+            BaseType::I16 => quote!(P::i16_len(#copied)),
+            BaseType::I32 => quote!(P::i32_len(#copied)),
+            BaseType::I64 => quote!(P::i64_len(#copied)),
+            BaseType::Double if in_key => quote!(P::double_len(#value.0)),
+            BaseType::Double => quote!(P::double_len(#copied)),
+            BaseType::String | BaseType::Slist => quote!(P::string_len(#value.len())),
+            BaseType::Binary => quote!(P::binary_len(#value.len())),
+            BaseType::Uuid => quote!(P::uuid_len(#by_ref)),
+        },
+        Resolved::Enum(_) => quote!(P::i32_len(#value.0)),
+        Resolved::Senum => quote!(P::string_len(#value.len())),
+        Resolved::Struct(..) => quote!(#rt::ThriftWrite::encoded_len::<P>(#by_ref)),
+        Resolved::List(f, element) | Resolved::Set(f, element) => {
+            let is_set = matches!(m.resolve(file, ty), Resolved::Set(..));
+            let item = var("item", depth);
+            let elem_type = wire_type(m, f, element);
+            let item_len = value_len(
+                m,
+                f,
+                element,
+                &Val::reference(quote!(#item)),
+                in_key || is_set,
+                depth + 1,
+            );
+            let begin = if is_set {
+                quote!(set_begin_len)
+            } else {
+                quote!(list_begin_len)
+            };
+            quote! {
+                P::#begin(#elem_type, #value.len())
+                    + #value.iter().map(|#item| #item_len).sum::<usize>()
+            }
+        }
+        Resolved::Map(f, key, val) => {
+            let (k, v) = (var("key", depth), var("value", depth));
+            let (key_type, value_type) = (wire_type(m, f, key), wire_type(m, f, val));
+            let key_len = value_len(m, f, key, &Val::reference(quote!(#k)), true, depth + 1);
+            let val_len = value_len(m, f, val, &Val::reference(quote!(#v)), in_key, depth + 1);
+            quote! {
+                P::map_begin_len(#key_type, #value_type, #value.len())
+                    + #value.iter().map(|(#k, #v)| #key_len + #val_len).sum::<usize>()
+            }
+        }
+    }
+}
+
+/// An expression reading one value of `ty` with reader `r` (inside a function returning
+/// `Result`).
+pub fn read_value(
+    m: &Model<'_>,
+    file: FileId,
+    ty: &Type,
+    in_key: bool,
+    depth: usize,
+) -> TokenStream {
+    let rt = &m.runtime;
+    match m.resolve(file, ty) {
+        Resolved::Base(base) => match base {
+            BaseType::Bool => quote!(r.read_bool()?),
+            BaseType::I8 => quote!(r.read_i8()?),
+            BaseType::I16 => quote!(r.read_i16()?),
+            BaseType::I32 => quote!(r.read_i32()?),
+            BaseType::I64 => quote!(r.read_i64()?),
+            BaseType::Double if in_key => quote!(#rt::OrderedF64(r.read_double()?)),
+            BaseType::Double => quote!(r.read_double()?),
+            BaseType::String | BaseType::Slist => quote!(r.read_string()?),
+            BaseType::Binary => quote!(r.read_binary()?),
+            BaseType::Uuid => quote!(r.read_uuid()?),
+        },
+        Resolved::Enum(id) => {
+            let path = m.path_to(file, id);
+            quote!(#path(r.read_i32()?))
+        }
+        Resolved::Senum => quote!(r.read_string()?),
+        Resolved::Struct(id, _) => {
+            let path = m.path_to(file, id);
+            quote!(<#path as #rt::ThriftRead<'de>>::read(r)?)
+        }
+        Resolved::List(f, element) | Resolved::Set(f, element) => {
+            let is_set = matches!(m.resolve(file, ty), Resolved::Set(..));
+            let (header, out) = (var("header", depth), var("items", depth));
+            let elem_type = wire_type(m, f, element);
+            let elem_rust = rust_type(m, f, element, in_key || is_set);
+            let read = read_value(m, f, element, in_key || is_set, depth + 1);
+            if is_set {
+                quote! {{
+                    let #header = r.read_set_begin()?;
+                    #rt::check_element_type(#header.elem, #elem_type, #header.len)?;
+                    let mut #out = ::std::collections::BTreeSet::new();
+                    for _ in 0..#header.len {
+                        #out.insert(#read);
+                    }
+                    r.read_set_end()?;
+                    #out
+                }}
+            } else {
+                quote! {{
+                    let #header = r.read_list_begin()?;
+                    #rt::check_element_type(#header.elem, #elem_type, #header.len)?;
+                    let mut #out = ::std::vec::Vec::with_capacity(#rt::capacity_hint::<#elem_rust>(#header.len));
+                    for _ in 0..#header.len {
+                        #out.push(#read);
+                    }
+                    r.read_list_end()?;
+                    #out
+                }}
+            }
+        }
+        Resolved::Map(f, key, val) => {
+            let (header, out) = (var("header", depth), var("items", depth));
+            let (key_type, value_type) = (wire_type(m, f, key), wire_type(m, f, val));
+            let read_key = read_value(m, f, key, true, depth + 1);
+            let read_val = read_value(m, f, val, in_key, depth + 1);
+            let (k, v) = (var("key", depth), var("value", depth));
+            quote! {{
+                let #header = r.read_map_begin()?;
+                #rt::check_element_type(#header.key, #key_type, #header.len)?;
+                #rt::check_element_type(#header.value, #value_type, #header.len)?;
+                let mut #out = ::std::collections::BTreeMap::new();
+                for _ in 0..#header.len {
+                    let #k = #read_key;
+                    let #v = #read_val;
+                    #out.insert(#k, #v);
+                }
+                r.read_map_end()?;
+                #out
+            }}
+        }
+    }
+}

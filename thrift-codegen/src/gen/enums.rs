@@ -1,0 +1,117 @@
+//! IDL enums as `i32` newtypes with associated consts: values the IDL does not name are kept
+//! (and written back unchanged), and `match` on the named values stays ergonomic:
+//! `match color { Color::RED => …, Color::GREEN => …, other => … }`.
+
+use std::collections::HashSet;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use thrift_parser::ast::Enum;
+use thrift_parser::DefId;
+
+use super::docs::doc_attrs;
+use crate::ident;
+use crate::model::Model;
+
+/// The Rust names of an enum's values, in declaration order.
+pub fn value_names(e: &Enum) -> Vec<String> {
+    let mut scope = ident::Scope::new();
+    scope.reserve("KNOWN");
+    e.values
+        .iter()
+        .map(|v| scope.unique(ident::const_name(&v.name.name)))
+        .collect()
+}
+
+/// The Rust name of one value of the enum `id`.
+pub fn value_name(m: &Model<'_>, id: DefId, idl_name: &str) -> String {
+    let e = m.program.as_enum(id).expect("an enum");
+    let index = e
+        .values
+        .iter()
+        .position(|v| v.name.name == idl_name)
+        .expect("a value of the enum");
+    value_names(e).swap_remove(index)
+}
+
+pub fn enum_item(m: &Model<'_>, id: DefId, e: &Enum) -> TokenStream {
+    let name = ident::ident(m.name(id));
+    let idl_name = &e.name.name;
+    let docs = doc_attrs(e.doc.as_deref());
+    let unknown_format = format!("{idl_name}({{}})");
+    let names = value_names(e);
+    let consts = e.values.iter().zip(&names).map(|(v, rust)| {
+        let rust = ident::ident(rust);
+        let docs = doc_attrs(v.doc.as_deref());
+        let value = proc_macro2::Literal::i32_unsuffixed(v.value.abs());
+        let value = if v.value < 0 {
+            quote!(-#value)
+        } else {
+            quote!(#value)
+        };
+        quote! { #docs pub const #rust: #name = #name(#value); }
+    });
+    let known = names.iter().map(|n| ident::ident(n));
+    // Two names for one number: the first is the one `name()` gives.
+    let mut seen = HashSet::new();
+    let arms: Vec<TokenStream> = e
+        .values
+        .iter()
+        .zip(&names)
+        .filter(|(v, _)| seen.insert(v.value))
+        .map(|(v, rust)| {
+            let rust = ident::ident(rust);
+            let idl = &v.name.name;
+            quote!(#name::#rust => ::std::option::Option::Some(#idl),)
+        })
+        .collect();
+    let name_body = if arms.is_empty() {
+        quote!(::std::option::Option::None)
+    } else {
+        quote! {
+            match self {
+                #(#arms)*
+                _ => ::std::option::Option::None,
+            }
+        }
+    };
+    quote! {
+        #docs
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        pub struct #name(pub i32);
+
+        impl #name {
+            #(#consts)*
+
+            /// Every value the IDL names, in declaration order.
+            pub const KNOWN: &[#name] = &[#(#name::#known),*];
+
+            /// The IDL name of this value, or `None` for a number the IDL does not name (a
+            /// value from a newer peer, kept as it is).
+            pub fn name(self) -> ::std::option::Option<&'static str> {
+                #name_body
+            }
+        }
+
+        impl ::std::fmt::Debug for #name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self.name() {
+                    ::std::option::Option::Some(name) => f.write_str(name),
+                    ::std::option::Option::None => write!(f, #unknown_format, self.0),
+                }
+            }
+        }
+
+        impl ::std::convert::From<i32> for #name {
+            fn from(value: i32) -> Self {
+                #name(value)
+            }
+        }
+
+        impl ::std::convert::From<#name> for i32 {
+            fn from(value: #name) -> Self {
+                value.0
+            }
+        }
+    }
+}

@@ -1,0 +1,371 @@
+//! Structs and exceptions: a `pub struct` with `pub` fields and its read/write/size code.
+//!
+//! The mapping of requiredness (Apache Thrift's wire semantics):
+//! - `required` → `T`: always written; missing on read is an error naming struct and field.
+//! - `optional` → `Option<T>`: written when `Some`; missing on read is `None`. `Default` gives
+//!   `Some(idl default)` when the IDL has a default, `None` otherwise.
+//! - neither ("default" requiredness) → `T`: always written; missing on read takes the IDL
+//!   default, or the type's zero value.
+//!
+//! A field that closes a cycle of structs is boxed: `Box<T>`, or `Option<Box<T>>` when it is
+//! not required.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use thrift_parser::ast::{BaseType, Field, Requiredness, Struct, StructKind};
+use thrift_parser::DefId;
+
+use super::codec::{read_value, value_len, write_value, Val};
+use super::consts::value_expr;
+use super::docs::doc_attrs;
+use super::types::{rust_type, wire_type};
+use crate::ident;
+use crate::model::{Model, Resolved};
+
+/// The Rust names of a struct's fields, in declaration order.
+pub fn field_names(s: &Struct) -> Vec<String> {
+    let mut scope = ident::Scope::new();
+    s.fields
+        .iter()
+        .map(|f| scope.unique(ident::field_name(&f.name.name)))
+        .collect()
+}
+
+/// How a field is held.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holding {
+    /// `T` (or `Box<T>`), always written.
+    Always,
+    /// `Option<T>` (or `Option<Box<T>>`), written when `Some`.
+    Optional,
+}
+
+fn holding(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> Holding {
+    match field.requiredness {
+        Requiredness::Optional => Holding::Optional,
+        Requiredness::Default if m.is_boxed(id, index) => Holding::Optional,
+        _ => Holding::Always,
+    }
+}
+
+pub fn derive_list(m: &Model<'_>, id: DefId, derive_default: bool) -> TokenStream {
+    let d = m.derives(id);
+    let mut traits = vec![quote!(Debug), quote!(Clone), quote!(PartialEq)];
+    if d.eq {
+        traits.push(quote!(Eq));
+    }
+    if d.hash {
+        traits.push(quote!(Hash));
+    }
+    traits.push(quote!(PartialOrd));
+    if d.ord {
+        traits.push(quote!(Ord));
+    }
+    if derive_default {
+        traits.push(quote!(Default));
+    }
+    quote!(#[derive(#(#traits),*)])
+}
+
+pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
+    let rt = &m.runtime;
+    let name = ident::ident(m.name(id));
+    let docs = doc_attrs(s.doc.as_deref());
+    let names = field_names(s);
+    let file = id.file;
+
+    let fields = s.fields.iter().enumerate().map(|(index, field)| {
+        let field_name = ident::ident(&names[index]);
+        let docs = doc_attrs(field.doc.as_deref());
+        let mut ty = rust_type(m, file, &field.ty, false);
+        if m.is_boxed(id, index) {
+            ty = quote!(::std::boxed::Box<#ty>);
+        }
+        if holding(m, id, index, field) == Holding::Optional {
+            ty = quote!(::std::option::Option<#ty>);
+        }
+        quote! { #docs pub #field_name: #ty, }
+    });
+
+    // `Default`: derived when it gives the right values, written out when the IDL has defaults.
+    let has_idl_defaults = s.fields.iter().any(|f| f.default.is_some());
+    let can_default = m.derives(id).default;
+    let derive = derive_list(m, id, can_default && !has_idl_defaults);
+    let default_impl = if can_default && has_idl_defaults {
+        let inits = s.fields.iter().enumerate().map(|(index, field)| {
+            let field_name = ident::ident(&names[index]);
+            let value = default_value(m, id, index, field);
+            quote!(#field_name: #value)
+        });
+        quote! {
+            impl ::std::default::Default for #name {
+                fn default() -> Self {
+                    #name { #(#inits),* }
+                }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+
+    let write = write_impl(m, id, s, &names);
+    let read = read_impl(m, id, s, &names);
+    let exception = if s.kind == StructKind::Exception {
+        quote! {
+            impl ::std::fmt::Display for #name {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    write!(f, "{self:?}")
+                }
+            }
+
+            impl ::std::error::Error for #name {}
+        }
+    } else {
+        TokenStream::new()
+    };
+    let _ = rt;
+    quote! {
+        #docs
+        #derive
+        pub struct #name {
+            #(#fields)*
+        }
+
+        #default_impl
+        #exception
+        #write
+        #read
+    }
+}
+
+/// The value a field takes in `Default` (and for a default-requiredness field missing on read).
+fn default_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
+    let boxed = m.is_boxed(id, index);
+    match &field.default {
+        Some(value) => {
+            let mut expr = value_expr(m, id.file, &field.ty, id.file, value, false);
+            if boxed {
+                expr = quote!(::std::boxed::Box::new(#expr));
+            }
+            if holding(m, id, index, field) == Holding::Optional {
+                quote!(::std::option::Option::Some(#expr))
+            } else {
+                expr
+            }
+        }
+        None => quote!(::std::default::Default::default()),
+    }
+}
+
+/// Whether the field's default is a plain value (no allocation), given eagerly.
+fn is_cheap(m: &Model<'_>, id: DefId, field: &Field) -> bool {
+    matches!(
+        m.resolve(id.file, &field.ty),
+        Resolved::Base(
+            BaseType::Bool
+                | BaseType::I8
+                | BaseType::I16
+                | BaseType::I32
+                | BaseType::I64
+                | BaseType::Double
+                | BaseType::Uuid
+        ) | Resolved::Enum(_)
+    )
+}
+
+fn sorted_fields(s: &Struct) -> Vec<(usize, &Field)> {
+    let mut fields: Vec<(usize, &Field)> = s.fields.iter().enumerate().collect();
+    fields.sort_by_key(|(_, f)| f.id);
+    fields
+}
+
+fn is_bool(m: &Model<'_>, id: DefId, field: &Field) -> bool {
+    matches!(
+        m.resolve(id.file, &field.ty),
+        Resolved::Base(BaseType::Bool)
+    )
+}
+
+fn write_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
+    let rt = &m.runtime;
+    let name = ident::ident(m.name(id));
+    let fields = sorted_fields(s);
+
+    let mut writes = Vec::new();
+    let mut lens = Vec::new();
+    // The previous field id for compact deltas: known at generation time until an optional
+    // field makes it depend on the value.
+    let mut prev: Option<i16> = Some(0);
+    for (position, &(index, field)) in fields.iter().enumerate() {
+        let field_name = ident::ident(&names[index]);
+        let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
+        let ttype = wire_type(m, id.file, &field.ty);
+        let conditional = holding(m, id, index, field) == Holding::Optional;
+        let value = if conditional {
+            Val::reference(quote!(value))
+        } else {
+            Val::place(quote!(self.#field_name))
+        };
+        let body = if is_bool(m, id, field) {
+            let b = if conditional {
+                quote!(*value)
+            } else {
+                quote!(self.#field_name)
+            };
+            quote!(w.write_bool(#b)?;)
+        } else {
+            write_value(m, id.file, &field.ty, &value, false, 0)
+        };
+        let write = quote! {
+            w.write_field_begin(#ttype, #field_id)?;
+            #body
+            w.write_field_end()?;
+        };
+        let value_size = if is_bool(m, id, field) {
+            quote!(P::bool_field_value_len())
+        } else {
+            value_len(m, id.file, &field.ty, &value, false, 0)
+        };
+        let prev_expr = match prev {
+            Some(p) => {
+                let p = proc_macro2::Literal::i16_unsuffixed(p);
+                quote!(#p)
+            }
+            None => quote!(prev),
+        };
+        let size = quote!(P::field_begin_len(#ttype, #field_id, #prev_expr) + #value_size);
+        let more_follow = position + 1 < fields.len();
+        // A bool's size does not depend on its value: test presence only.
+        let present = if is_bool(m, id, field) {
+            quote!(if self.#field_name.is_some())
+        } else {
+            quote!(if let ::std::option::Option::Some(value) = &self.#field_name)
+        };
+        if conditional {
+            writes.push(quote! {
+                if let ::std::option::Option::Some(value) = &self.#field_name {
+                    #write
+                }
+            });
+            if more_follow {
+                lens.push(quote! {
+                    let mut prev: i16 = #prev_expr;
+                    #present {
+                        len += #size;
+                        prev = #field_id;
+                    }
+                });
+                prev = None;
+            } else {
+                lens.push(quote! {
+                    #present {
+                        len += #size;
+                    }
+                });
+            }
+        } else {
+            writes.push(write);
+            lens.push(quote!(len += #size;));
+            prev = Some(field.id);
+        }
+    }
+    let len_binding = if lens.is_empty() {
+        quote!(let len)
+    } else {
+        quote!(let mut len)
+    };
+    quote! {
+        impl #rt::ThriftWrite for #name {
+            fn write<W: #rt::ProtocolWriter>(&self, w: &mut W) -> #rt::Result<()> {
+                let token = w.write_struct_begin()?;
+                #(#writes)*
+                w.write_field_stop()?;
+                w.write_struct_end(token)
+            }
+
+            fn encoded_len<P: #rt::ProtocolSize>(&self) -> usize {
+                #len_binding = P::struct_begin_len();
+                #(#lens)*
+                len + P::field_stop_len() + P::struct_end_len()
+            }
+        }
+    }
+}
+
+fn read_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
+    let rt = &m.runtime;
+    let name = ident::ident(m.name(id));
+    let idl_name = &s.name.name;
+    let locals: Vec<_> = names
+        .iter()
+        .map(|n| format_ident!("f_{}", n.trim_start_matches("r#")))
+        .collect();
+
+    let declarations = locals
+        .iter()
+        .map(|local| quote!(let mut #local = ::std::option::Option::None;));
+    let arms: Vec<TokenStream> = sorted_fields(s)
+        .into_iter()
+        .map(|(index, field)| {
+            let local = &locals[index];
+            let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
+            let ttype = wire_type(m, id.file, &field.ty);
+            let mut read = read_value(m, id.file, &field.ty, false, 0);
+            if m.is_boxed(id, index) {
+                read = quote!(::std::boxed::Box::new(#read));
+            }
+            quote!((#field_id, #ttype) => #local = ::std::option::Option::Some(#read),)
+        })
+        .collect();
+    let dispatch = if arms.is_empty() {
+        quote!(r.skip(field.ttype)?;)
+    } else {
+        quote! {
+            match (field.id, field.ttype) {
+                #(#arms)*
+                (_, ttype) => r.skip(ttype)?,
+            }
+        }
+    };
+    let inits = s.fields.iter().enumerate().map(|(index, field)| {
+        let field_name = ident::ident(&names[index]);
+        let local = &locals[index];
+        let idl_field = &field.name.name;
+        let value = match (field.requiredness, holding(m, id, index, field)) {
+            (Requiredness::Required, _) => {
+                quote!(#local.ok_or_else(|| #rt::Error::missing_required_field(#idl_name, #idl_field))?)
+            }
+            (_, Holding::Optional) => quote!(#local),
+            _ => match &field.default {
+                Some(_) => {
+                    let default = default_value(m, id, index, field);
+                    if is_cheap(m, id, field) {
+                        quote!(#local.unwrap_or(#default))
+                    } else {
+                        quote!(#local.unwrap_or_else(|| #default))
+                    }
+                }
+                None => quote!(#local.unwrap_or_default()),
+            },
+        };
+        quote!(#field_name: #value)
+    });
+    quote! {
+        impl<'de> #rt::ThriftRead<'de> for #name {
+            fn read<R: #rt::ProtocolReader<'de>>(r: &mut R) -> #rt::Result<Self> {
+                let token = r.read_struct_begin()?;
+                #(#declarations)*
+                loop {
+                    let field = r.read_field_begin()?;
+                    if field.ttype == #rt::TType::Stop {
+                        break;
+                    }
+                    #dispatch
+                    r.read_field_end()?;
+                }
+                r.read_struct_end(token)?;
+                ::std::result::Result::Ok(#name { #(#inits),* })
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! IDL types as Rust types, and their wire types.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use thrift_parser::ast::{BaseType, Type, TypeKind};
+use thrift_parser::FileId;
+
+use crate::model::{Model, Resolved};
+
+/// The Rust type of a value of `ty` written in `file`. `in_key`: inside a set element or map
+/// key, where `f64` becomes the runtime's ordered float so the collection can be ordered.
+pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
+    let rt = &m.runtime;
+    match &ty.kind {
+        TypeKind::Base(base) => base_type(rt, *base, in_key),
+        TypeKind::Named(name) => {
+            if in_key && m.has_double(file, ty) {
+                // An alias would name the plain `f64` form: spell the key form out.
+                return resolved_type(m, file, ty, true);
+            }
+            match m.resolve(file, ty) {
+                Resolved::Senum => quote!(::std::string::String),
+                _ => m.path_to(file, m.lookup(file, &name.name)),
+            }
+        }
+        TypeKind::List { element, .. } => {
+            let element = rust_type(m, file, element, in_key);
+            quote!(::std::vec::Vec<#element>)
+        }
+        TypeKind::Set { element, .. } => {
+            let element = rust_type(m, file, element, true);
+            quote!(::std::collections::BTreeSet<#element>)
+        }
+        TypeKind::Map { key, value, .. } => {
+            let key = rust_type(m, file, key, true);
+            let value = rust_type(m, file, value, in_key);
+            quote!(::std::collections::BTreeMap<#key, #value>)
+        }
+    }
+}
+
+/// The Rust type of `ty` with typedefs expanded at the top level.
+fn resolved_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
+    let rt = &m.runtime;
+    match m.resolve(file, ty) {
+        Resolved::Base(base) => base_type(rt, base, in_key),
+        Resolved::Enum(id) | Resolved::Struct(id, _) => m.path_to(file, id),
+        Resolved::Senum => quote!(::std::string::String),
+        Resolved::List(f, e) => {
+            let e = rust_type(m, f, e, in_key);
+            quote!(::std::vec::Vec<#e>)
+        }
+        Resolved::Set(f, e) => {
+            let e = rust_type(m, f, e, true);
+            quote!(::std::collections::BTreeSet<#e>)
+        }
+        Resolved::Map(f, k, v) => {
+            let k = rust_type(m, f, k, true);
+            let v = rust_type(m, f, v, in_key);
+            quote!(::std::collections::BTreeMap<#k, #v>)
+        }
+    }
+}
+
+fn base_type(rt: &TokenStream, base: BaseType, in_key: bool) -> TokenStream {
+    match base {
+        BaseType::Bool => quote!(bool),
+        BaseType::I8 => quote!(i8),
+        BaseType::I16 => quote!(i16),
+        BaseType::I32 => quote!(i32),
+        BaseType::I64 => quote!(i64),
+        BaseType::Double if in_key => quote!(#rt::OrderedF64),
+        BaseType::Double => quote!(f64),
+        BaseType::String | BaseType::Slist => quote!(::std::string::String),
+        BaseType::Binary => quote!(::std::vec::Vec<u8>),
+        BaseType::Uuid => quote!([u8; 16]),
+    }
+}
+
+/// `TType::…` of a value of `ty` on the wire.
+pub fn wire_type(m: &Model<'_>, file: FileId, ty: &Type) -> TokenStream {
+    let rt = &m.runtime;
+    let variant = match m.resolve(file, ty) {
+        Resolved::Base(base) => match base {
+            BaseType::Bool => quote!(Bool),
+            BaseType::I8 => quote!(I8),
+            BaseType::I16 => quote!(I16),
+            BaseType::I32 => quote!(I32),
+            BaseType::I64 => quote!(I64),
+            BaseType::Double => quote!(Double),
+            BaseType::String | BaseType::Slist | BaseType::Binary => quote!(String),
+            BaseType::Uuid => quote!(Uuid),
+        },
+        Resolved::Enum(_) => quote!(I32),
+        Resolved::Senum => quote!(String),
+        Resolved::Struct(..) => quote!(Struct),
+        Resolved::List(..) => quote!(List),
+        Resolved::Set(..) => quote!(Set),
+        Resolved::Map(..) => quote!(Map),
+    };
+    quote!(#rt::TType::#variant)
+}

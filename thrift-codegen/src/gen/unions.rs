@@ -1,0 +1,250 @@
+//! Unions as Rust enums, one variant per field.
+//!
+//! On the wire a union is a struct with exactly one field set. Reading one where no known field
+//! is set (empty, or only fields this code does not know) is an `InvalidData` error; when
+//! several are set, the last one read wins, as in Apache Thrift's libraries. Unknown fields are
+//! skipped.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use thrift_parser::ast::{BaseType, Struct};
+use thrift_parser::DefId;
+
+use super::codec::{read_value, value_len, write_value, Val};
+use super::docs::doc_attrs;
+use super::structs::derive_list;
+use super::types::{rust_type, wire_type};
+use crate::ident;
+use crate::model::{Model, Resolved};
+
+/// The Rust names of a union's variants, in declaration order.
+pub fn variant_names(s: &Struct) -> Vec<String> {
+    let mut scope = ident::Scope::new();
+    s.fields
+        .iter()
+        .map(|f| scope.unique(ident::type_name(&f.name.name)))
+        .collect()
+}
+
+pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
+    let rt = &m.runtime;
+    let name = ident::ident(m.name(id));
+    let idl_name = &s.name.name;
+    let docs = doc_attrs(s.doc.as_deref());
+    let variants = variant_names(s);
+    let file = id.file;
+
+    let types: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(index, field)| {
+            let ty = rust_type(m, file, &field.ty, false);
+            if m.is_boxed(id, index) {
+                quote!(::std::boxed::Box<#ty>)
+            } else {
+                ty
+            }
+        })
+        .collect();
+    let variant_items = s.fields.iter().enumerate().map(|(index, field)| {
+        let docs = doc_attrs(field.doc.as_deref());
+        let variant = ident::ident(&variants[index]);
+        let ty = &types[index];
+        quote! { #docs #variant(#ty), }
+    });
+
+    let can_default = m.derives(id).default && !s.fields.is_empty();
+    let derive = derive_list(m, id, false);
+    let default_impl = if can_default {
+        let first = ident::ident(&variants[0]);
+        let value = match &s.fields[0].default {
+            Some(v) => super::consts::value_expr(m, file, &s.fields[0].ty, file, v, false),
+            None => quote!(::std::default::Default::default()),
+        };
+        quote! {
+            impl ::std::default::Default for #name {
+                fn default() -> Self {
+                    #name::#first(#value)
+                }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    let lint = variant_lint(s, &variants, &types);
+
+    let mut write_arms = Vec::new();
+    let mut len_arms = Vec::new();
+    let mut read_arms = Vec::new();
+    for (index, field) in s.fields.iter().enumerate() {
+        let variant = ident::ident(&variants[index]);
+        let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
+        let ttype = wire_type(m, file, &field.ty);
+        let is_bool = matches!(m.resolve(file, &field.ty), Resolved::Base(BaseType::Bool));
+        let (write, size) = if is_bool {
+            (
+                quote!(w.write_bool(*value)?;),
+                quote!(P::bool_field_value_len()),
+            )
+        } else {
+            (
+                write_value(m, file, &field.ty, &Val::reference(quote!(value)), false, 0),
+                value_len(m, file, &field.ty, &Val::reference(quote!(value)), false, 0),
+            )
+        };
+        write_arms.push(quote! {
+            #name::#variant(value) => {
+                w.write_field_begin(#ttype, #field_id)?;
+                #write
+                w.write_field_end()?;
+            }
+        });
+        let binding = if is_bool { quote!(_) } else { quote!(value) };
+        len_arms.push(
+            quote!(#name::#variant(#binding) => P::field_begin_len(#ttype, #field_id, 0) + #size,),
+        );
+        let mut read = read_value(m, file, &field.ty, false, 0);
+        if m.is_boxed(id, index) {
+            read = quote!(::std::boxed::Box::new(#read));
+        }
+        read_arms.push(quote!((#field_id, #ttype) => value = ::std::option::Option::Some(#name::#variant(#read)),));
+    }
+    let dispatch = if read_arms.is_empty() {
+        quote!(r.skip(field.ttype)?;)
+    } else {
+        quote! {
+            match (field.id, field.ttype) {
+                #(#read_arms)*
+                (_, ttype) => r.skip(ttype)?,
+            }
+        }
+    };
+    let missing = format!("union `{idl_name}` has no known field set");
+    let (value_decl, result) = if read_arms.is_empty() {
+        (
+            TokenStream::new(),
+            quote!(::std::result::Result::Err(#rt::Error::invalid_data(#missing))),
+        )
+    } else {
+        (
+            quote!(let mut value = ::std::option::Option::None;),
+            quote!(value.ok_or_else(|| #rt::Error::invalid_data(#missing))),
+        )
+    };
+    let (write_body, len_body) = if s.fields.is_empty() {
+        (quote!(match *self {}), quote!(match *self {}))
+    } else {
+        (
+            quote! { match self { #(#write_arms)* } },
+            quote! { P::struct_begin_len() + match self { #(#len_arms)* } + P::field_stop_len() + P::struct_end_len() },
+        )
+    };
+    let write_fn = if s.fields.is_empty() {
+        quote! {
+            fn write<W: #rt::ProtocolWriter>(&self, _w: &mut W) -> #rt::Result<()> {
+                #write_body
+            }
+        }
+    } else {
+        quote! {
+            fn write<W: #rt::ProtocolWriter>(&self, w: &mut W) -> #rt::Result<()> {
+                let token = w.write_struct_begin()?;
+                #write_body
+                w.write_field_stop()?;
+                w.write_struct_end(token)
+            }
+        }
+    };
+
+    quote! {
+        #docs
+        #derive
+        #lint
+        pub enum #name {
+            #(#variant_items)*
+        }
+
+        #default_impl
+
+        impl #rt::ThriftWrite for #name {
+            #write_fn
+
+            fn encoded_len<P: #rt::ProtocolSize>(&self) -> usize {
+                #len_body
+            }
+        }
+
+        impl<'de> #rt::ThriftRead<'de> for #name {
+            fn read<R: #rt::ProtocolReader<'de>>(r: &mut R) -> #rt::Result<Self> {
+                let token = r.read_struct_begin()?;
+                #value_decl
+                loop {
+                    let field = r.read_field_begin()?;
+                    if field.ttype == #rt::TType::Stop {
+                        break;
+                    }
+                    #dispatch
+                    r.read_field_end()?;
+                }
+                r.read_struct_end(token)?;
+                #result
+            }
+        }
+    }
+}
+
+/// Clippy lints that IDL names or layouts can trigger on a generated enum and that the user
+/// cannot fix without changing the IDL: allowed only where they would fire.
+fn variant_lint(s: &Struct, variants: &[String], types: &[TokenStream]) -> TokenStream {
+    let mut allows = Vec::new();
+    if variants.len() >= 3 && shares_word(variants) {
+        allows.push(quote!(clippy::enum_variant_names));
+    }
+    let _ = s;
+    // Inline structs make variants of very different sizes.
+    if types.iter().any(|t| !t.to_string().contains("Box"))
+        && variants.len() >= 2
+        && has_inline_struct(types)
+    {
+        allows.push(quote!(clippy::large_enum_variant));
+    }
+    if allows.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(#[allow(#(#allows),*)])
+    }
+}
+
+fn has_inline_struct(types: &[TokenStream]) -> bool {
+    // Paths that are not std types nor primitives name generated structs or enums.
+    types.iter().any(|t| {
+        let s = t.to_string();
+        !s.starts_with(":: std")
+            && !s.starts_with('[')
+            && !matches!(s.as_str(), "bool" | "i8" | "i16" | "i32" | "i64" | "f64")
+    })
+}
+
+/// Whether all names share a first or last camel-case word (what `enum_variant_names` checks).
+fn shares_word(names: &[String]) -> bool {
+    let words = |n: &str| -> Vec<String> {
+        let mut words = Vec::new();
+        let mut current = String::new();
+        for c in n.chars() {
+            if c.is_uppercase() && !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            current.push(c);
+        }
+        words.push(current);
+        words
+    };
+    let split: Vec<Vec<String>> = names.iter().map(|n| words(n)).collect();
+    let first = &split[0];
+    let same_first = split.iter().all(|w| w.len() > 1 && w[0] == first[0]);
+    let same_last = split
+        .iter()
+        .all(|w| w.len() > 1 && w.last() == first.last());
+    same_first || same_last
+}

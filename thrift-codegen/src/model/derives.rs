@@ -1,0 +1,125 @@
+//! Which of `Eq`, `Hash`, `Ord` (with `PartialOrd`) and `Default` each struct, union and
+//! exception can derive: a trait is derived when every field's type allows it. `Debug`,
+//! `Clone`, `PartialEq` and `PartialOrd` are always derived.
+
+use std::collections::HashMap;
+
+use thrift_parser::ast::{BaseType, Definition, Requiredness, StructKind, Type};
+use thrift_parser::{DefId, FileId};
+
+use super::{Model, Resolved};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Derives {
+    pub eq: bool,
+    pub hash: bool,
+    pub ord: bool,
+    pub default: bool,
+}
+
+impl Default for Derives {
+    fn default() -> Derives {
+        Derives::ALL
+    }
+}
+
+impl Derives {
+    pub const ALL: Derives = Derives {
+        eq: true,
+        hash: true,
+        ord: true,
+        default: true,
+    };
+
+    fn and(self, other: Derives) -> Derives {
+        Derives {
+            eq: self.eq && other.eq,
+            hash: self.hash && other.hash,
+            ord: self.ord && other.ord,
+            default: self.default && other.default,
+        }
+    }
+}
+
+pub fn compute(model: &Model<'_>) -> HashMap<DefId, Derives> {
+    let mut derives: HashMap<DefId, Derives> = HashMap::new();
+    let mut structs = Vec::new();
+    for file in model.program.files() {
+        for (index, definition) in file.document.definitions.iter().enumerate() {
+            if let Definition::Struct(s) = definition {
+                let id = DefId {
+                    file: file.id,
+                    index,
+                };
+                derives.insert(id, Derives::ALL);
+                structs.push((id, s));
+            }
+        }
+    }
+    // Greatest fixed point: start from "everything", remove what a field forbids, repeat.
+    loop {
+        let mut changed = false;
+        for &(id, s) in &structs {
+            let mut result = Derives::ALL;
+            for (index, field) in s.fields.iter().enumerate() {
+                let mut allows = type_allows(model, &derives, id.file, &field.ty, false);
+                let boxed = model.is_boxed(id, index);
+                let optional =
+                    s.kind != StructKind::Union && field.requiredness == Requiredness::Optional;
+                let wrapped_in_option =
+                    optional || (boxed && field.requiredness == Requiredness::Default);
+                if wrapped_in_option {
+                    allows.default = true;
+                } else if boxed {
+                    // A required recursive field has no finite default value.
+                    allows.default = false;
+                }
+                if s.kind == StructKind::Union {
+                    // A union defaults to its first variant.
+                    if index > 0 {
+                        allows.default = true;
+                    } else if boxed {
+                        allows.default = false;
+                    }
+                }
+                result = result.and(allows);
+            }
+            if s.kind == StructKind::Union && s.fields.is_empty() {
+                result.default = false;
+            }
+            if derives[&id] != result {
+                derives.insert(id, result);
+                changed = true;
+            }
+        }
+        if !changed {
+            return derives;
+        }
+    }
+}
+
+/// What a field of this type allows. `in_key`: inside a set element or map key, where doubles
+/// are wrapped in the ordered float type.
+pub fn type_allows(
+    model: &Model<'_>,
+    derives: &HashMap<DefId, Derives>,
+    file: FileId,
+    ty: &Type,
+    in_key: bool,
+) -> Derives {
+    match model.resolve(file, ty) {
+        Resolved::Base(BaseType::Double) if !in_key => Derives {
+            eq: false,
+            hash: false,
+            ord: false,
+            default: true,
+        },
+        Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum => Derives::ALL,
+        Resolved::Struct(id, _) => derives.get(&id).copied().unwrap_or(Derives::ALL),
+        Resolved::List(f, e) => type_allows(model, derives, f, e, in_key),
+        Resolved::Set(f, e) => type_allows(model, derives, f, e, true),
+        Resolved::Map(f, k, v) => {
+            type_allows(model, derives, f, k, true).and(type_allows(model, derives, f, v, in_key))
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! What the generator knows about a checked program before emitting anything: the Rust module
+//! of every file, the Rust name of every definition, which fields must be boxed, and which
+//! traits every type can derive.
+
+mod derives;
+mod recursion;
+
+use std::cell::Cell;
+use std::collections::{BTreeSet, HashMap};
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use thrift_parser::ast::{BaseType, Definition, Struct, Type, TypeKind};
+use thrift_parser::{DefId, FileId, Program};
+
+use crate::ident;
+
+pub use derives::Derives;
+
+/// A type with typedefs followed to the end.
+#[derive(Clone, Copy)]
+pub enum Resolved<'p> {
+    Base(BaseType),
+    Enum(DefId),
+    /// Legacy `senum`: a string.
+    Senum,
+    Struct(DefId, &'p Struct),
+    List(FileId, &'p Type),
+    Set(FileId, &'p Type),
+    Map(FileId, &'p Type, &'p Type),
+}
+
+pub struct Model<'p> {
+    pub program: &'p Program,
+    /// `::thrift_runtime` unless configured otherwise.
+    pub runtime: TokenStream,
+    modules: HashMap<FileId, Vec<String>>,
+    names: HashMap<DefId, String>,
+    boxed: BTreeSet<(DefId, usize)>,
+    derives: HashMap<DefId, Derives>,
+    /// The file whose module code is being generated for: paths are relative to it.
+    current: Cell<Option<FileId>>,
+}
+
+impl<'p> Model<'p> {
+    pub fn new(program: &'p Program, runtime: TokenStream) -> Model<'p> {
+        let mut model = Model {
+            program,
+            runtime,
+            modules: HashMap::new(),
+            names: HashMap::new(),
+            boxed: BTreeSet::new(),
+            derives: HashMap::new(),
+            current: Cell::new(None),
+        };
+        model.assign_modules();
+        model.assign_names();
+        model.boxed = recursion::boxed_fields(&model);
+        model.derives = derives::compute(&model);
+        model
+    }
+
+    /// Every file in load order (deterministic).
+    pub fn files(&self) -> impl Iterator<Item = FileId> + '_ {
+        self.program.files().map(|f| f.id)
+    }
+
+    /// `namespace rs a.b` gives `["a", "b"]`, otherwise the file name in snake case; two files
+    /// that would share a module get `_2`, `_3`… in load order.
+    fn assign_modules(&mut self) {
+        let mut taken = ident::Scope::new();
+        for file in self.program.files() {
+            let namespace = file.document.headers.iter().find_map(|h| match h {
+                thrift_parser::ast::Header::Namespace(ns) if ns.scope.name == "rs" => {
+                    Some(ns.name.name.clone())
+                }
+                _ => None,
+            });
+            let mut path: Vec<String> = match namespace {
+                Some(ns) => ns.split('.').map(ident::field_name).collect(),
+                None => {
+                    let stem =
+                        self.program.sources.path(file.id).file_stem().map_or_else(
+                            || "idl".to_string(),
+                            |s| s.to_string_lossy().into_owned(),
+                        );
+                    vec![ident::field_name(&stem)]
+                }
+            };
+            let last = path.pop().expect("a module path has at least one segment");
+            let prefix = path.join("::");
+            let unique = taken.unique(if prefix.is_empty() {
+                last
+            } else {
+                format!("{prefix}::{last}")
+            });
+            self.modules
+                .insert(file.id, unique.split("::").map(String::from).collect());
+        }
+    }
+
+    fn assign_names(&mut self) {
+        for file in self.program.files() {
+            let mut scope = ident::Scope::new();
+            for (index, definition) in file.document.definitions.iter().enumerate() {
+                let name = &definition.name().name;
+                let rust = match definition {
+                    Definition::Const(_) => ident::const_name(name),
+                    Definition::Service(_) => continue,
+                    _ => ident::type_name(name),
+                };
+                self.names.insert(
+                    DefId {
+                        file: file.id,
+                        index,
+                    },
+                    scope.unique(rust),
+                );
+            }
+        }
+    }
+
+    pub fn module_path(&self, file: FileId) -> &[String] {
+        &self.modules[&file]
+    }
+
+    /// The Rust name of a definition in its module.
+    pub fn name(&self, id: DefId) -> &str {
+        &self.names[&id]
+    }
+
+    pub fn is_boxed(&self, id: DefId, field: usize) -> bool {
+        self.boxed.contains(&(id, field))
+    }
+
+    pub fn derives(&self, id: DefId) -> Derives {
+        self.derives.get(&id).copied().unwrap_or_default()
+    }
+
+    /// Sets the module that generated code is being emitted into.
+    pub fn set_current(&self, file: FileId) {
+        self.current.set(Some(file));
+    }
+
+    /// The path to a definition from the module being generated (see [`Model::set_current`]):
+    /// `Foo` in the same module, `super::other::Foo` otherwise (relative, so the generated tree
+    /// can live anywhere in a crate). The first argument, where the name was written, only
+    /// matters for lookups, which are done already.
+    pub fn path_to(&self, _written_in: FileId, id: DefId) -> TokenStream {
+        let from = self.current.get().expect("set_current before generating");
+        let name = ident::ident(self.name(id));
+        if from == id.file {
+            return quote!(#name);
+        }
+        let here = self.module_path(from);
+        let there = self.module_path(id.file);
+        let supers = (0..here.len()).map(|_| quote!(super));
+        let segments = there.iter().map(|s| ident::ident(s));
+        quote!(#(#supers::)* #(#segments::)* #name)
+    }
+
+    /// Follows typedefs.
+    pub fn resolve(&self, file: FileId, ty: &'p Type) -> Resolved<'p> {
+        let mut current = (file, ty);
+        loop {
+            match &current.1.kind {
+                TypeKind::Base(b) => return Resolved::Base(*b),
+                TypeKind::List { element, .. } => return Resolved::List(current.0, element),
+                TypeKind::Set { element, .. } => return Resolved::Set(current.0, element),
+                TypeKind::Map { key, value, .. } => return Resolved::Map(current.0, key, value),
+                TypeKind::Named(name) => {
+                    let id = self.lookup(current.0, &name.name);
+                    match self.program.definition(id) {
+                        Definition::Typedef(t) => current = (id.file, &t.ty),
+                        Definition::Enum(_) => return Resolved::Enum(id),
+                        Definition::Senum(_) => return Resolved::Senum,
+                        Definition::Struct(s) => return Resolved::Struct(id, s),
+                        Definition::Const(_) | Definition::Service(_) => {
+                            unreachable!("checked programs only name types")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Looks a type name up; the program was checked, so it exists.
+    pub fn lookup(&self, file: FileId, name: &str) -> DefId {
+        self.program
+            .lookup_type(file, name)
+            .expect("checked programs have no unknown types")
+    }
+
+    /// Whether a value of this type holds an `f64` (so it cannot be `Eq`, `Hash` or `Ord`, and
+    /// needs the ordered wrapper inside set elements and map keys).
+    pub fn has_double(&self, file: FileId, ty: &'p Type) -> bool {
+        match self.resolve(file, ty) {
+            Resolved::Base(BaseType::Double) => true,
+            Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum | Resolved::Struct(..) => false,
+            Resolved::List(f, e) | Resolved::Set(f, e) => self.has_double(f, e),
+            Resolved::Map(f, k, v) => self.has_double(f, k) || self.has_double(f, v),
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! Golden files: the code generated for each fixture in `tests/golden/*.thrift` must equal the
+//! checked-in `tests/golden/*.rs` (the `-o -` form: every module of the fixture and its
+//! includes, inline). The checked-in files are compiled, with clippy, by the `thrift-tests`
+//! crate. Regenerate them with `UPDATE_GOLDEN=1 cargo test -p thrift-codegen --test golden`.
+
+use std::path::{Path, PathBuf};
+
+use thrift_codegen::{single_file, Builder};
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "thrift"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn generated_code_matches_golden_files() {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut stale = Vec::new();
+    for fixture in fixtures() {
+        let generated = single_file(
+            &Builder::new()
+                .generate([&fixture])
+                .unwrap_or_else(|e| panic!("{e}")),
+        );
+        let golden = fixture.with_extension("rs");
+        if update {
+            std::fs::write(&golden, &generated).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&golden).unwrap_or_default();
+        if expected != generated {
+            let diff = similar::TextDiff::from_lines(&expected, &generated);
+            stale.push(format!("{}\n{}", golden.display(), diff.unified_diff()));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "golden files differ (UPDATE_GOLDEN=1 to accept):\n{}",
+        stale.join("\n")
+    );
+}
+
+#[test]
+fn generation_is_deterministic() {
+    for fixture in fixtures() {
+        let first = single_file(&Builder::new().generate([&fixture]).unwrap());
+        let second = single_file(&Builder::new().generate([&fixture]).unwrap());
+        assert_eq!(first, second, "{}", fixture.display());
+    }
+}

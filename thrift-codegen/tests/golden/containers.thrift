@@ -1,0 +1,12 @@
+struct Containers {
+  1: list<list<i32>> matrix
+  2: set<string> tags
+  3: map<string, map<i32, list<string>>> nested
+  4: set<double> doubles
+  5: map<double, double> by_double
+  6: list<set<double>> sets_of_doubles
+  7: map<binary, bool> by_bytes
+  8: optional list<bool> flags
+  9: list<binary> blobs
+  10: set<list<double>> nested_doubles
+}
