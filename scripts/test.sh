@@ -9,3 +9,8 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 cargo test --workspace --locked
+
+# Interop with Apache Thrift: first the harness checks itself against Apache alone, then
+# Apache's Python library and our generated code exchange every vector.
+python3 interop/selftest.py
+QUIET=1 interop/run.sh

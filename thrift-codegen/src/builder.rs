@@ -268,13 +268,14 @@ pub(crate) fn module_tree(
     out
 }
 
-/// `mod.rs` for a directory of generated files: `pub mod a;` where `a.rs` is a file, and inline
-/// `pub mod a { pub mod b; }` where only `a/b.rs` exists (rustc then looks in `a/`).
+/// `mod.rs` for a directory of generated files: `pub mod a;` where `a.rs` is a leaf module,
+/// inline `pub mod a { pub mod b; }` where only `a/b.rs` exists (rustc then looks in `a/`),
+/// and `pub mod a { include!("a.rs"); pub mod b; }` where a module has both code and children.
 pub(crate) fn module_declarations(files: &[GeneratedFile]) -> String {
     #[derive(Default)]
     struct Node {
         children: std::collections::BTreeMap<String, Node>,
-        is_file: bool,
+        file: Option<PathBuf>,
     }
     let mut root = Node::default();
     for file in files {
@@ -282,27 +283,26 @@ pub(crate) fn module_declarations(files: &[GeneratedFile]) -> String {
         for segment in &file.module {
             node = node.children.entry(segment.clone()).or_default();
         }
-        node.is_file = true;
+        node.file = Some(file.path.clone());
     }
     fn render(node: &Node, depth: usize, out: &mut String) {
         let indent = "    ".repeat(depth);
         for (name, child) in &node.children {
             let name = crate::ident::ident(name);
-            if child.is_file {
-                // A file module cannot also have inline children; nested modules of a file
-                // module go in `name/child.rs`, which `pub mod child;` inside `name.rs` would
-                // declare. Generated modules are leaves unless namespaces nest, so declare
-                // the children inline here instead.
-                out.push_str(&format!("{indent}pub mod {name};\n"));
-                if !child.children.is_empty() {
-                    out.push_str(&format!(
-                        "{indent}// nested modules of {name} are declared in a sibling module\n"
-                    ));
+            match &child.file {
+                Some(_) if child.children.is_empty() => {
+                    out.push_str(&format!("{indent}pub mod {name};\n"))
                 }
-            } else {
-                out.push_str(&format!("{indent}pub mod {name} {{\n"));
-                render(child, depth + 1, out);
-                out.push_str(&format!("{indent}}}\n"));
+                file => {
+                    out.push_str(&format!("{indent}pub mod {name} {{\n"));
+                    if let Some(path) = file {
+                        // include! paths are relative to this mod.rs.
+                        let path = path.to_string_lossy().replace('\\', "/");
+                        out.push_str(&format!("{indent}    include!({path:?});\n"));
+                    }
+                    render(child, depth + 1, out);
+                    out.push_str(&format!("{indent}}}\n"));
+                }
             }
         }
     }
@@ -315,4 +315,10 @@ pub(crate) fn module_declarations(files: &[GeneratedFile]) -> String {
 /// `thrift-codegen generate -o -` prints.
 pub fn single_file(files: &[GeneratedFile]) -> String {
     module_tree(files, |f| f.contents.clone())
+}
+
+/// The `mod.rs` that declares the module tree of `files` laid out as `thrift-codegen generate
+/// -o DIR` lays them out (each file at its [`GeneratedFile::path`]).
+pub fn mod_rs(files: &[GeneratedFile]) -> String {
+    module_declarations(files)
 }

@@ -123,10 +123,7 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         .iter()
         .map(|f| (dir.join(&f.path), f.contents.clone()))
         .collect();
-    outputs.push((
-        dir.join("mod.rs"),
-        crate::builder::module_declarations(&files),
-    ));
+    outputs.push((dir.join("mod.rs"), crate::mod_rs(&files)));
     if args.check {
         let mut stale = 0;
         for (path, contents) in &outputs {

@@ -45,4 +45,4 @@ mod gen;
 mod ident;
 mod model;
 
-pub use builder::{single_file, Builder, Error, GeneratedFile};
+pub use builder::{mod_rs, single_file, Builder, Error, GeneratedFile};

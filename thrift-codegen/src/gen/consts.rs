@@ -2,9 +2,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use thrift_parser::ast::{
-    BaseType, Const, ConstValue, ConstValueKind, Requiredness, StructKind, Type,
-};
+use thrift_parser::ast::{BaseType, Const, ConstValue, ConstValueKind, StructKind, Type};
 use thrift_parser::{ConstRef, DefId, FileId};
 
 use super::docs::doc_attrs;
@@ -44,9 +42,20 @@ pub fn const_item(m: &Model<'_>, id: DefId, c: &Const) -> TokenStream {
     } else {
         let ty = rust_type(m, file, &c.ty, false);
         let value = value_expr(m, file, &c.ty, file, &c.value, false);
+        let allow = super::types::complexity_allow(&quote!(::std::sync::LazyLock<#ty>));
+        // `LazyLock::new(|| Vec::new())` is a redundant closure: pass the function itself.
+        let init = match value.to_string().strip_suffix(" ()") {
+            Some(path) if path.ends_with(":: new") && !path.contains('(') => value
+                .clone()
+                .into_iter()
+                .take_while(|t| !matches!(t, proc_macro2::TokenTree::Group(_)))
+                .collect::<TokenStream>(),
+            _ => quote!(|| #value),
+        };
         quote! {
             #docs
-            pub static #name: ::std::sync::LazyLock<#ty> = ::std::sync::LazyLock::new(|| #value);
+            #allow
+            pub static #name: ::std::sync::LazyLock<#ty> = ::std::sync::LazyLock::new(#init);
         }
     }
 }
@@ -269,7 +278,7 @@ fn struct_literal(
         for (index, field) in s.fields.iter().enumerate() {
             if let Some(v) = given(&field.name.name) {
                 let variant = ident::ident(&variants[index]);
-                let mut expr = value_expr(m, id.file, &field.ty, vf, v, false);
+                let mut expr = value_expr(m, id.file, &field.ty, vf, v, m.is_key_struct(id));
                 if m.is_boxed(id, index) {
                     expr = quote!(::std::boxed::Box::new(#expr));
                 }
@@ -287,13 +296,12 @@ fn struct_literal(
             .or(field.default.as_ref().map(|v| (id.file, v)));
         let expr = match value {
             Some((value_file, v)) => {
-                let mut expr = value_expr(m, id.file, &field.ty, value_file, v, false);
+                let mut expr =
+                    value_expr(m, id.file, &field.ty, value_file, v, m.is_key_struct(id));
                 if boxed {
                     expr = quote!(::std::boxed::Box::new(#expr));
                 }
-                let optional = field.requiredness == Requiredness::Optional
-                    || (boxed && field.requiredness == Requiredness::Default);
-                if optional {
+                if m.holds_as_option(id, index) {
                     quote!(::std::option::Option::Some(#expr))
                 } else {
                     expr
@@ -414,4 +422,53 @@ fn parse_uuid(s: &str) -> Vec<Literal> {
             Literal::u8_unsuffixed(byte)
         })
         .collect()
+}
+
+/// Whether `value` is the zero value of `ty`, i.e. what `Default::default()` gives.
+pub fn is_zero_value(m: &Model<'_>, file: FileId, ty: &Type, value: &ConstValue) -> bool {
+    match (m.resolve(file, ty), &value.kind) {
+        (Resolved::Base(BaseType::Double), ConstValueKind::Double(d)) => {
+            *d == 0.0 && d.is_sign_positive()
+        }
+        (Resolved::Base(BaseType::Uuid), ConstValueKind::String(s)) => {
+            parse_uuid(s).iter().all(|b| b.to_string() == "0")
+        }
+        (
+            Resolved::Base(_) | Resolved::Enum(_),
+            ConstValueKind::Int(0) | ConstValueKind::Bool(false),
+        ) => true,
+        (
+            Resolved::Base(BaseType::String | BaseType::Binary | BaseType::Slist) | Resolved::Senum,
+            ConstValueKind::String(s),
+        ) => s.is_empty(),
+        (
+            Resolved::List(..) | Resolved::Set(..) | Resolved::Map(..),
+            ConstValueKind::List(items),
+        ) => items.is_empty(),
+        (
+            Resolved::List(..) | Resolved::Set(..) | Resolved::Map(..),
+            ConstValueKind::Map(entries),
+        ) => entries.is_empty(),
+        _ => false,
+    }
+}
+
+/// Whether an expression calls a function or method (so it may allocate and should be
+/// evaluated lazily): an identifier starting in lower case followed by `( … )`. Tuple struct
+/// and variant constructors (`Color(1)`, `Some(x)`) are upper case.
+pub fn has_call(expr: &TokenStream) -> bool {
+    let tokens: Vec<proc_macro2::TokenTree> = expr.clone().into_iter().collect();
+    tokens.windows(2).any(|pair| match pair {
+        [proc_macro2::TokenTree::Ident(ident), proc_macro2::TokenTree::Group(group)] => {
+            group.delimiter() == proc_macro2::Delimiter::Parenthesis
+                && ident
+                    .to_string()
+                    .trim_start_matches("r#")
+                    .starts_with(|c: char| c.is_ascii_lowercase())
+        }
+        _ => false,
+    }) || tokens.iter().any(|t| match t {
+        proc_macro2::TokenTree::Group(group) => has_call(&group.stream()),
+        _ => false,
+    })
 }

@@ -10,6 +10,7 @@ pub fn doc_attrs(doc: Option<&str>) -> TokenStream {
     let Some(doc) = doc.map(str::trim).filter(|d| !d.is_empty()) else {
         return TokenStream::new();
     };
+    let doc = &doc.replace('\t', "    ");
     let lines: Vec<String> = if is_plain(doc) {
         doc.lines().map(|l| format!(" {}", l.trim())).collect()
     } else {

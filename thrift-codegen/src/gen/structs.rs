@@ -18,7 +18,7 @@ use thrift_parser::DefId;
 use super::codec::{read_value, value_len, write_value, Val};
 use super::consts::value_expr;
 use super::docs::doc_attrs;
-use super::types::{rust_type, wire_type};
+use super::types::{complexity_allow, rust_type, wire_type};
 use crate::ident;
 use crate::model::{Model, Resolved};
 
@@ -40,11 +40,11 @@ enum Holding {
     Optional,
 }
 
-fn holding(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> Holding {
-    match field.requiredness {
-        Requiredness::Optional => Holding::Optional,
-        Requiredness::Default if m.is_boxed(id, index) => Holding::Optional,
-        _ => Holding::Always,
+fn holding(m: &Model<'_>, id: DefId, index: usize, _field: &Field) -> Holding {
+    if m.holds_as_option(id, index) {
+        Holding::Optional
+    } else {
+        Holding::Always
     }
 }
 
@@ -68,6 +68,7 @@ pub fn derive_list(m: &Model<'_>, id: DefId, derive_default: bool) -> TokenStrea
 }
 
 pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
+    let key = m.is_key_struct(id);
     let rt = &m.runtime;
     let name = ident::ident(m.name(id));
     let docs = doc_attrs(s.doc.as_deref());
@@ -77,18 +78,23 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     let fields = s.fields.iter().enumerate().map(|(index, field)| {
         let field_name = ident::ident(&names[index]);
         let docs = doc_attrs(field.doc.as_deref());
-        let mut ty = rust_type(m, file, &field.ty, false);
+        let mut ty = rust_type(m, file, &field.ty, key);
         if m.is_boxed(id, index) {
             ty = quote!(::std::boxed::Box<#ty>);
         }
         if holding(m, id, index, field) == Holding::Optional {
             ty = quote!(::std::option::Option<#ty>);
         }
-        quote! { #docs pub #field_name: #ty, }
+        let allow = complexity_allow(&ty);
+        quote! { #docs #allow pub #field_name: #ty, }
     });
 
     // `Default`: derived when it gives the right values, written out when the IDL has defaults.
-    let has_idl_defaults = s.fields.iter().any(|f| f.default.is_some());
+    let has_idl_defaults = s
+        .fields
+        .iter()
+        .enumerate()
+        .any(|(index, f)| idl_default(m, id, index, f).is_some());
     let can_default = m.derives(id).default;
     let derive = derive_list(m, id, can_default && !has_idl_defaults);
     let default_impl = if can_default && has_idl_defaults {
@@ -138,12 +144,28 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     }
 }
 
+/// The IDL default of a field, unless it is what `Default::default()` gives anyway (`0`,
+/// `false`, `""`, `[]`…) on a field that is not held as an `Option`.
+fn idl_default<'a>(
+    m: &Model<'_>,
+    id: DefId,
+    index: usize,
+    field: &'a Field,
+) -> Option<&'a thrift_parser::ast::ConstValue> {
+    let value = field.default.as_ref()?;
+    if !m.holds_as_option(id, index) && super::consts::is_zero_value(m, id.file, &field.ty, value) {
+        None
+    } else {
+        Some(value)
+    }
+}
+
 /// The value a field takes in `Default` (and for a default-requiredness field missing on read).
 fn default_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
     let boxed = m.is_boxed(id, index);
-    match &field.default {
+    match idl_default(m, id, index, field) {
         Some(value) => {
-            let mut expr = value_expr(m, id.file, &field.ty, id.file, value, false);
+            let mut expr = value_expr(m, id.file, &field.ty, id.file, value, m.is_key_struct(id));
             if boxed {
                 expr = quote!(::std::boxed::Box::new(#expr));
             }
@@ -155,22 +177,6 @@ fn default_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> Token
         }
         None => quote!(::std::default::Default::default()),
     }
-}
-
-/// Whether the field's default is a plain value (no allocation), given eagerly.
-fn is_cheap(m: &Model<'_>, id: DefId, field: &Field) -> bool {
-    matches!(
-        m.resolve(id.file, &field.ty),
-        Resolved::Base(
-            BaseType::Bool
-                | BaseType::I8
-                | BaseType::I16
-                | BaseType::I32
-                | BaseType::I64
-                | BaseType::Double
-                | BaseType::Uuid
-        ) | Resolved::Enum(_)
-    )
 }
 
 fn sorted_fields(s: &Struct) -> Vec<(usize, &Field)> {
@@ -187,6 +193,7 @@ fn is_bool(m: &Model<'_>, id: DefId, field: &Field) -> bool {
 }
 
 fn write_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
+    let key = m.is_key_struct(id);
     let rt = &m.runtime;
     let name = ident::ident(m.name(id));
     let fields = sorted_fields(s);
@@ -214,7 +221,7 @@ fn write_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenSt
             };
             quote!(w.write_bool(#b)?;)
         } else {
-            write_value(m, id.file, &field.ty, &value, false, 0)
+            write_value(m, id.file, &field.ty, &value, key, 0)
         };
         let write = quote! {
             w.write_field_begin(#ttype, #field_id)?;
@@ -224,7 +231,7 @@ fn write_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenSt
         let value_size = if is_bool(m, id, field) {
             quote!(P::bool_field_value_len())
         } else {
-            value_len(m, id.file, &field.ty, &value, false, 0)
+            value_len(m, id.file, &field.ty, &value, key, 0)
         };
         let prev_expr = match prev {
             Some(p) => {
@@ -293,6 +300,7 @@ fn write_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenSt
 }
 
 fn read_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
+    let key = m.is_key_struct(id);
     let rt = &m.runtime;
     let name = ident::ident(m.name(id));
     let idl_name = &s.name.name;
@@ -310,7 +318,7 @@ fn read_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStr
             let local = &locals[index];
             let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
             let ttype = wire_type(m, id.file, &field.ty);
-            let mut read = read_value(m, id.file, &field.ty, false, 0);
+            let mut read = read_value(m, id.file, &field.ty, key, 0);
             if m.is_boxed(id, index) {
                 read = quote!(::std::boxed::Box::new(#read));
             }
@@ -336,10 +344,10 @@ fn read_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStr
                 quote!(#local.ok_or_else(|| #rt::Error::missing_required_field(#idl_name, #idl_field))?)
             }
             (_, Holding::Optional) => quote!(#local),
-            _ => match &field.default {
+            _ => match idl_default(m, id, index, field) {
                 Some(_) => {
                     let default = default_value(m, id, index, field);
-                    if is_cheap(m, id, field) {
+                    if !super::consts::has_call(&default) {
                         quote!(#local.unwrap_or(#default))
                     } else {
                         quote!(#local.unwrap_or_else(|| #default))

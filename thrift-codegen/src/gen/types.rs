@@ -100,3 +100,47 @@ pub fn wire_type(m: &Model<'_>, file: FileId, ty: &Type) -> TokenStream {
     };
     quote!(#rt::TType::#variant)
 }
+
+/// Whether clippy's `type_complexity` lint (default threshold 250) fires on this type, by
+/// clippy's own measure: every path, array, slice or tuple type scores 10 times its nesting
+/// depth. Deeply nested IDL containers can exceed it; such items get a targeted `allow`.
+pub fn is_too_complex(ty: &TokenStream) -> bool {
+    fn score(ty: &syn::Type, nest: u64) -> u64 {
+        match ty {
+            syn::Type::Path(p) => {
+                10 * nest
+                    + p.path
+                        .segments
+                        .iter()
+                        .flat_map(|s| match &s.arguments {
+                            syn::PathArguments::AngleBracketed(a) => {
+                                a.args.iter().collect::<Vec<_>>()
+                            }
+                            _ => Vec::new(),
+                        })
+                        .map(|arg| match arg {
+                            syn::GenericArgument::Type(t) => score(t, nest + 1),
+                            _ => 0,
+                        })
+                        .sum::<u64>()
+            }
+            syn::Type::Array(a) => 10 * nest + score(&a.elem, nest + 1),
+            syn::Type::Slice(s) => 10 * nest + score(&s.elem, nest + 1),
+            syn::Type::Tuple(t) => {
+                10 * nest + t.elems.iter().map(|e| score(e, nest + 1)).sum::<u64>()
+            }
+            syn::Type::Reference(r) => 1 + score(&r.elem, nest),
+            _ => 1,
+        }
+    }
+    syn::parse2::<syn::Type>(ty.clone()).is_ok_and(|t| score(&t, 1) > 250)
+}
+
+/// `#[allow(clippy::type_complexity)]` when [`is_too_complex`], nothing otherwise.
+pub fn complexity_allow(ty: &TokenStream) -> TokenStream {
+    if is_too_complex(ty) {
+        quote!(#[allow(clippy::type_complexity)])
+    } else {
+        TokenStream::new()
+    }
+}

@@ -27,6 +27,7 @@ pub fn variant_names(s: &Struct) -> Vec<String> {
 }
 
 pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
+    let key = m.is_key_struct(id);
     let rt = &m.runtime;
     let name = ident::ident(m.name(id));
     let idl_name = &s.name.name;
@@ -39,7 +40,7 @@ pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         .iter()
         .enumerate()
         .map(|(index, field)| {
-            let ty = rust_type(m, file, &field.ty, false);
+            let ty = rust_type(m, file, &field.ty, key);
             if m.is_boxed(id, index) {
                 quote!(::std::boxed::Box<#ty>)
             } else {
@@ -51,7 +52,8 @@ pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         let docs = doc_attrs(field.doc.as_deref());
         let variant = ident::ident(&variants[index]);
         let ty = &types[index];
-        quote! { #docs #variant(#ty), }
+        let allow = super::types::complexity_allow(ty);
+        quote! { #docs #allow #variant(#ty), }
     });
 
     let can_default = m.derives(id).default && !s.fields.is_empty();
@@ -59,7 +61,7 @@ pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     let default_impl = if can_default {
         let first = ident::ident(&variants[0]);
         let value = match &s.fields[0].default {
-            Some(v) => super::consts::value_expr(m, file, &s.fields[0].ty, file, v, false),
+            Some(v) => super::consts::value_expr(m, file, &s.fields[0].ty, file, v, key),
             None => quote!(::std::default::Default::default()),
         };
         quote! {
@@ -89,8 +91,8 @@ pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
             )
         } else {
             (
-                write_value(m, file, &field.ty, &Val::reference(quote!(value)), false, 0),
-                value_len(m, file, &field.ty, &Val::reference(quote!(value)), false, 0),
+                write_value(m, file, &field.ty, &Val::reference(quote!(value)), key, 0),
+                value_len(m, file, &field.ty, &Val::reference(quote!(value)), key, 0),
             )
         };
         write_arms.push(quote! {
@@ -104,7 +106,7 @@ pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         len_arms.push(
             quote!(#name::#variant(#binding) => P::field_begin_len(#ttype, #field_id, 0) + #size,),
         );
-        let mut read = read_value(m, file, &field.ty, false, 0);
+        let mut read = read_value(m, file, &field.ty, key, 0);
         if m.is_boxed(id, index) {
             read = quote!(::std::boxed::Box::new(#read));
         }

@@ -62,12 +62,17 @@ pub fn compute(model: &Model<'_>) -> HashMap<DefId, Derives> {
         for &(id, s) in &structs {
             let mut result = Derives::ALL;
             for (index, field) in s.fields.iter().enumerate() {
-                let mut allows = type_allows(model, &derives, id.file, &field.ty, false);
+                let mut allows =
+                    type_allows(model, &derives, id.file, &field.ty, model.is_key_struct(id));
                 let boxed = model.is_boxed(id, index);
                 let optional =
                     s.kind != StructKind::Union && field.requiredness == Requiredness::Optional;
-                let wrapped_in_option =
-                    optional || (boxed && field.requiredness == Requiredness::Default);
+                // A default-requiredness field whose type has no default value is held as an
+                // `Option` (see `Model::holds_as_option`).
+                let wrapped_in_option = optional
+                    || (s.kind != StructKind::Union
+                        && field.requiredness == Requiredness::Default
+                        && (boxed || !allows.default));
                 if wrapped_in_option {
                     allows.default = true;
                 } else if boxed {

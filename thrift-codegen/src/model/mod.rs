@@ -3,6 +3,7 @@
 //! traits every type can derive.
 
 mod derives;
+mod keys;
 mod recursion;
 
 use std::cell::Cell;
@@ -38,6 +39,7 @@ pub struct Model<'p> {
     names: HashMap<DefId, String>,
     boxed: BTreeSet<(DefId, usize)>,
     derives: HashMap<DefId, Derives>,
+    key_structs: BTreeSet<DefId>,
     /// The file whose module code is being generated for: paths are relative to it.
     current: Cell<Option<FileId>>,
 }
@@ -51,11 +53,13 @@ impl<'p> Model<'p> {
             names: HashMap::new(),
             boxed: BTreeSet::new(),
             derives: HashMap::new(),
+            key_structs: BTreeSet::new(),
             current: Cell::new(None),
         };
         model.assign_modules();
         model.assign_names();
         model.boxed = recursion::boxed_fields(&model);
+        model.key_structs = keys::key_structs(&model);
         model.derives = derives::compute(&model);
         model
     }
@@ -131,6 +135,41 @@ impl<'p> Model<'p> {
 
     pub fn is_boxed(&self, id: DefId, field: usize) -> bool {
         self.boxed.contains(&(id, field))
+    }
+
+    /// Whether values of this struct (or union, or exception) can sit inside a set element or
+    /// a map key: then its fields use the key representation (`OrderedF64` for doubles), so
+    /// that it is `Ord`.
+    pub fn is_key_struct(&self, id: DefId) -> bool {
+        self.key_structs.contains(&id)
+    }
+
+    /// Whether a value of this type has a `Default` (every type does except structs and unions
+    /// that cannot derive one, e.g. a union whose first variant is recursive).
+    pub fn has_default(&self, file: FileId, ty: &Type, in_key: bool) -> bool {
+        derives::type_allows(self, &self.derives, file, ty, in_key).default
+    }
+
+    /// Whether field `index` of struct `id` is held as `Option<T>`: `optional` fields, and
+    /// fields of default requiredness that are boxed (recursive) or whose type has no default
+    /// value to take when the field is absent.
+    pub fn holds_as_option(&self, id: DefId, index: usize) -> bool {
+        use thrift_parser::ast::{Requiredness, StructKind};
+        let Definition::Struct(s) = self.program.definition(id) else {
+            return false;
+        };
+        let field = &s.fields[index];
+        if s.kind == StructKind::Union {
+            return false;
+        }
+        match field.requiredness {
+            Requiredness::Optional => true,
+            Requiredness::Default => {
+                self.is_boxed(id, index)
+                    || !self.has_default(id.file, &field.ty, self.is_key_struct(id))
+            }
+            Requiredness::Required => false,
+        }
     }
 
     pub fn derives(&self, id: DefId) -> Derives {

@@ -1,0 +1,330 @@
+//! Property tests over generated types covering every field kind (base types, requiredness,
+//! nested containers, doubles in sets and map keys, enums with unknown values, unions,
+//! recursive boxed types): for both protocols, write → read gives the same value and
+//! `encoded_len` equals the number of bytes written.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Debug;
+
+use proptest::collection::{btree_map, btree_set, vec};
+use proptest::prelude::*;
+use thrift_runtime::{Binary, Compact, OrderedF64, Protocol, ThriftRead, ThriftWrite};
+use thrift_tests::golden::fixture_base_types::base_types::{
+    BaseTypes, Empty, OutOfOrder, Requiredness,
+};
+use thrift_tests::golden::fixture_containers::containers::Containers;
+use thrift_tests::golden::fixture_enums::enums::{Color, Signed, UsesEnums};
+use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree, Wrapper};
+use thrift_tests::golden::fixture_unions::unions::{Expr, HasUnion, Point, Shape};
+
+/// Encodes with `P`, checks the size, decodes, re-encodes: same bytes, and the same value
+/// when the value equals itself (NaN does not).
+fn round_trip<T, P>(value: &T)
+where
+    T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + Debug,
+    P: Protocol,
+{
+    let bytes = value.encode_to_vec::<P>().expect("encode");
+    assert_eq!(
+        bytes.len(),
+        value.encoded_len::<P>(),
+        "encoded_len of {value:?}"
+    );
+    let decoded = T::decode::<P>(&bytes).expect("decode");
+    // A value holding a NaN is not equal to itself; the byte comparison below covers it.
+    let reflexive = {
+        let copy = value;
+        copy.eq(value)
+    };
+    if reflexive {
+        assert_eq!(&decoded, value);
+    }
+    assert_eq!(decoded.encode_to_vec::<P>().expect("re-encode"), bytes);
+}
+
+fn both<T>(value: &T)
+where
+    T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + Debug,
+{
+    round_trip::<T, Binary>(value);
+    round_trip::<T, Compact>(value);
+}
+
+fn double() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        any::<f64>(),
+        Just(f64::NAN),
+        Just(-0.0),
+        Just(f64::INFINITY),
+        Just(f64::NEG_INFINITY),
+        Just(f64::MIN_POSITIVE)
+    ]
+}
+
+fn base_types() -> impl Strategy<Value = BaseTypes> {
+    (
+        (
+            any::<bool>(),
+            any::<i8>(),
+            any::<i8>(),
+            any::<i16>(),
+            any::<i32>(),
+        ),
+        (
+            any::<i64>(),
+            double(),
+            ".{0,40}",
+            vec(any::<u8>(), 0..64),
+            any::<[u8; 16]>(),
+        ),
+    )
+        .prop_map(
+            |(
+                (a_bool, a_byte, an_i8, an_i16, an_i32),
+                (an_i64, a_double, a_string, a_binary, a_uuid),
+            )| {
+                BaseTypes {
+                    a_bool,
+                    a_byte,
+                    an_i8,
+                    an_i16,
+                    an_i32,
+                    an_i64,
+                    a_double,
+                    a_string,
+                    a_binary,
+                    a_uuid,
+                }
+            },
+        )
+}
+
+fn requiredness() -> impl Strategy<Value = Requiredness> {
+    (
+        (
+            any::<i32>(),
+            any::<Option<i32>>(),
+            any::<i32>(),
+            "\\PC{0,10}",
+        ),
+        (
+            proptest::option::of("\\PC{0,10}"),
+            "\\PC{0,10}",
+            any::<Option<bool>>(),
+            any::<bool>(),
+        ),
+    )
+        .prop_map(
+            |((req, opt, plain, req_string), (opt_string, plain_string, opt_bool, req_bool))| {
+                Requiredness {
+                    req,
+                    opt,
+                    plain,
+                    req_string,
+                    opt_string,
+                    plain_string,
+                    opt_bool,
+                    req_bool,
+                }
+            },
+        )
+}
+
+fn ordered() -> impl Strategy<Value = OrderedF64> {
+    double().prop_map(OrderedF64)
+}
+
+fn containers() -> impl Strategy<Value = Containers> {
+    (
+        (
+            vec(vec(any::<i32>(), 0..4), 0..4),
+            btree_set(".{0,8}", 0..4),
+            btree_map(
+                ".{0,4}",
+                btree_map(any::<i32>(), vec(".{0,4}", 0..3), 0..3),
+                0..3,
+            ),
+            btree_set(ordered(), 0..4),
+            btree_map(ordered(), double(), 0..4),
+        ),
+        (
+            vec(btree_set(ordered(), 0..3), 0..3),
+            btree_map(vec(any::<u8>(), 0..8), any::<bool>(), 0..4),
+            proptest::option::of(vec(any::<bool>(), 0..20)),
+            vec(vec(any::<u8>(), 0..16), 0..4),
+            btree_set(vec(ordered(), 0..3), 0..3),
+        ),
+    )
+        .prop_map(
+            |(
+                (matrix, tags, nested, doubles, by_double),
+                (sets_of_doubles, by_bytes, flags, blobs, nested_doubles),
+            )| {
+                Containers {
+                    matrix,
+                    tags,
+                    nested,
+                    doubles,
+                    by_double,
+                    sets_of_doubles,
+                    by_bytes,
+                    flags,
+                    blobs,
+                    nested_doubles,
+                }
+            },
+        )
+}
+
+fn color() -> impl Strategy<Value = Color> {
+    // Named values and numbers the IDL does not name: both must survive.
+    prop_oneof![
+        prop::sample::select(Color::KNOWN.to_vec()),
+        any::<i32>().prop_map(Color)
+    ]
+}
+
+fn uses_enums() -> impl Strategy<Value = UsesEnums> {
+    (
+        color(),
+        proptest::option::of(any::<i32>().prop_map(Signed)),
+        vec(color(), 0..5),
+        btree_map(color(), ".{0,5}", 0..4),
+    )
+        .prop_map(|(color, signed, colors, names)| UsesEnums {
+            color,
+            signed,
+            colors,
+            names,
+        })
+}
+
+fn point() -> impl Strategy<Value = Point> {
+    (any::<i32>(), any::<i32>()).prop_map(|(x, y)| Point { x, y })
+}
+
+fn shape() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        point().prop_map(Shape::Point),
+        vec(point(), 0..4).prop_map(Shape::Polygon),
+        ".{0,10}".prop_map(Shape::Label),
+        any::<bool>().prop_map(Shape::Flag),
+    ]
+}
+
+fn expr() -> impl Strategy<Value = Expr> {
+    let leaf = any::<i64>().prop_map(Expr::Literal);
+    leaf.prop_recursive(4, 32, 4, |inner| {
+        prop_oneof![
+            inner.clone().prop_map(|e| Expr::Negate(Box::new(e))),
+            vec(inner, 0..4).prop_map(Expr::Sum),
+        ]
+    })
+}
+
+fn node() -> impl Strategy<Value = Node> {
+    vec(any::<i32>(), 1..20).prop_map(|values| {
+        let mut next = None;
+        for value in values.into_iter().rev() {
+            next = Some(Box::new(Node { value, next }));
+        }
+        *next.expect("at least one value")
+    })
+}
+
+fn tree() -> impl Strategy<Value = Tree> {
+    Just(Tree {
+        children: Vec::new(),
+    })
+    .prop_recursive(3, 20, 3, |inner| {
+        vec(inner, 0..3).prop_map(|children| Tree { children })
+    })
+}
+
+fn wrapper() -> impl Strategy<Value = Wrapper> {
+    any::<i32>()
+        .prop_map(Wrapper::Leaf)
+        .prop_recursive(5, 5, 1, |inner| {
+            inner.prop_map(|w| Wrapper::Inner(Box::new(w)))
+        })
+}
+
+proptest! {
+    #[test]
+    fn base_types_round_trip(value in base_types()) { both(&value); }
+
+    #[test]
+    fn requiredness_round_trip(value in requiredness()) { both(&value); }
+
+    #[test]
+    fn containers_round_trip(value in containers()) { both(&value); }
+
+    #[test]
+    fn enums_round_trip(value in uses_enums()) { both(&value); }
+
+    #[test]
+    fn unions_round_trip(shape in shape(), expr in proptest::option::of(expr())) {
+        both(&shape);
+        both(&HasUnion { shape, expr });
+    }
+
+    #[test]
+    fn recursive_round_trip(node in node(), tree in tree(), wrapper in wrapper()) {
+        both(&node);
+        both(&tree);
+        both(&wrapper);
+    }
+
+    #[test]
+    fn out_of_order_ids_round_trip(a in any::<i32>(), b in any::<Option<i32>>(), c in any::<i32>()) {
+        both(&OutOfOrder { a, b, c });
+    }
+}
+
+#[test]
+fn empty_struct_and_defaults() {
+    both(&Empty {});
+    let defaults = thrift_tests::golden::fixture_base_types::base_types::Defaults::default();
+    assert_eq!(defaults.number, 42);
+    assert_eq!(defaults.text, "hello");
+    assert_eq!(defaults.ratio, Some(0.5));
+    assert_eq!(defaults.numbers, vec![1, 2, 3]);
+    assert_eq!(defaults.big, i64::MIN);
+    both(&defaults);
+}
+
+#[test]
+fn missing_fields_take_defaults_or_fail() {
+    // An empty struct on the wire (just the stop byte).
+    let empty = [0u8];
+    let defaults =
+        thrift_tests::golden::fixture_base_types::base_types::Defaults::decode::<Binary>(&empty)
+            .unwrap();
+    assert_eq!(defaults.number, 42);
+    assert_eq!(
+        defaults.ratio, None,
+        "an absent optional field is None, whatever its IDL default"
+    );
+    let error = Requiredness::decode::<Binary>(&empty).unwrap_err();
+    assert!(
+        error.to_string().contains("Requiredness") && error.to_string().contains("req"),
+        "{error}"
+    );
+    let error = Shape::decode::<Compact>(&empty).unwrap_err();
+    assert!(error.to_string().contains("no known field"), "{error}");
+}
+
+#[test]
+fn unknown_enum_values_are_kept() {
+    let value = UsesEnums {
+        color: Color(12345),
+        signed: Some(Signed(-7)),
+        colors: vec![Color(-1)],
+        names: BTreeMap::new(),
+    };
+    both(&value);
+    assert_eq!(format!("{:?}", Color(12345)), "Color(12345)");
+    assert_eq!(format!("{:?}", Color::RED), "RED");
+    assert_eq!(Color::RED.name(), Some("RED"));
+    let _: BTreeSet<Color> = Color::KNOWN.iter().copied().collect();
+}

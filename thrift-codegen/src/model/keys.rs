@@ -1,0 +1,76 @@
+//! Which structs can be inside a set element or a map key (through fields, containers and
+//! typedefs): they must be `Ord`, so their doubles use the ordered representation.
+
+use std::collections::BTreeSet;
+
+use thrift_parser::ast::{Definition, Type, TypeKind};
+use thrift_parser::{DefId, FileId};
+
+use super::{Model, Resolved};
+
+pub fn key_structs(model: &Model<'_>) -> BTreeSet<DefId> {
+    let mut keys = BTreeSet::new();
+    let mut work: Vec<(FileId, &Type)> = Vec::new();
+    // Every key position written anywhere: field, typedef, const, argument and result types.
+    for file in model.program.files() {
+        let mut types: Vec<&Type> = Vec::new();
+        for definition in &file.document.definitions {
+            match definition {
+                Definition::Const(c) => types.push(&c.ty),
+                Definition::Typedef(t) => types.push(&t.ty),
+                Definition::Struct(s) => types.extend(s.fields.iter().map(|f| &f.ty)),
+                Definition::Service(s) => {
+                    for function in &s.functions {
+                        types.extend(function.return_type.iter());
+                        types.extend(
+                            function
+                                .params
+                                .iter()
+                                .chain(&function.throws)
+                                .map(|f| &f.ty),
+                        );
+                    }
+                }
+                Definition::Enum(_) | Definition::Senum(_) => {}
+            }
+        }
+        for ty in types {
+            collect_key_positions(file.id, ty, &mut work);
+        }
+    }
+    // Everything reachable from a key position is in key position.
+    while let Some((file, ty)) = work.pop() {
+        match model.resolve(file, ty) {
+            Resolved::Struct(id, s) => {
+                if keys.insert(id) {
+                    work.extend(s.fields.iter().map(|f| (id.file, &f.ty)));
+                }
+            }
+            Resolved::List(f, e) | Resolved::Set(f, e) => work.push((f, e)),
+            Resolved::Map(f, k, v) => {
+                work.push((f, k));
+                work.push((f, v));
+            }
+            Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum => {}
+        }
+    }
+    keys
+}
+
+/// Pushes the set elements and map keys written inside `ty` (not following names: typedefs
+/// are visited as definitions of their own).
+fn collect_key_positions<'p>(file: FileId, ty: &'p Type, out: &mut Vec<(FileId, &'p Type)>) {
+    match &ty.kind {
+        TypeKind::Base(_) | TypeKind::Named(_) => {}
+        TypeKind::List { element, .. } => collect_key_positions(file, element, out),
+        TypeKind::Set { element, .. } => {
+            out.push((file, element));
+            collect_key_positions(file, element, out);
+        }
+        TypeKind::Map { key, value, .. } => {
+            out.push((file, key));
+            collect_key_positions(file, key, out);
+            collect_key_positions(file, value, out);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Code is generated for real-world IDL from the shared corpus and compiled, with clippy and
+//! `-D warnings`, as a consuming crate would compile it.
+//!
+//! By default (CI) a subset: the 10 largest valid files, then files taken in turn from every
+//! source project until there are at least 60 — every source is covered. The whole valid
+//! corpus: `THRIFT_CORPUS_ALL=1 cargo test -p thrift-codegen --test corpus_compile -- --nocapture`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use thrift_codegen::Builder;
+
+struct Entry {
+    path: String,
+    include_dirs: Vec<String>,
+}
+
+fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+fn valid_entries() -> Vec<Entry> {
+    let manifest =
+        std::fs::read_to_string(corpus_root().join("MANIFEST.tsv")).expect("corpus manifest");
+    manifest
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            (cols[1] == "valid").then(|| Entry {
+                path: cols[0].to_string(),
+                include_dirs: cols[2].split_whitespace().map(String::from).collect(),
+            })
+        })
+        .collect()
+}
+
+/// The CI subset: the 10 largest files, then round-robin over source projects up to 60.
+fn subset(entries: Vec<Entry>) -> Vec<Entry> {
+    let root = corpus_root();
+    let size = |e: &Entry| std::fs::metadata(root.join(&e.path)).map_or(0, |m| m.len());
+    let mut by_size: Vec<&Entry> = entries.iter().collect();
+    by_size.sort_by_key(|e| std::cmp::Reverse(size(e)));
+    let mut chosen: Vec<String> = by_size.iter().take(10).map(|e| e.path.clone()).collect();
+    let mut by_source: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
+    for entry in &entries {
+        by_source
+            .entry(entry.path.split('/').next().unwrap())
+            .or_default()
+            .push(entry);
+    }
+    let mut round = 0;
+    while chosen.len() < 60 {
+        let mut added = false;
+        for files in by_source.values() {
+            if let Some(entry) = files.get(round) {
+                added = true;
+                if !chosen.contains(&entry.path) {
+                    chosen.push(entry.path.clone());
+                }
+            }
+        }
+        if !added {
+            break;
+        }
+        round += 1;
+    }
+    entries
+        .into_iter()
+        .filter(|e| chosen.contains(&e.path))
+        .collect()
+}
+
+#[test]
+fn generated_corpus_code_compiles_without_warnings() {
+    let all = std::env::var_os("THRIFT_CORPUS_ALL").is_some();
+    let entries = if all {
+        valid_entries()
+    } else {
+        subset(valid_entries())
+    };
+    let sources: std::collections::BTreeSet<&str> = entries
+        .iter()
+        .map(|e| e.path.split('/').next().unwrap())
+        .collect();
+    if !all {
+        assert!(
+            entries.len() >= 60 && sources.len() >= 12,
+            "{} files, {} sources",
+            entries.len(),
+            sources.len()
+        );
+    }
+
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let krate = workspace
+        .join("target/corpus-compile")
+        .join(if all { "all" } else { "subset" });
+    let src = krate.join("src");
+    let _ = std::fs::remove_dir_all(&src);
+    std::fs::create_dir_all(&src).unwrap();
+
+    let root = corpus_root();
+    let mut lib = String::from("//! Generated code for corpus files.\n");
+    for (index, entry) in entries.iter().enumerate() {
+        let mut builder = Builder::new();
+        for dir in &entry.include_dirs {
+            builder.include_dir(root.join(dir));
+        }
+        let files = builder
+            .generate([root.join(&entry.path)])
+            .unwrap_or_else(|e| panic!("{}: {e}", entry.path));
+        let module = format!("f{index:03}");
+        let dir = src.join(&module);
+        for file in &files {
+            let path = dir.join(&file.path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, &file.contents).unwrap();
+        }
+        std::fs::write(dir.join("mod.rs"), thrift_codegen::mod_rs(&files)).unwrap();
+        lib.push_str(&format!(
+            "/// `{}`\n#[path = \"{module}/mod.rs\"]\npub mod {module};\n",
+            entry.path
+        ));
+    }
+    std::fs::write(src.join("lib.rs"), lib).unwrap();
+    let runtime = workspace.join("thrift-runtime").canonicalize().unwrap();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"corpus-compile\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [dependencies]\nthrift-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+            runtime.display().to_string()
+        ),
+    )
+    .unwrap();
+
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["clippy", "--quiet", "--offline", "--", "-D", "warnings"])
+        .current_dir(&krate)
+        .env(
+            "CARGO_TARGET_DIR",
+            workspace.join("target/corpus-compile/target"),
+        )
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("run cargo clippy");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "generated code for {} files does not compile cleanly:\n{stderr}",
+        entries.len()
+    );
+    assert!(!stderr.contains("warning"), "{stderr}");
+    println!(
+        "compiled generated code of {} corpus files from {} sources",
+        entries.len(),
+        sources.len()
+    );
+}
