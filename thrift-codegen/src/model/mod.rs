@@ -193,8 +193,10 @@ impl<'p> Model<'p> {
         }
         let here = self.module_path(from);
         let there = self.module_path(id.file);
-        let supers = (0..here.len()).map(|_| quote!(super));
-        let segments = there.iter().map(|s| ident::ident(s));
+        // Up to the closest common ancestor, then down.
+        let common = here.iter().zip(there).take_while(|(a, b)| a == b).count();
+        let supers = (common..here.len()).map(|_| quote!(super));
+        let segments = there[common..].iter().map(|s| ident::ident(s));
         quote!(#(#supers::)* #(#segments::)* #name)
     }
 

@@ -6,7 +6,7 @@ pub mod org {
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Request {
-    pub header: super::super::super::org::example::common::Header,
+    pub header: super::common::Header,
 }
 impl ::thrift_runtime::ThriftWrite for Request {
     fn write<W: ::thrift_runtime::ProtocolWriter>(
@@ -42,7 +42,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Request {
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Struct) => {
                     f_header = ::std::option::Option::Some(
-                        <super::super::super::org::example::common::Header as ::thrift_runtime::ThriftRead<
+                        <super::common::Header as ::thrift_runtime::ThriftRead<
                             'de,
                         >>::read(r)?,
                     );
