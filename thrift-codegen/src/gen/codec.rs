@@ -71,6 +71,7 @@ pub fn write_value(
     in_key: bool,
     depth: usize,
 ) -> TokenStream {
+    let in_key = in_key && !m.borrowed();
     let (copied, by_ref, value) = (val.copied(), val.by_ref(), val.expr());
     let rt = &m.runtime;
     match m.resolve(file, ty) {
@@ -82,16 +83,20 @@ pub fn write_value(
             BaseType::I64 => quote!(w.write_i64(#copied)?;),
             BaseType::Double if in_key => quote!(w.write_double(#value.0)?;),
             BaseType::Double => quote!(w.write_double(#copied)?;),
+            // Borrowing forms hold `&str`/`&[u8]` already.
+            BaseType::String | BaseType::Slist if m.borrowed() => quote!(w.write_string(#value)?;),
+            BaseType::Binary if m.borrowed() => quote!(w.write_binary(#value)?;),
             BaseType::String | BaseType::Slist => quote!(w.write_string(#by_ref)?;),
             BaseType::Binary => quote!(w.write_binary(#by_ref)?;),
             BaseType::Uuid => quote!(w.write_uuid(#by_ref)?;),
         },
         Resolved::Enum(_) => quote!(w.write_i32(#value.0)?;),
+        Resolved::Senum if m.borrowed() => quote!(w.write_string(#value)?;),
         Resolved::Senum => quote!(w.write_string(#by_ref)?;),
         Resolved::Struct(..) => quote!(#rt::ThriftWrite::write(#by_ref, w)?;),
         Resolved::List(f, element) | Resolved::Set(f, element) => {
             let is_set = matches!(m.resolve(file, ty), Resolved::Set(..));
-            let elem_key = in_key || is_set;
+            let elem_key = (in_key || is_set) && !m.borrowed();
             let item = var("item", depth);
             let elem_type = wire_type(m, f, element);
             let body = write_value(
@@ -141,6 +146,7 @@ pub fn value_len(
     in_key: bool,
     depth: usize,
 ) -> TokenStream {
+    let in_key = in_key && !m.borrowed();
     let (copied, by_ref, value) = (val.copied(), val.by_ref(), val.expr());
     let rt = &m.runtime;
     match m.resolve(file, ty) {
@@ -168,7 +174,7 @@ pub fn value_len(
                 f,
                 element,
                 &Val::reference(quote!(#item)),
-                in_key || is_set,
+                (in_key || is_set) && !m.borrowed(),
                 depth + 1,
             );
             let begin = if is_set {
@@ -204,6 +210,8 @@ pub fn read_value(
     depth: usize,
 ) -> TokenStream {
     let rt = &m.runtime;
+    let borrowed = m.borrowed();
+    let in_key = in_key && !borrowed;
     match m.resolve(file, ty) {
         Resolved::Base(base) => match base {
             BaseType::Bool => quote!(r.read_bool()?),
@@ -213,7 +221,9 @@ pub fn read_value(
             BaseType::I64 => quote!(r.read_i64()?),
             BaseType::Double if in_key => quote!(#rt::OrderedF64(r.read_double()?)),
             BaseType::Double => quote!(r.read_double()?),
+            BaseType::String | BaseType::Slist if borrowed => quote!(r.read_str()?),
             BaseType::String | BaseType::Slist => quote!(r.read_string()?),
+            BaseType::Binary if borrowed => quote!(r.read_bytes()?),
             BaseType::Binary => quote!(r.read_binary()?),
             BaseType::Uuid => quote!(r.read_uuid()?),
         },
@@ -221,18 +231,24 @@ pub fn read_value(
             let path = m.path_to(file, id);
             quote!(#path(r.read_i32()?))
         }
+        Resolved::Senum if borrowed => quote!(r.read_str()?),
         Resolved::Senum => quote!(r.read_string()?),
         Resolved::Struct(id, _) => {
-            let path = m.path_to(file, id);
+            let path = if borrowed && m.is_borrowing(id) {
+                m.ref_path(id)
+            } else {
+                m.path_to(file, id)
+            };
             quote!(<#path as #rt::ThriftRead<'de>>::read(r)?)
         }
         Resolved::List(f, element) | Resolved::Set(f, element) => {
             let is_set = matches!(m.resolve(file, ty), Resolved::Set(..));
             let (header, out) = (var("header", depth), var("items", depth));
             let elem_type = wire_type(m, f, element);
-            let elem_rust = rust_type(m, f, element, in_key || is_set);
-            let read = read_value(m, f, element, in_key || is_set, depth + 1);
-            if is_set {
+            let elem_key = (in_key || is_set) && !m.borrowed();
+            let elem_rust = rust_type(m, f, element, elem_key);
+            let read = read_value(m, f, element, elem_key, depth + 1);
+            if is_set && !borrowed {
                 quote! {{
                     let #header = r.read_set_begin()?;
                     #rt::check_element_type(#header.elem, #elem_type, #header.len)?;
@@ -262,6 +278,23 @@ pub fn read_value(
             let read_key = read_value(m, f, key, true, depth + 1);
             let read_val = read_value(m, f, val, in_key, depth + 1);
             let (k, v) = (var("key", depth), var("value", depth));
+            if borrowed {
+                let (key_rust, val_rust) =
+                    (rust_type(m, f, key, false), rust_type(m, f, val, false));
+                return quote! {{
+                    let #header = r.read_map_begin()?;
+                    #rt::check_element_type(#header.key, #key_type, #header.len)?;
+                    #rt::check_element_type(#header.value, #value_type, #header.len)?;
+                    let mut #out = ::std::vec::Vec::with_capacity(#rt::capacity_hint::<(#key_rust, #val_rust)>(#header.len));
+                    for _ in 0..#header.len {
+                        let #k = #read_key;
+                        let #v = #read_val;
+                        #out.push((#k, #v));
+                    }
+                    r.read_map_end()?;
+                    #out
+                }};
+            }
             quote! {{
                 let #header = r.read_map_begin()?;
                 #rt::check_element_type(#header.key, #key_type, #header.len)?;

@@ -1,6 +1,7 @@
 //! Code generation: one Rust module per IDL file, built as tokens with `quote!`, checked by
 //! `syn` and printed by `prettyplease`.
 
+mod borrowed;
 mod codec;
 mod consts;
 mod docs;

@@ -12,7 +12,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use thrift_parser::ast::{BaseType, Field, Requiredness, Struct, StructKind};
+use thrift_parser::ast::{BaseType, ConstValueKind, Field, Requiredness, Struct, StructKind};
 use thrift_parser::DefId;
 
 use super::codec::{read_value, value_len, write_value, Val};
@@ -33,18 +33,58 @@ pub fn field_names(s: &Struct) -> Vec<String> {
 
 /// How a field is held.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Holding {
+pub(super) enum Holding {
     /// `T` (or `Box<T>`), always written.
     Always,
     /// `Option<T>` (or `Option<Box<T>>`), written when `Some`.
     Optional,
 }
 
-fn holding(m: &Model<'_>, id: DefId, index: usize, _field: &Field) -> Holding {
-    if m.holds_as_option(id, index) {
+pub(super) fn holding(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> Holding {
+    // Borrowing forms apply IDL defaults of scalars, strings and binaries (no allocation) but
+    // not of containers and structs: a field with one of those is `None` when absent, and the
+    // conversion to the owned form applies the default.
+    let borrowed_default = m.borrowed()
+        && field.requiredness == Requiredness::Default
+        && idl_default(m, id, index, field).is_some()
+        && !matches!(
+            m.resolve(id.file, &field.ty),
+            Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum
+        );
+    if m.holds_as_option(id, index) || borrowed_default {
         Holding::Optional
     } else {
         Holding::Always
+    }
+}
+
+/// The type a struct's code is generated for: the owned `Foo`, or the borrowing `FooRef<'de>`.
+pub struct Target {
+    /// The type with its lifetime, e.g. `FooRef<'de>`.
+    pub ty: TokenStream,
+    /// The name used to construct it, e.g. `FooRef`.
+    pub ctor: proc_macro2::Ident,
+    /// Generics of `impl` blocks for it: `<'de>` or nothing.
+    pub generics: TokenStream,
+}
+
+impl Target {
+    pub fn owned(m: &Model<'_>, id: DefId) -> Target {
+        let name = ident::ident(m.name(id));
+        Target {
+            ty: quote!(#name),
+            ctor: name,
+            generics: TokenStream::new(),
+        }
+    }
+
+    pub fn borrowed(m: &Model<'_>, id: DefId) -> Target {
+        let name = ident::ident(m.ref_name(id));
+        Target {
+            ty: quote!(#name<'de>),
+            ctor: name,
+            generics: quote!(<'de>),
+        }
     }
 }
 
@@ -114,8 +154,13 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         TokenStream::new()
     };
 
-    let write = write_impl(m, id, s, &names);
-    let read = read_impl(m, id, s, &names);
+    let write = write_impl(m, id, s, &names, &Target::owned(m, id));
+    let read = read_impl(m, id, s, &names, &Target::owned(m, id));
+    let borrowed = if m.is_borrowing(id) {
+        super::borrowed::struct_ref_item(m, id, s)
+    } else {
+        TokenStream::new()
+    };
     let exception = if s.kind == StructKind::Exception {
         quote! {
             impl ::std::fmt::Display for #name {
@@ -141,12 +186,13 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         #exception
         #write
         #read
+        #borrowed
     }
 }
 
 /// The IDL default of a field, unless it is what `Default::default()` gives anyway (`0`,
 /// `false`, `""`, `[]`…) on a field that is not held as an `Option`.
-fn idl_default<'a>(
+pub(super) fn idl_default<'a>(
     m: &Model<'_>,
     id: DefId,
     index: usize,
@@ -161,11 +207,28 @@ fn idl_default<'a>(
 }
 
 /// The value a field takes in `Default` (and for a default-requiredness field missing on read).
-fn default_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
+pub(super) fn default_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
     let boxed = m.is_boxed(id, index);
     match idl_default(m, id, index, field) {
         Some(value) => {
-            let mut expr = value_expr(m, id.file, &field.ty, id.file, value, m.is_key_struct(id));
+            let mut expr = match (m.borrowed(), m.resolve(id.file, &field.ty), &value.kind) {
+                (
+                    true,
+                    Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum,
+                    ConstValueKind::String(s),
+                ) => quote!(#s),
+                (true, Resolved::Base(BaseType::Binary), ConstValueKind::String(s)) => {
+                    quote!(#s.as_bytes())
+                }
+                _ => value_expr(
+                    m,
+                    id.file,
+                    &field.ty,
+                    id.file,
+                    value,
+                    m.is_key_struct(id) && !m.borrowed(),
+                ),
+            };
             if boxed {
                 expr = quote!(::std::boxed::Box::new(#expr));
             }
@@ -192,10 +255,16 @@ fn is_bool(m: &Model<'_>, id: DefId, field: &Field) -> bool {
     )
 }
 
-fn write_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
-    let key = m.is_key_struct(id);
+pub fn write_impl(
+    m: &Model<'_>,
+    id: DefId,
+    s: &Struct,
+    names: &[String],
+    target: &Target,
+) -> TokenStream {
+    let key = m.is_key_struct(id) && !m.borrowed();
     let rt = &m.runtime;
-    let name = ident::ident(m.name(id));
+    let (name, generics) = (&target.ty, &target.generics);
     let fields = sorted_fields(s);
 
     let mut writes = Vec::new();
@@ -282,7 +351,7 @@ fn write_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenSt
         quote!(let mut len)
     };
     quote! {
-        impl #rt::ThriftWrite for #name {
+        impl #generics #rt::ThriftWrite for #name {
             fn write<W: #rt::ProtocolWriter>(&self, w: &mut W) -> #rt::Result<()> {
                 let token = w.write_struct_begin()?;
                 #(#writes)*
@@ -299,10 +368,16 @@ fn write_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenSt
     }
 }
 
-fn read_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
-    let key = m.is_key_struct(id);
+pub fn read_impl(
+    m: &Model<'_>,
+    id: DefId,
+    s: &Struct,
+    names: &[String],
+    target: &Target,
+) -> TokenStream {
+    let key = m.is_key_struct(id) && !m.borrowed();
     let rt = &m.runtime;
-    let name = ident::ident(m.name(id));
+    let (name, ctor) = (&target.ty, &target.ctor);
     let idl_name = &s.name.name;
     let locals: Vec<_> = names
         .iter()
@@ -372,7 +447,7 @@ fn read_impl(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStr
                     r.read_field_end()?;
                 }
                 r.read_struct_end(token)?;
-                ::std::result::Result::Ok(#name { #(#inits),* })
+                ::std::result::Result::Ok(#ctor { #(#inits),* })
             }
         }
     }

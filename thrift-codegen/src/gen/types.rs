@@ -11,6 +11,9 @@ use crate::model::{Model, Resolved};
 /// key, where `f64` becomes the runtime's ordered float so the collection can be ordered.
 pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
     let rt = &m.runtime;
+    if m.borrowed() {
+        return borrowed_type(m, file, ty);
+    }
     match &ty.kind {
         TypeKind::Base(base) => base_type(rt, *base, in_key),
         TypeKind::Named(name) => {
@@ -35,6 +38,29 @@ pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenS
             let key = rust_type(m, file, key, true);
             let value = rust_type(m, file, value, in_key);
             quote!(::std::collections::BTreeMap<#key, #value>)
+        }
+    }
+}
+
+/// The type in a borrowing form: strings and binaries borrowed from the input (`&'de str`,
+/// `&'de [u8]`), structs that borrow as their `…Ref<'de>`, lists and sets as `Vec`s, maps as
+/// `Vec`s of pairs (decoding them needs no hashing, ordering or per-entry allocation).
+/// Typedefs are expanded: an alias names the owned form.
+fn borrowed_type(m: &Model<'_>, file: FileId, ty: &Type) -> TokenStream {
+    match m.resolve(file, ty) {
+        Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum => quote!(&'de str),
+        Resolved::Base(BaseType::Binary) => quote!(&'de [u8]),
+        Resolved::Base(base) => base_type(&m.runtime, base, false),
+        Resolved::Enum(id) => m.path_to(file, id),
+        Resolved::Struct(id, _) if m.is_borrowing(id) => m.ref_path(id),
+        Resolved::Struct(id, _) => m.path_to(file, id),
+        Resolved::List(f, e) | Resolved::Set(f, e) => {
+            let e = borrowed_type(m, f, e);
+            quote!(::std::vec::Vec<#e>)
+        }
+        Resolved::Map(f, k, v) => {
+            let (k, v) = (borrowed_type(m, f, k), borrowed_type(m, f, v));
+            quote!(::std::vec::Vec<(#k, #v)>)
         }
     }
 }

@@ -27,11 +27,37 @@ pub fn variant_names(s: &Struct) -> Vec<String> {
 }
 
 pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
-    let key = m.is_key_struct(id);
+    let owned = union_form(m, id, s, &super::structs::Target::owned(m, id));
+    if !m.is_borrowing(id) {
+        return owned;
+    }
+    m.set_borrowed(true);
+    let borrowed = union_form(m, id, s, &super::structs::Target::borrowed(m, id));
+    m.set_borrowed(false);
+    let borrowed = super::borrowed::union_ref_item(m, id, s, &variant_names(s), borrowed);
+    quote!(#owned #borrowed)
+}
+
+/// The enum and its impls, for the owned or the borrowing form.
+fn union_form(
+    m: &Model<'_>,
+    id: DefId,
+    s: &Struct,
+    target: &super::structs::Target,
+) -> TokenStream {
+    let key = m.is_key_struct(id) && !m.borrowed();
+    let (name, ty, generics) = (&target.ctor, &target.ty, &target.generics);
     let rt = &m.runtime;
-    let name = ident::ident(m.name(id));
     let idl_name = &s.name.name;
-    let docs = doc_attrs(s.doc.as_deref());
+    let docs = if m.borrowed() {
+        let doc = format!(
+            " The borrowing form of [`{}`]: strings and binaries point into the input.",
+            m.name(id)
+        );
+        quote!(#[doc = #doc])
+    } else {
+        doc_attrs(s.doc.as_deref())
+    };
     let variants = variant_names(s);
     let file = id.file;
 
@@ -48,24 +74,33 @@ pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
             }
         })
         .collect();
-    let variant_items = s.fields.iter().enumerate().map(|(index, field)| {
-        let docs = doc_attrs(field.doc.as_deref());
-        let variant = ident::ident(&variants[index]);
-        let ty = &types[index];
-        let allow = super::types::complexity_allow(ty);
-        quote! { #docs #allow #variant(#ty), }
-    });
+    let variant_items = s
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(index, field)| {
+            let docs = doc_attrs(field.doc.as_deref());
+            let variant = ident::ident(&variants[index]);
+            let ty = &types[index];
+            let allow = super::types::complexity_allow(ty);
+            quote! { #docs #allow #variant(#ty), }
+        })
+        .collect::<Vec<_>>();
 
     let can_default = m.derives(id).default && !s.fields.is_empty();
-    let derive = derive_list(m, id, false);
+    let derive = if m.borrowed() {
+        quote!(#[derive(Debug, Clone, PartialEq)])
+    } else {
+        derive_list(m, id, false)
+    };
     let default_impl = if can_default {
         let first = ident::ident(&variants[0]);
-        let value = match &s.fields[0].default {
+        let value = match s.fields[0].default.as_ref().filter(|_| !m.borrowed()) {
             Some(v) => super::consts::value_expr(m, file, &s.fields[0].ty, file, v, key),
             None => quote!(::std::default::Default::default()),
         };
         quote! {
-            impl ::std::default::Default for #name {
+            impl #generics ::std::default::Default for #ty {
                 fn default() -> Self {
                     #name::#first(#value)
                 }
@@ -163,13 +198,13 @@ pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         #docs
         #derive
         #lint
-        pub enum #name {
+        pub enum #ty {
             #(#variant_items)*
         }
 
         #default_impl
 
-        impl #rt::ThriftWrite for #name {
+        impl #generics #rt::ThriftWrite for #ty {
             #write_fn
 
             fn encoded_len<P: #rt::ProtocolSize>(&self) -> usize {
@@ -177,7 +212,7 @@ pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
             }
         }
 
-        impl<'de> #rt::ThriftRead<'de> for #name {
+        impl<'de> #rt::ThriftRead<'de> for #ty {
             fn read<R: #rt::ProtocolReader<'de>>(r: &mut R) -> #rt::Result<Self> {
                 let token = r.read_struct_begin()?;
                 #value_decl

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use thrift_parser::ast::{Definition, Type, TypeKind};
+use thrift_parser::ast::{BaseType, Definition, Type, TypeKind};
 use thrift_parser::{DefId, FileId};
 
 use super::{Model, Resolved};
@@ -71,6 +71,56 @@ fn collect_key_positions<'p>(file: FileId, ty: &'p Type, out: &mut Vec<(FileId, 
             out.push((file, key));
             collect_key_positions(file, key, out);
             collect_key_positions(file, value, out);
+        }
+    }
+}
+
+/// Structs (and unions, exceptions) that hold a string or binary, directly or through fields,
+/// containers and typedefs: the ones whose borrowing form differs from the owned one.
+pub fn borrowing_structs(model: &Model<'_>) -> BTreeSet<DefId> {
+    let mut structs = Vec::new();
+    for file in model.program.files() {
+        for (index, definition) in file.document.definitions.iter().enumerate() {
+            if let Definition::Struct(s) = definition {
+                structs.push((
+                    DefId {
+                        file: file.id,
+                        index,
+                    },
+                    s,
+                ));
+            }
+        }
+    }
+    let mut borrowing = BTreeSet::new();
+    loop {
+        let mut changed = false;
+        for &(id, s) in &structs {
+            if !borrowing.contains(&id)
+                && s.fields
+                    .iter()
+                    .any(|f| borrows(model, &borrowing, id.file, &f.ty))
+            {
+                borrowing.insert(id);
+                changed = true;
+            }
+        }
+        if !changed {
+            return borrowing;
+        }
+    }
+}
+
+fn borrows(model: &Model<'_>, borrowing: &BTreeSet<DefId>, file: FileId, ty: &Type) -> bool {
+    match model.resolve(file, ty) {
+        Resolved::Base(BaseType::String | BaseType::Binary | BaseType::Slist) | Resolved::Senum => {
+            true
+        }
+        Resolved::Base(_) | Resolved::Enum(_) => false,
+        Resolved::Struct(id, _) => borrowing.contains(&id),
+        Resolved::List(f, e) | Resolved::Set(f, e) => borrows(model, borrowing, f, e),
+        Resolved::Map(f, k, v) => {
+            borrows(model, borrowing, f, k) || borrows(model, borrowing, f, v)
         }
     }
 }

@@ -40,6 +40,12 @@ pub struct Model<'p> {
     boxed: BTreeSet<(DefId, usize)>,
     derives: HashMap<DefId, Derives>,
     key_structs: BTreeSet<DefId>,
+    /// Structs that hold strings or binaries (transitively): they get a borrowing `…Ref<'de>`.
+    borrowing: BTreeSet<DefId>,
+    /// The Rust names of the borrowing forms.
+    ref_names: HashMap<DefId, String>,
+    /// Whether code for the borrowing forms is being generated (see [`Model::set_borrowed`]).
+    borrowed: Cell<bool>,
     /// The file whose module code is being generated for: paths are relative to it.
     current: Cell<Option<FileId>>,
 }
@@ -54,12 +60,17 @@ impl<'p> Model<'p> {
             boxed: BTreeSet::new(),
             derives: HashMap::new(),
             key_structs: BTreeSet::new(),
+            borrowing: BTreeSet::new(),
+            ref_names: HashMap::new(),
+            borrowed: Cell::new(false),
             current: Cell::new(None),
         };
         model.assign_modules();
         model.assign_names();
         model.boxed = recursion::boxed_fields(&model);
         model.key_structs = keys::key_structs(&model);
+        model.borrowing = keys::borrowing_structs(&model);
+        model.assign_ref_names();
         model.derives = derives::compute(&model);
         model
     }
@@ -122,6 +133,61 @@ impl<'p> Model<'p> {
                 );
             }
         }
+    }
+
+    /// `FooRef` for every borrowing struct `Foo`, unique among the module's names.
+    fn assign_ref_names(&mut self) {
+        for file in self.program.files() {
+            let mut scope = ident::Scope::new();
+            let ids: Vec<DefId> = (0..file.document.definitions.len())
+                .map(|index| DefId {
+                    file: file.id,
+                    index,
+                })
+                .collect();
+            for id in &ids {
+                if let Some(name) = self.names.get(id) {
+                    scope.reserve(name);
+                }
+            }
+            for id in ids {
+                if self.borrowing.contains(&id) {
+                    let name = scope.unique(format!("{}Ref", self.names[&id]));
+                    self.ref_names.insert(id, name);
+                }
+            }
+        }
+    }
+
+    /// Whether a struct has a borrowing form `…Ref<'de>` (it holds strings or binaries).
+    pub fn is_borrowing(&self, id: DefId) -> bool {
+        self.borrowing.contains(&id)
+    }
+
+    /// The Rust name of the borrowing form of a struct.
+    pub fn ref_name(&self, id: DefId) -> &str {
+        &self.ref_names[&id]
+    }
+
+    /// Switches type, read and write generation to the borrowing forms (`&'de str`,
+    /// `&'de [u8]`, `…Ref<'de>`, containers as `Vec`s).
+    pub fn set_borrowed(&self, borrowed: bool) {
+        self.borrowed.set(borrowed);
+    }
+
+    pub fn borrowed(&self) -> bool {
+        self.borrowed.get()
+    }
+
+    /// The path to the borrowing form of struct `id`, with its lifetime: `FooRef<'de>`.
+    pub fn ref_path(&self, id: DefId) -> TokenStream {
+        let path = self.path_to(id.file, id);
+        let mut tokens: Vec<proc_macro2::TokenTree> = path.into_iter().collect();
+        // Replace the last segment (the owned name) by the borrowing name.
+        tokens.pop();
+        let name = ident::ident(self.ref_name(id));
+        let prefix: TokenStream = tokens.into_iter().collect();
+        quote!(#prefix #name<'de>)
     }
 
     pub fn module_path(&self, file: FileId) -> &[String] {

@@ -160,6 +160,185 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypes {
         })
     }
 }
+/// The borrowing form of [`BaseTypes`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BaseTypesRef<'de> {
+    pub a_bool: bool,
+    pub a_byte: i8,
+    pub an_i8: i8,
+    pub an_i16: i16,
+    pub an_i32: i32,
+    pub an_i64: i64,
+    pub a_double: f64,
+    pub a_string: &'de str,
+    pub a_binary: &'de [u8],
+    pub a_uuid: [u8; 16],
+}
+impl<'de> ::thrift_runtime::ThriftWrite for BaseTypesRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::Bool, 1)?;
+        w.write_bool(self.a_bool)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I8, 2)?;
+        w.write_i8(self.a_byte)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I8, 3)?;
+        w.write_i8(self.an_i8)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I16, 4)?;
+        w.write_i16(self.an_i16)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 5)?;
+        w.write_i32(self.an_i32)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I64, 6)?;
+        w.write_i64(self.an_i64)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Double, 7)?;
+        w.write_double(self.a_double)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::String, 8)?;
+        w.write_string(self.a_string)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::String, 9)?;
+        w.write_binary(self.a_binary)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Uuid, 10)?;
+        w.write_uuid(&self.a_uuid)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Bool, 1, 0)
+                + P::bool_field_value_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I8, 2, 1)
+                + P::i8_len(self.a_byte);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I8, 3, 2)
+                + P::i8_len(self.an_i8);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I16, 4, 3)
+                + P::i16_len(self.an_i16);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 5, 4)
+                + P::i32_len(self.an_i32);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I64, 6, 5)
+                + P::i64_len(self.an_i64);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Double, 7, 6)
+                + P::double_len(self.a_double);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::String, 8, 7)
+                + P::string_len(self.a_string.len());
+        len
+            += P::field_begin_len(::thrift_runtime::TType::String, 9, 8)
+                + P::binary_len(self.a_binary.len());
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Uuid, 10, 9)
+                + P::uuid_len(&self.a_uuid);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypesRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_a_bool = ::std::option::Option::None;
+        let mut f_a_byte = ::std::option::Option::None;
+        let mut f_an_i8 = ::std::option::Option::None;
+        let mut f_an_i16 = ::std::option::Option::None;
+        let mut f_an_i32 = ::std::option::Option::None;
+        let mut f_an_i64 = ::std::option::Option::None;
+        let mut f_a_double = ::std::option::Option::None;
+        let mut f_a_string = ::std::option::Option::None;
+        let mut f_a_binary = ::std::option::Option::None;
+        let mut f_a_uuid = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Bool) => {
+                    f_a_bool = ::std::option::Option::Some(r.read_bool()?);
+                }
+                (2, ::thrift_runtime::TType::I8) => {
+                    f_a_byte = ::std::option::Option::Some(r.read_i8()?);
+                }
+                (3, ::thrift_runtime::TType::I8) => {
+                    f_an_i8 = ::std::option::Option::Some(r.read_i8()?);
+                }
+                (4, ::thrift_runtime::TType::I16) => {
+                    f_an_i16 = ::std::option::Option::Some(r.read_i16()?);
+                }
+                (5, ::thrift_runtime::TType::I32) => {
+                    f_an_i32 = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (6, ::thrift_runtime::TType::I64) => {
+                    f_an_i64 = ::std::option::Option::Some(r.read_i64()?);
+                }
+                (7, ::thrift_runtime::TType::Double) => {
+                    f_a_double = ::std::option::Option::Some(r.read_double()?);
+                }
+                (8, ::thrift_runtime::TType::String) => {
+                    f_a_string = ::std::option::Option::Some(r.read_str()?);
+                }
+                (9, ::thrift_runtime::TType::String) => {
+                    f_a_binary = ::std::option::Option::Some(r.read_bytes()?);
+                }
+                (10, ::thrift_runtime::TType::Uuid) => {
+                    f_a_uuid = ::std::option::Option::Some(r.read_uuid()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(BaseTypesRef {
+            a_bool: f_a_bool.unwrap_or_default(),
+            a_byte: f_a_byte.unwrap_or_default(),
+            an_i8: f_an_i8.unwrap_or_default(),
+            an_i16: f_an_i16.unwrap_or_default(),
+            an_i32: f_an_i32.unwrap_or_default(),
+            an_i64: f_an_i64.unwrap_or_default(),
+            a_double: f_a_double.unwrap_or_default(),
+            a_string: f_a_string.unwrap_or_default(),
+            a_binary: f_a_binary.unwrap_or_default(),
+            a_uuid: f_a_uuid.unwrap_or_default(),
+        })
+    }
+}
+impl ::std::convert::From<&BaseTypesRef<'_>> for BaseTypes {
+    fn from(value: &BaseTypesRef<'_>) -> Self {
+        BaseTypes {
+            a_bool: value.a_bool,
+            a_byte: value.a_byte,
+            an_i8: value.an_i8,
+            an_i16: value.an_i16,
+            an_i32: value.an_i32,
+            an_i64: value.an_i64,
+            a_double: value.a_double,
+            a_string: ::std::string::String::from(value.a_string),
+            a_binary: value.a_binary.to_vec(),
+            a_uuid: value.a_uuid,
+        }
+    }
+}
+impl ::std::convert::From<BaseTypesRef<'_>> for BaseTypes {
+    fn from(value: BaseTypesRef<'_>) -> Self {
+        BaseTypes::from(&value)
+    }
+}
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Requiredness {
     pub req: i32,
@@ -321,6 +500,192 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Requiredness {
                     "req_bool",
                 ))?,
         })
+    }
+}
+/// The borrowing form of [`Requiredness`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RequirednessRef<'de> {
+    pub req: i32,
+    pub opt: ::std::option::Option<i32>,
+    pub plain: i32,
+    pub req_string: &'de str,
+    pub opt_string: ::std::option::Option<&'de str>,
+    pub plain_string: &'de str,
+    pub opt_bool: ::std::option::Option<bool>,
+    pub req_bool: bool,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for RequirednessRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_i32(self.req)?;
+        w.write_field_end()?;
+        if let ::std::option::Option::Some(value) = &self.opt {
+            w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+            w.write_i32(*value)?;
+            w.write_field_end()?;
+        }
+        w.write_field_begin(::thrift_runtime::TType::I32, 3)?;
+        w.write_i32(self.plain)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::String, 4)?;
+        w.write_string(self.req_string)?;
+        w.write_field_end()?;
+        if let ::std::option::Option::Some(value) = &self.opt_string {
+            w.write_field_begin(::thrift_runtime::TType::String, 5)?;
+            w.write_string(value)?;
+            w.write_field_end()?;
+        }
+        w.write_field_begin(::thrift_runtime::TType::String, 6)?;
+        w.write_string(self.plain_string)?;
+        w.write_field_end()?;
+        if let ::std::option::Option::Some(value) = &self.opt_bool {
+            w.write_field_begin(::thrift_runtime::TType::Bool, 7)?;
+            w.write_bool(*value)?;
+            w.write_field_end()?;
+        }
+        w.write_field_begin(::thrift_runtime::TType::Bool, 8)?;
+        w.write_bool(self.req_bool)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 1, 0)
+                + P::i32_len(self.req);
+        let mut prev: i16 = 1;
+        if let ::std::option::Option::Some(value) = &self.opt {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::I32, 2, 1)
+                    + P::i32_len(*value);
+            prev = 2;
+        }
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 3, prev)
+                + P::i32_len(self.plain);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::String, 4, 3)
+                + P::string_len(self.req_string.len());
+        let mut prev: i16 = 4;
+        if let ::std::option::Option::Some(value) = &self.opt_string {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::String, 5, 4)
+                    + P::string_len(value.len());
+            prev = 5;
+        }
+        len
+            += P::field_begin_len(::thrift_runtime::TType::String, 6, prev)
+                + P::string_len(self.plain_string.len());
+        let mut prev: i16 = 6;
+        if self.opt_bool.is_some() {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::Bool, 7, 6)
+                    + P::bool_field_value_len();
+            prev = 7;
+        }
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Bool, 8, prev)
+                + P::bool_field_value_len();
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for RequirednessRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_req = ::std::option::Option::None;
+        let mut f_opt = ::std::option::Option::None;
+        let mut f_plain = ::std::option::Option::None;
+        let mut f_req_string = ::std::option::Option::None;
+        let mut f_opt_string = ::std::option::Option::None;
+        let mut f_plain_string = ::std::option::Option::None;
+        let mut f_opt_bool = ::std::option::Option::None;
+        let mut f_req_bool = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::I32) => {
+                    f_req = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (2, ::thrift_runtime::TType::I32) => {
+                    f_opt = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (3, ::thrift_runtime::TType::I32) => {
+                    f_plain = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (4, ::thrift_runtime::TType::String) => {
+                    f_req_string = ::std::option::Option::Some(r.read_str()?);
+                }
+                (5, ::thrift_runtime::TType::String) => {
+                    f_opt_string = ::std::option::Option::Some(r.read_str()?);
+                }
+                (6, ::thrift_runtime::TType::String) => {
+                    f_plain_string = ::std::option::Option::Some(r.read_str()?);
+                }
+                (7, ::thrift_runtime::TType::Bool) => {
+                    f_opt_bool = ::std::option::Option::Some(r.read_bool()?);
+                }
+                (8, ::thrift_runtime::TType::Bool) => {
+                    f_req_bool = ::std::option::Option::Some(r.read_bool()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(RequirednessRef {
+            req: f_req
+                .ok_or_else(|| ::thrift_runtime::Error::missing_required_field(
+                    "Requiredness",
+                    "req",
+                ))?,
+            opt: f_opt,
+            plain: f_plain.unwrap_or_default(),
+            req_string: f_req_string
+                .ok_or_else(|| ::thrift_runtime::Error::missing_required_field(
+                    "Requiredness",
+                    "req_string",
+                ))?,
+            opt_string: f_opt_string,
+            plain_string: f_plain_string.unwrap_or_default(),
+            opt_bool: f_opt_bool,
+            req_bool: f_req_bool
+                .ok_or_else(|| ::thrift_runtime::Error::missing_required_field(
+                    "Requiredness",
+                    "req_bool",
+                ))?,
+        })
+    }
+}
+impl ::std::convert::From<&RequirednessRef<'_>> for Requiredness {
+    fn from(value: &RequirednessRef<'_>) -> Self {
+        Requiredness {
+            req: value.req,
+            opt: value.opt,
+            plain: value.plain,
+            req_string: ::std::string::String::from(value.req_string),
+            opt_string: value
+                .opt_string
+                .as_ref()
+                .map(|item| ::std::string::String::from(*item)),
+            plain_string: ::std::string::String::from(value.plain_string),
+            opt_bool: value.opt_bool,
+            req_bool: value.req_bool,
+        }
+    }
+}
+impl ::std::convert::From<RequirednessRef<'_>> for Requiredness {
+    fn from(value: RequirednessRef<'_>) -> Self {
+        Requiredness::from(&value)
     }
 }
 #[derive(Debug, Clone, PartialEq, PartialOrd)]
@@ -500,6 +865,198 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Defaults {
                 ]),
             big: f_big.unwrap_or(i64::MIN),
         })
+    }
+}
+/// The borrowing form of [`Defaults`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DefaultsRef<'de> {
+    pub number: i32,
+    pub text: &'de str,
+    pub ratio: ::std::option::Option<f64>,
+    pub numbers: ::std::option::Option<::std::vec::Vec<i32>>,
+    pub flag: bool,
+    pub bytes: &'de [u8],
+    pub id: [u8; 16],
+    pub big: i64,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for DefaultsRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_i32(self.number)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::String, 2)?;
+        w.write_string(self.text)?;
+        w.write_field_end()?;
+        if let ::std::option::Option::Some(value) = &self.ratio {
+            w.write_field_begin(::thrift_runtime::TType::Double, 3)?;
+            w.write_double(*value)?;
+            w.write_field_end()?;
+        }
+        if let ::std::option::Option::Some(value) = &self.numbers {
+            w.write_field_begin(::thrift_runtime::TType::List, 4)?;
+            w.write_list_begin(::thrift_runtime::TType::I32, value.len())?;
+            for item0 in value {
+                w.write_i32(*item0)?;
+            }
+            w.write_list_end()?;
+            w.write_field_end()?;
+        }
+        w.write_field_begin(::thrift_runtime::TType::Bool, 5)?;
+        w.write_bool(self.flag)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::String, 6)?;
+        w.write_binary(self.bytes)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Uuid, 7)?;
+        w.write_uuid(&self.id)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I64, 8)?;
+        w.write_i64(self.big)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 1, 0)
+                + P::i32_len(self.number);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::String, 2, 1)
+                + P::string_len(self.text.len());
+        let mut prev: i16 = 2;
+        if let ::std::option::Option::Some(value) = &self.ratio {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::Double, 3, 2)
+                    + P::double_len(*value);
+            prev = 3;
+        }
+        let mut prev: i16 = prev;
+        if let ::std::option::Option::Some(value) = &self.numbers {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::List, 4, prev)
+                    + P::list_begin_len(::thrift_runtime::TType::I32, value.len())
+                    + value.iter().map(|item0| P::i32_len(*item0)).sum::<usize>();
+            prev = 4;
+        }
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Bool, 5, prev)
+                + P::bool_field_value_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::String, 6, 5)
+                + P::binary_len(self.bytes.len());
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Uuid, 7, 6)
+                + P::uuid_len(&self.id);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I64, 8, 7)
+                + P::i64_len(self.big);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for DefaultsRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_number = ::std::option::Option::None;
+        let mut f_text = ::std::option::Option::None;
+        let mut f_ratio = ::std::option::Option::None;
+        let mut f_numbers = ::std::option::Option::None;
+        let mut f_flag = ::std::option::Option::None;
+        let mut f_bytes = ::std::option::Option::None;
+        let mut f_id = ::std::option::Option::None;
+        let mut f_big = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::I32) => {
+                    f_number = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (2, ::thrift_runtime::TType::String) => {
+                    f_text = ::std::option::Option::Some(r.read_str()?);
+                }
+                (3, ::thrift_runtime::TType::Double) => {
+                    f_ratio = ::std::option::Option::Some(r.read_double()?);
+                }
+                (4, ::thrift_runtime::TType::List) => {
+                    f_numbers = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::I32,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<i32>(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0.push(r.read_i32()?);
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (5, ::thrift_runtime::TType::Bool) => {
+                    f_flag = ::std::option::Option::Some(r.read_bool()?);
+                }
+                (6, ::thrift_runtime::TType::String) => {
+                    f_bytes = ::std::option::Option::Some(r.read_bytes()?);
+                }
+                (7, ::thrift_runtime::TType::Uuid) => {
+                    f_id = ::std::option::Option::Some(r.read_uuid()?);
+                }
+                (8, ::thrift_runtime::TType::I64) => {
+                    f_big = ::std::option::Option::Some(r.read_i64()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(DefaultsRef {
+            number: f_number.unwrap_or(42),
+            text: f_text.unwrap_or("hello"),
+            ratio: f_ratio,
+            numbers: f_numbers,
+            flag: f_flag.unwrap_or(true),
+            bytes: f_bytes.unwrap_or_else(|| "raw".as_bytes()),
+            id: f_id
+                .unwrap_or([
+                    0, 17, 34, 51, 68, 85, 102, 119, 136, 153, 170, 187, 204, 221, 238,
+                    255,
+                ]),
+            big: f_big.unwrap_or(i64::MIN),
+        })
+    }
+}
+impl ::std::convert::From<&DefaultsRef<'_>> for Defaults {
+    fn from(value: &DefaultsRef<'_>) -> Self {
+        Defaults {
+            number: value.number,
+            text: ::std::string::String::from(value.text),
+            ratio: value.ratio,
+            numbers: value
+                .numbers
+                .clone()
+                .unwrap_or_else(|| ::std::vec::Vec::from([1, 2, 3])),
+            flag: value.flag,
+            bytes: value.bytes.to_vec(),
+            id: value.id,
+            big: value.big,
+        }
+    }
+}
+impl ::std::convert::From<DefaultsRef<'_>> for Defaults {
+    fn from(value: DefaultsRef<'_>) -> Self {
+        Defaults::from(&value)
     }
 }
 /// Fields out of id order are written in id order.

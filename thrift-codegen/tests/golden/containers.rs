@@ -602,5 +602,692 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
         })
     }
 }
+/// The borrowing form of [`Containers`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ContainersRef<'de> {
+    pub matrix: ::std::vec::Vec<::std::vec::Vec<i32>>,
+    pub tags: ::std::vec::Vec<&'de str>,
+    #[allow(clippy::type_complexity)]
+    pub nested: ::std::vec::Vec<
+        (&'de str, ::std::vec::Vec<(i32, ::std::vec::Vec<&'de str>)>),
+    >,
+    pub doubles: ::std::vec::Vec<f64>,
+    pub by_double: ::std::vec::Vec<(f64, f64)>,
+    pub sets_of_doubles: ::std::vec::Vec<::std::vec::Vec<f64>>,
+    pub by_bytes: ::std::vec::Vec<(&'de [u8], bool)>,
+    pub flags: ::std::option::Option<::std::vec::Vec<bool>>,
+    pub blobs: ::std::vec::Vec<&'de [u8]>,
+    pub nested_doubles: ::std::vec::Vec<::std::vec::Vec<f64>>,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::List, 1)?;
+        w.write_list_begin(::thrift_runtime::TType::List, self.matrix.len())?;
+        for item0 in &self.matrix {
+            w.write_list_begin(::thrift_runtime::TType::I32, item0.len())?;
+            for item1 in item0 {
+                w.write_i32(*item1)?;
+            }
+            w.write_list_end()?;
+        }
+        w.write_list_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Set, 2)?;
+        w.write_set_begin(::thrift_runtime::TType::String, self.tags.len())?;
+        for item0 in &self.tags {
+            w.write_string(item0)?;
+        }
+        w.write_set_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Map, 3)?;
+        w.write_map_begin(
+            ::thrift_runtime::TType::String,
+            ::thrift_runtime::TType::Map,
+            self.nested.len(),
+        )?;
+        for (key0, value0) in &self.nested {
+            w.write_string(key0)?;
+            w.write_map_begin(
+                ::thrift_runtime::TType::I32,
+                ::thrift_runtime::TType::List,
+                value0.len(),
+            )?;
+            for (key1, value1) in value0 {
+                w.write_i32(*key1)?;
+                w.write_list_begin(::thrift_runtime::TType::String, value1.len())?;
+                for item2 in value1 {
+                    w.write_string(item2)?;
+                }
+                w.write_list_end()?;
+            }
+            w.write_map_end()?;
+        }
+        w.write_map_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Set, 4)?;
+        w.write_set_begin(::thrift_runtime::TType::Double, self.doubles.len())?;
+        for item0 in &self.doubles {
+            w.write_double(*item0)?;
+        }
+        w.write_set_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Map, 5)?;
+        w.write_map_begin(
+            ::thrift_runtime::TType::Double,
+            ::thrift_runtime::TType::Double,
+            self.by_double.len(),
+        )?;
+        for (key0, value0) in &self.by_double {
+            w.write_double(*key0)?;
+            w.write_double(*value0)?;
+        }
+        w.write_map_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::List, 6)?;
+        w.write_list_begin(::thrift_runtime::TType::Set, self.sets_of_doubles.len())?;
+        for item0 in &self.sets_of_doubles {
+            w.write_set_begin(::thrift_runtime::TType::Double, item0.len())?;
+            for item1 in item0 {
+                w.write_double(*item1)?;
+            }
+            w.write_set_end()?;
+        }
+        w.write_list_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Map, 7)?;
+        w.write_map_begin(
+            ::thrift_runtime::TType::String,
+            ::thrift_runtime::TType::Bool,
+            self.by_bytes.len(),
+        )?;
+        for (key0, value0) in &self.by_bytes {
+            w.write_binary(key0)?;
+            w.write_bool(*value0)?;
+        }
+        w.write_map_end()?;
+        w.write_field_end()?;
+        if let ::std::option::Option::Some(value) = &self.flags {
+            w.write_field_begin(::thrift_runtime::TType::List, 8)?;
+            w.write_list_begin(::thrift_runtime::TType::Bool, value.len())?;
+            for item0 in value {
+                w.write_bool(*item0)?;
+            }
+            w.write_list_end()?;
+            w.write_field_end()?;
+        }
+        w.write_field_begin(::thrift_runtime::TType::List, 9)?;
+        w.write_list_begin(::thrift_runtime::TType::String, self.blobs.len())?;
+        for item0 in &self.blobs {
+            w.write_binary(item0)?;
+        }
+        w.write_list_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Set, 10)?;
+        w.write_set_begin(::thrift_runtime::TType::List, self.nested_doubles.len())?;
+        for item0 in &self.nested_doubles {
+            w.write_list_begin(::thrift_runtime::TType::Double, item0.len())?;
+            for item1 in item0 {
+                w.write_double(*item1)?;
+            }
+            w.write_list_end()?;
+        }
+        w.write_set_end()?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::List, 1, 0)
+                + P::list_begin_len(::thrift_runtime::TType::List, self.matrix.len())
+                + self
+                    .matrix
+                    .iter()
+                    .map(|item0| {
+                        P::list_begin_len(::thrift_runtime::TType::I32, item0.len())
+                            + item0.iter().map(|item1| P::i32_len(*item1)).sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Set, 2, 1)
+                + P::set_begin_len(::thrift_runtime::TType::String, self.tags.len())
+                + self
+                    .tags
+                    .iter()
+                    .map(|item0| P::string_len(item0.len()))
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Map, 3, 2)
+                + P::map_begin_len(
+                    ::thrift_runtime::TType::String,
+                    ::thrift_runtime::TType::Map,
+                    self.nested.len(),
+                )
+                + self
+                    .nested
+                    .iter()
+                    .map(|(key0, value0)| {
+                        P::string_len(key0.len())
+                            + P::map_begin_len(
+                                ::thrift_runtime::TType::I32,
+                                ::thrift_runtime::TType::List,
+                                value0.len(),
+                            )
+                            + value0
+                                .iter()
+                                .map(|(key1, value1)| {
+                                    P::i32_len(*key1)
+                                        + P::list_begin_len(
+                                            ::thrift_runtime::TType::String,
+                                            value1.len(),
+                                        )
+                                        + value1
+                                            .iter()
+                                            .map(|item2| P::string_len(item2.len()))
+                                            .sum::<usize>()
+                                })
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Set, 4, 3)
+                + P::set_begin_len(::thrift_runtime::TType::Double, self.doubles.len())
+                + self.doubles.iter().map(|item0| P::double_len(*item0)).sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Map, 5, 4)
+                + P::map_begin_len(
+                    ::thrift_runtime::TType::Double,
+                    ::thrift_runtime::TType::Double,
+                    self.by_double.len(),
+                )
+                + self
+                    .by_double
+                    .iter()
+                    .map(|(key0, value0)| P::double_len(*key0) + P::double_len(*value0))
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::List, 6, 5)
+                + P::list_begin_len(
+                    ::thrift_runtime::TType::Set,
+                    self.sets_of_doubles.len(),
+                )
+                + self
+                    .sets_of_doubles
+                    .iter()
+                    .map(|item0| {
+                        P::set_begin_len(::thrift_runtime::TType::Double, item0.len())
+                            + item0
+                                .iter()
+                                .map(|item1| P::double_len(*item1))
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Map, 7, 6)
+                + P::map_begin_len(
+                    ::thrift_runtime::TType::String,
+                    ::thrift_runtime::TType::Bool,
+                    self.by_bytes.len(),
+                )
+                + self
+                    .by_bytes
+                    .iter()
+                    .map(|(key0, value0)| {
+                        P::binary_len(key0.len()) + P::bool_len(*value0)
+                    })
+                    .sum::<usize>();
+        let mut prev: i16 = 7;
+        if let ::std::option::Option::Some(value) = &self.flags {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::List, 8, 7)
+                    + P::list_begin_len(::thrift_runtime::TType::Bool, value.len())
+                    + value.iter().map(|item0| P::bool_len(*item0)).sum::<usize>();
+            prev = 8;
+        }
+        len
+            += P::field_begin_len(::thrift_runtime::TType::List, 9, prev)
+                + P::list_begin_len(::thrift_runtime::TType::String, self.blobs.len())
+                + self
+                    .blobs
+                    .iter()
+                    .map(|item0| P::binary_len(item0.len()))
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Set, 10, 9)
+                + P::set_begin_len(
+                    ::thrift_runtime::TType::List,
+                    self.nested_doubles.len(),
+                )
+                + self
+                    .nested_doubles
+                    .iter()
+                    .map(|item0| {
+                        P::list_begin_len(::thrift_runtime::TType::Double, item0.len())
+                            + item0
+                                .iter()
+                                .map(|item1| P::double_len(*item1))
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_matrix = ::std::option::Option::None;
+        let mut f_tags = ::std::option::Option::None;
+        let mut f_nested = ::std::option::Option::None;
+        let mut f_doubles = ::std::option::Option::None;
+        let mut f_by_double = ::std::option::Option::None;
+        let mut f_sets_of_doubles = ::std::option::Option::None;
+        let mut f_by_bytes = ::std::option::Option::None;
+        let mut f_flags = ::std::option::Option::None;
+        let mut f_blobs = ::std::option::Option::None;
+        let mut f_nested_doubles = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::List) => {
+                    f_matrix = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::List,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::vec::Vec<i32>,
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0
+                                .push({
+                                    let header1 = r.read_list_begin()?;
+                                    ::thrift_runtime::check_element_type(
+                                        header1.elem,
+                                        ::thrift_runtime::TType::I32,
+                                        header1.len,
+                                    )?;
+                                    let mut items1 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                                    );
+                                    for _ in 0..header1.len {
+                                        items1.push(r.read_i32()?);
+                                    }
+                                    r.read_list_end()?;
+                                    items1
+                                });
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (2, ::thrift_runtime::TType::Set) => {
+                    f_tags = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::String,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<&'de str>(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0.push(r.read_str()?);
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (3, ::thrift_runtime::TType::Map) => {
+                    f_nested = ::std::option::Option::Some({
+                        let header0 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.key,
+                            ::thrift_runtime::TType::String,
+                            header0.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header0.value,
+                            ::thrift_runtime::TType::Map,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (
+                                    &'de str,
+                                    ::std::vec::Vec<(i32, ::std::vec::Vec<&'de str>)>,
+                                ),
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            let key0 = r.read_str()?;
+                            let value0 = {
+                                let header1 = r.read_map_begin()?;
+                                ::thrift_runtime::check_element_type(
+                                    header1.key,
+                                    ::thrift_runtime::TType::I32,
+                                    header1.len,
+                                )?;
+                                ::thrift_runtime::check_element_type(
+                                    header1.value,
+                                    ::thrift_runtime::TType::List,
+                                    header1.len,
+                                )?;
+                                let mut items1 = ::std::vec::Vec::with_capacity(
+                                    ::thrift_runtime::capacity_hint::<
+                                        (i32, ::std::vec::Vec<&'de str>),
+                                    >(header1.len),
+                                );
+                                for _ in 0..header1.len {
+                                    let key1 = r.read_i32()?;
+                                    let value1 = {
+                                        let header2 = r.read_list_begin()?;
+                                        ::thrift_runtime::check_element_type(
+                                            header2.elem,
+                                            ::thrift_runtime::TType::String,
+                                            header2.len,
+                                        )?;
+                                        let mut items2 = ::std::vec::Vec::with_capacity(
+                                            ::thrift_runtime::capacity_hint::<&'de str>(header2.len),
+                                        );
+                                        for _ in 0..header2.len {
+                                            items2.push(r.read_str()?);
+                                        }
+                                        r.read_list_end()?;
+                                        items2
+                                    };
+                                    items1.push((key1, value1));
+                                }
+                                r.read_map_end()?;
+                                items1
+                            };
+                            items0.push((key0, value0));
+                        }
+                        r.read_map_end()?;
+                        items0
+                    });
+                }
+                (4, ::thrift_runtime::TType::Set) => {
+                    f_doubles = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Double,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<f64>(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0.push(r.read_double()?);
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (5, ::thrift_runtime::TType::Map) => {
+                    f_by_double = ::std::option::Option::Some({
+                        let header0 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.key,
+                            ::thrift_runtime::TType::Double,
+                            header0.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header0.value,
+                            ::thrift_runtime::TType::Double,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<(f64, f64)>(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            let key0 = r.read_double()?;
+                            let value0 = r.read_double()?;
+                            items0.push((key0, value0));
+                        }
+                        r.read_map_end()?;
+                        items0
+                    });
+                }
+                (6, ::thrift_runtime::TType::List) => {
+                    f_sets_of_doubles = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Set,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::vec::Vec<f64>,
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0
+                                .push({
+                                    let header1 = r.read_list_begin()?;
+                                    ::thrift_runtime::check_element_type(
+                                        header1.elem,
+                                        ::thrift_runtime::TType::Double,
+                                        header1.len,
+                                    )?;
+                                    let mut items1 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<f64>(header1.len),
+                                    );
+                                    for _ in 0..header1.len {
+                                        items1.push(r.read_double()?);
+                                    }
+                                    r.read_list_end()?;
+                                    items1
+                                });
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (7, ::thrift_runtime::TType::Map) => {
+                    f_by_bytes = ::std::option::Option::Some({
+                        let header0 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.key,
+                            ::thrift_runtime::TType::String,
+                            header0.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header0.value,
+                            ::thrift_runtime::TType::Bool,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (&'de [u8], bool),
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            let key0 = r.read_bytes()?;
+                            let value0 = r.read_bool()?;
+                            items0.push((key0, value0));
+                        }
+                        r.read_map_end()?;
+                        items0
+                    });
+                }
+                (8, ::thrift_runtime::TType::List) => {
+                    f_flags = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Bool,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<bool>(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0.push(r.read_bool()?);
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (9, ::thrift_runtime::TType::List) => {
+                    f_blobs = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::String,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<&'de [u8]>(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0.push(r.read_bytes()?);
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (10, ::thrift_runtime::TType::Set) => {
+                    f_nested_doubles = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::List,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::vec::Vec<f64>,
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0
+                                .push({
+                                    let header1 = r.read_list_begin()?;
+                                    ::thrift_runtime::check_element_type(
+                                        header1.elem,
+                                        ::thrift_runtime::TType::Double,
+                                        header1.len,
+                                    )?;
+                                    let mut items1 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<f64>(header1.len),
+                                    );
+                                    for _ in 0..header1.len {
+                                        items1.push(r.read_double()?);
+                                    }
+                                    r.read_list_end()?;
+                                    items1
+                                });
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(ContainersRef {
+            matrix: f_matrix.unwrap_or_default(),
+            tags: f_tags.unwrap_or_default(),
+            nested: f_nested.unwrap_or_default(),
+            doubles: f_doubles.unwrap_or_default(),
+            by_double: f_by_double.unwrap_or_default(),
+            sets_of_doubles: f_sets_of_doubles.unwrap_or_default(),
+            by_bytes: f_by_bytes.unwrap_or_default(),
+            flags: f_flags,
+            blobs: f_blobs.unwrap_or_default(),
+            nested_doubles: f_nested_doubles.unwrap_or_default(),
+        })
+    }
+}
+impl ::std::convert::From<&ContainersRef<'_>> for Containers {
+    fn from(value: &ContainersRef<'_>) -> Self {
+        Containers {
+            matrix: value.matrix.clone(),
+            tags: value
+                .tags
+                .iter()
+                .map(|item0| ::std::string::String::from(*item0))
+                .collect(),
+            nested: value
+                .nested
+                .iter()
+                .map(|(key0, value0)| (
+                    ::std::string::String::from(*key0),
+                    value0
+                        .iter()
+                        .map(|(key1, value1)| (
+                            *key1,
+                            value1
+                                .iter()
+                                .map(|item2| ::std::string::String::from(*item2))
+                                .collect(),
+                        ))
+                        .collect(),
+                ))
+                .collect(),
+            doubles: value
+                .doubles
+                .iter()
+                .map(|item0| ::thrift_runtime::OrderedF64(*item0))
+                .collect(),
+            by_double: value
+                .by_double
+                .iter()
+                .map(|(key0, value0)| (::thrift_runtime::OrderedF64(*key0), *value0))
+                .collect(),
+            sets_of_doubles: value
+                .sets_of_doubles
+                .iter()
+                .map(|item0| {
+                    item0
+                        .iter()
+                        .map(|item1| ::thrift_runtime::OrderedF64(*item1))
+                        .collect()
+                })
+                .collect(),
+            by_bytes: value
+                .by_bytes
+                .iter()
+                .map(|(key0, value0)| (key0.to_vec(), *value0))
+                .collect(),
+            flags: value.flags.clone(),
+            blobs: value.blobs.iter().map(|item0| item0.to_vec()).collect(),
+            nested_doubles: value
+                .nested_doubles
+                .iter()
+                .map(|item0| {
+                    item0
+                        .iter()
+                        .map(|item1| ::thrift_runtime::OrderedF64(*item1))
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+impl ::std::convert::From<ContainersRef<'_>> for Containers {
+    fn from(value: ContainersRef<'_>) -> Self {
+        Containers::from(&value)
+    }
+}
 
 }

@@ -323,5 +323,204 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnums {
         })
     }
 }
+/// The borrowing form of [`UsesEnums`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UsesEnumsRef<'de> {
+    pub color: Color,
+    pub signed: ::std::option::Option<Signed>,
+    pub colors: ::std::option::Option<::std::vec::Vec<Color>>,
+    pub names: ::std::option::Option<::std::vec::Vec<(Color, &'de str)>>,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for UsesEnumsRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_i32(self.color.0)?;
+        w.write_field_end()?;
+        if let ::std::option::Option::Some(value) = &self.signed {
+            w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+            w.write_i32(value.0)?;
+            w.write_field_end()?;
+        }
+        if let ::std::option::Option::Some(value) = &self.colors {
+            w.write_field_begin(::thrift_runtime::TType::List, 3)?;
+            w.write_list_begin(::thrift_runtime::TType::I32, value.len())?;
+            for item0 in value {
+                w.write_i32(item0.0)?;
+            }
+            w.write_list_end()?;
+            w.write_field_end()?;
+        }
+        if let ::std::option::Option::Some(value) = &self.names {
+            w.write_field_begin(::thrift_runtime::TType::Map, 4)?;
+            w.write_map_begin(
+                ::thrift_runtime::TType::I32,
+                ::thrift_runtime::TType::String,
+                value.len(),
+            )?;
+            for (key0, value0) in value {
+                w.write_i32(key0.0)?;
+                w.write_string(value0)?;
+            }
+            w.write_map_end()?;
+            w.write_field_end()?;
+        }
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 1, 0)
+                + P::i32_len(self.color.0);
+        let mut prev: i16 = 1;
+        if let ::std::option::Option::Some(value) = &self.signed {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::I32, 2, 1)
+                    + P::i32_len(value.0);
+            prev = 2;
+        }
+        let mut prev: i16 = prev;
+        if let ::std::option::Option::Some(value) = &self.colors {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::List, 3, prev)
+                    + P::list_begin_len(::thrift_runtime::TType::I32, value.len())
+                    + value.iter().map(|item0| P::i32_len(item0.0)).sum::<usize>();
+            prev = 3;
+        }
+        if let ::std::option::Option::Some(value) = &self.names {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::Map, 4, prev)
+                    + P::map_begin_len(
+                        ::thrift_runtime::TType::I32,
+                        ::thrift_runtime::TType::String,
+                        value.len(),
+                    )
+                    + value
+                        .iter()
+                        .map(|(key0, value0)| {
+                            P::i32_len(key0.0) + P::string_len(value0.len())
+                        })
+                        .sum::<usize>();
+        }
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnumsRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_color = ::std::option::Option::None;
+        let mut f_signed = ::std::option::Option::None;
+        let mut f_colors = ::std::option::Option::None;
+        let mut f_names = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::I32) => {
+                    f_color = ::std::option::Option::Some(Color(r.read_i32()?));
+                }
+                (2, ::thrift_runtime::TType::I32) => {
+                    f_signed = ::std::option::Option::Some(Signed(r.read_i32()?));
+                }
+                (3, ::thrift_runtime::TType::List) => {
+                    f_colors = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::I32,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<Color>(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0.push(Color(r.read_i32()?));
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (4, ::thrift_runtime::TType::Map) => {
+                    f_names = ::std::option::Option::Some({
+                        let header0 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.key,
+                            ::thrift_runtime::TType::I32,
+                            header0.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header0.value,
+                            ::thrift_runtime::TType::String,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (Color, &'de str),
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            let key0 = Color(r.read_i32()?);
+                            let value0 = r.read_str()?;
+                            items0.push((key0, value0));
+                        }
+                        r.read_map_end()?;
+                        items0
+                    });
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(UsesEnumsRef {
+            color: f_color.unwrap_or(Color::GREEN),
+            signed: f_signed,
+            colors: f_colors,
+            names: f_names,
+        })
+    }
+}
+impl ::std::convert::From<&UsesEnumsRef<'_>> for UsesEnums {
+    fn from(value: &UsesEnumsRef<'_>) -> Self {
+        UsesEnums {
+            color: value.color,
+            signed: value.signed,
+            colors: value
+                .colors
+                .clone()
+                .unwrap_or_else(|| ::std::vec::Vec::from([Color::RED, Color::BLUE])),
+            names: value
+                .names
+                .as_ref()
+                .map_or_else(
+                    || ::std::collections::BTreeMap::from([
+                        (Color::RED, ::std::string::String::from("red")),
+                    ]),
+                    |item| {
+                        item
+                            .iter()
+                            .map(|(key0, value0)| (
+                                *key0,
+                                ::std::string::String::from(*value0),
+                            ))
+                            .collect()
+                    },
+                ),
+        }
+    }
+}
+impl ::std::convert::From<UsesEnumsRef<'_>> for UsesEnums {
+    fn from(value: UsesEnumsRef<'_>) -> Self {
+        UsesEnums::from(&value)
+    }
+}
 
 }

@@ -77,6 +77,81 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for NotFound {
         })
     }
 }
+/// The borrowing form of [`NotFound`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NotFoundRef<'de> {
+    pub message: &'de str,
+    pub code: i32,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for NotFoundRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::String, 1)?;
+        w.write_string(self.message)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+        w.write_i32(self.code)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::String, 1, 0)
+                + P::string_len(self.message.len());
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 2, 1)
+                + P::i32_len(self.code);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for NotFoundRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_message = ::std::option::Option::None;
+        let mut f_code = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::String) => {
+                    f_message = ::std::option::Option::Some(r.read_str()?);
+                }
+                (2, ::thrift_runtime::TType::I32) => {
+                    f_code = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(NotFoundRef {
+            message: f_message.unwrap_or_default(),
+            code: f_code.unwrap_or(404),
+        })
+    }
+}
+impl ::std::convert::From<&NotFoundRef<'_>> for NotFound {
+    fn from(value: &NotFoundRef<'_>) -> Self {
+        NotFound {
+            message: ::std::string::String::from(value.message),
+            code: value.code,
+        }
+    }
+}
+impl ::std::convert::From<NotFoundRef<'_>> for NotFound {
+    fn from(value: NotFoundRef<'_>) -> Self {
+        NotFound::from(&value)
+    }
+}
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Empty {}
 impl ::std::fmt::Display for Empty {

@@ -135,6 +135,159 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Type {
         })
     }
 }
+/// The borrowing form of [`Type`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TypeRef<'de> {
+    pub r#fn: i32,
+    pub self_: i32,
+    pub super_: i32,
+    pub crate_: &'de str,
+    pub foo_bar: i32,
+    pub foo_bar_2: i32,
+    pub foo_bar_3: i32,
+    pub r#async: i32,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for TypeRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_i32(self.r#fn)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+        w.write_i32(self.self_)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 3)?;
+        w.write_i32(self.super_)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::String, 4)?;
+        w.write_string(self.crate_)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 5)?;
+        w.write_i32(self.foo_bar)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 6)?;
+        w.write_i32(self.foo_bar_2)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 7)?;
+        w.write_i32(self.foo_bar_3)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::I32, 8)?;
+        w.write_i32(self.r#async)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 1, 0)
+                + P::i32_len(self.r#fn);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 2, 1)
+                + P::i32_len(self.self_);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 3, 2)
+                + P::i32_len(self.super_);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::String, 4, 3)
+                + P::string_len(self.crate_.len());
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 5, 4)
+                + P::i32_len(self.foo_bar);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 6, 5)
+                + P::i32_len(self.foo_bar_2);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 7, 6)
+                + P::i32_len(self.foo_bar_3);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 8, 7)
+                + P::i32_len(self.r#async);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for TypeRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_fn = ::std::option::Option::None;
+        let mut f_self_ = ::std::option::Option::None;
+        let mut f_super_ = ::std::option::Option::None;
+        let mut f_crate_ = ::std::option::Option::None;
+        let mut f_foo_bar = ::std::option::Option::None;
+        let mut f_foo_bar_2 = ::std::option::Option::None;
+        let mut f_foo_bar_3 = ::std::option::Option::None;
+        let mut f_async = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::I32) => {
+                    f_fn = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (2, ::thrift_runtime::TType::I32) => {
+                    f_self_ = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (3, ::thrift_runtime::TType::I32) => {
+                    f_super_ = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (4, ::thrift_runtime::TType::String) => {
+                    f_crate_ = ::std::option::Option::Some(r.read_str()?);
+                }
+                (5, ::thrift_runtime::TType::I32) => {
+                    f_foo_bar = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (6, ::thrift_runtime::TType::I32) => {
+                    f_foo_bar_2 = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (7, ::thrift_runtime::TType::I32) => {
+                    f_foo_bar_3 = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (8, ::thrift_runtime::TType::I32) => {
+                    f_async = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(TypeRef {
+            r#fn: f_fn.unwrap_or_default(),
+            self_: f_self_.unwrap_or_default(),
+            super_: f_super_.unwrap_or_default(),
+            crate_: f_crate_.unwrap_or_default(),
+            foo_bar: f_foo_bar.unwrap_or_default(),
+            foo_bar_2: f_foo_bar_2.unwrap_or_default(),
+            foo_bar_3: f_foo_bar_3.unwrap_or_default(),
+            r#async: f_async.unwrap_or_default(),
+        })
+    }
+}
+impl ::std::convert::From<&TypeRef<'_>> for Type {
+    fn from(value: &TypeRef<'_>) -> Self {
+        Type {
+            r#fn: value.r#fn,
+            self_: value.self_,
+            super_: value.super_,
+            crate_: ::std::string::String::from(value.crate_),
+            foo_bar: value.foo_bar,
+            foo_bar_2: value.foo_bar_2,
+            foo_bar_3: value.foo_bar_3,
+            r#async: value.r#async,
+        }
+    }
+}
+impl ::std::convert::From<TypeRef<'_>> for Type {
+    fn from(value: TypeRef<'_>) -> Self {
+        Type::from(&value)
+    }
+}
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct SnakeCaseStruct {
     pub camel_case_field: i32,

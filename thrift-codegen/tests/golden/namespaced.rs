@@ -57,6 +57,72 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Request {
         })
     }
 }
+/// The borrowing form of [`Request`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RequestRef<'de> {
+    pub header: super::common::HeaderRef<'de>,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for RequestRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+        ::thrift_runtime::ThriftWrite::write(&self.header, w)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Struct, 1, 0)
+                + ::thrift_runtime::ThriftWrite::encoded_len::<P>(&self.header);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for RequestRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_header = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Struct) => {
+                    f_header = ::std::option::Option::Some(
+                        <super::common::HeaderRef<
+                            'de,
+                        > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                    );
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(RequestRef {
+            header: f_header.unwrap_or_default(),
+        })
+    }
+}
+impl ::std::convert::From<&RequestRef<'_>> for Request {
+    fn from(value: &RequestRef<'_>) -> Self {
+        Request {
+            header: super::common::Header::from(&value.header),
+        }
+    }
+}
+impl ::std::convert::From<RequestRef<'_>> for Request {
+    fn from(value: RequestRef<'_>) -> Self {
+        Request::from(&value)
+    }
+}
 
         }
         pub mod common {
@@ -109,6 +175,68 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Header {
         ::std::result::Result::Ok(Header {
             trace_id: f_trace_id.unwrap_or_default(),
         })
+    }
+}
+/// The borrowing form of [`Header`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HeaderRef<'de> {
+    pub trace_id: &'de str,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for HeaderRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::String, 1)?;
+        w.write_string(self.trace_id)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::String, 1, 0)
+                + P::string_len(self.trace_id.len());
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for HeaderRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_trace_id = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::String) => {
+                    f_trace_id = ::std::option::Option::Some(r.read_str()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(HeaderRef {
+            trace_id: f_trace_id.unwrap_or_default(),
+        })
+    }
+}
+impl ::std::convert::From<&HeaderRef<'_>> for Header {
+    fn from(value: &HeaderRef<'_>) -> Self {
+        Header {
+            trace_id: ::std::string::String::from(value.trace_id),
+        }
+    }
+}
+impl ::std::convert::From<HeaderRef<'_>> for Header {
+    fn from(value: HeaderRef<'_>) -> Self {
+        Header::from(&value)
     }
 }
 

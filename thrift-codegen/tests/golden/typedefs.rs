@@ -253,5 +253,292 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
         })
     }
 }
+/// The borrowing form of [`Record`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RecordRef<'de> {
+    pub id: i64,
+    pub related: ::std::vec::Vec<i64>,
+    pub index: ::std::vec::Vec<(&'de str, ::std::vec::Vec<i64>)>,
+    pub scores: ::std::vec::Vec<f64>,
+    pub by_score: ::std::vec::Vec<(f64, &'de str)>,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for RecordRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::I64, 1)?;
+        w.write_i64(self.id)?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::List, 2)?;
+        w.write_list_begin(::thrift_runtime::TType::I64, self.related.len())?;
+        for item0 in &self.related {
+            w.write_i64(*item0)?;
+        }
+        w.write_list_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Map, 3)?;
+        w.write_map_begin(
+            ::thrift_runtime::TType::String,
+            ::thrift_runtime::TType::List,
+            self.index.len(),
+        )?;
+        for (key0, value0) in &self.index {
+            w.write_string(key0)?;
+            w.write_list_begin(::thrift_runtime::TType::I64, value0.len())?;
+            for item1 in value0 {
+                w.write_i64(*item1)?;
+            }
+            w.write_list_end()?;
+        }
+        w.write_map_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Set, 4)?;
+        w.write_set_begin(::thrift_runtime::TType::Double, self.scores.len())?;
+        for item0 in &self.scores {
+            w.write_double(*item0)?;
+        }
+        w.write_set_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Map, 5)?;
+        w.write_map_begin(
+            ::thrift_runtime::TType::Double,
+            ::thrift_runtime::TType::String,
+            self.by_score.len(),
+        )?;
+        for (key0, value0) in &self.by_score {
+            w.write_double(*key0)?;
+            w.write_string(value0)?;
+        }
+        w.write_map_end()?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I64, 1, 0)
+                + P::i64_len(self.id);
+        len
+            += P::field_begin_len(::thrift_runtime::TType::List, 2, 1)
+                + P::list_begin_len(::thrift_runtime::TType::I64, self.related.len())
+                + self.related.iter().map(|item0| P::i64_len(*item0)).sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Map, 3, 2)
+                + P::map_begin_len(
+                    ::thrift_runtime::TType::String,
+                    ::thrift_runtime::TType::List,
+                    self.index.len(),
+                )
+                + self
+                    .index
+                    .iter()
+                    .map(|(key0, value0)| {
+                        P::string_len(key0.len())
+                            + P::list_begin_len(
+                                ::thrift_runtime::TType::I64,
+                                value0.len(),
+                            )
+                            + value0
+                                .iter()
+                                .map(|item1| P::i64_len(*item1))
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Set, 4, 3)
+                + P::set_begin_len(::thrift_runtime::TType::Double, self.scores.len())
+                + self.scores.iter().map(|item0| P::double_len(*item0)).sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Map, 5, 4)
+                + P::map_begin_len(
+                    ::thrift_runtime::TType::Double,
+                    ::thrift_runtime::TType::String,
+                    self.by_score.len(),
+                )
+                + self
+                    .by_score
+                    .iter()
+                    .map(|(key0, value0)| {
+                        P::double_len(*key0) + P::string_len(value0.len())
+                    })
+                    .sum::<usize>();
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_id = ::std::option::Option::None;
+        let mut f_related = ::std::option::Option::None;
+        let mut f_index = ::std::option::Option::None;
+        let mut f_scores = ::std::option::Option::None;
+        let mut f_by_score = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::I64) => {
+                    f_id = ::std::option::Option::Some(r.read_i64()?);
+                }
+                (2, ::thrift_runtime::TType::List) => {
+                    f_related = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::I64,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<i64>(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0.push(r.read_i64()?);
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (3, ::thrift_runtime::TType::Map) => {
+                    f_index = ::std::option::Option::Some({
+                        let header0 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.key,
+                            ::thrift_runtime::TType::String,
+                            header0.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header0.value,
+                            ::thrift_runtime::TType::List,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (&'de str, ::std::vec::Vec<i64>),
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            let key0 = r.read_str()?;
+                            let value0 = {
+                                let header1 = r.read_list_begin()?;
+                                ::thrift_runtime::check_element_type(
+                                    header1.elem,
+                                    ::thrift_runtime::TType::I64,
+                                    header1.len,
+                                )?;
+                                let mut items1 = ::std::vec::Vec::with_capacity(
+                                    ::thrift_runtime::capacity_hint::<i64>(header1.len),
+                                );
+                                for _ in 0..header1.len {
+                                    items1.push(r.read_i64()?);
+                                }
+                                r.read_list_end()?;
+                                items1
+                            };
+                            items0.push((key0, value0));
+                        }
+                        r.read_map_end()?;
+                        items0
+                    });
+                }
+                (4, ::thrift_runtime::TType::Set) => {
+                    f_scores = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Double,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<f64>(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0.push(r.read_double()?);
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (5, ::thrift_runtime::TType::Map) => {
+                    f_by_score = ::std::option::Option::Some({
+                        let header0 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.key,
+                            ::thrift_runtime::TType::Double,
+                            header0.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header0.value,
+                            ::thrift_runtime::TType::String,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (f64, &'de str),
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            let key0 = r.read_double()?;
+                            let value0 = r.read_str()?;
+                            items0.push((key0, value0));
+                        }
+                        r.read_map_end()?;
+                        items0
+                    });
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(RecordRef {
+            id: f_id.unwrap_or_default(),
+            related: f_related.unwrap_or_default(),
+            index: f_index.unwrap_or_default(),
+            scores: f_scores.unwrap_or_default(),
+            by_score: f_by_score.unwrap_or_default(),
+        })
+    }
+}
+impl ::std::convert::From<&RecordRef<'_>> for Record {
+    fn from(value: &RecordRef<'_>) -> Self {
+        Record {
+            id: value.id,
+            related: value.related.clone(),
+            index: value
+                .index
+                .iter()
+                .map(|(key0, value0)| (
+                    ::std::string::String::from(*key0),
+                    value0.to_vec(),
+                ))
+                .collect(),
+            scores: value
+                .scores
+                .iter()
+                .map(|item0| ::thrift_runtime::OrderedF64(*item0))
+                .collect(),
+            by_score: value
+                .by_score
+                .iter()
+                .map(|(key0, value0)| (
+                    ::thrift_runtime::OrderedF64(*key0),
+                    ::std::string::String::from(*value0),
+                ))
+                .collect(),
+        }
+    }
+}
+impl ::std::convert::From<RecordRef<'_>> for Record {
+    fn from(value: RecordRef<'_>) -> Self {
+        Record::from(&value)
+    }
+}
 
 }

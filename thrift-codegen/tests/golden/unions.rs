@@ -198,6 +198,157 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Shape {
             ))
     }
 }
+/// The borrowing form of [`Shape`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum ShapeRef<'de> {
+    Point(Point),
+    Polygon(::std::vec::Vec<Point>),
+    Label(&'de str),
+    Flag(bool),
+}
+impl<'de> ::std::default::Default for ShapeRef<'de> {
+    fn default() -> Self {
+        ShapeRef::Point(::std::default::Default::default())
+    }
+}
+impl<'de> ::thrift_runtime::ThriftWrite for ShapeRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        match self {
+            ShapeRef::Point(value) => {
+                w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+                ::thrift_runtime::ThriftWrite::write(value, w)?;
+                w.write_field_end()?;
+            }
+            ShapeRef::Polygon(value) => {
+                w.write_field_begin(::thrift_runtime::TType::List, 2)?;
+                w.write_list_begin(::thrift_runtime::TType::Struct, value.len())?;
+                for item0 in value {
+                    ::thrift_runtime::ThriftWrite::write(item0, w)?;
+                }
+                w.write_list_end()?;
+                w.write_field_end()?;
+            }
+            ShapeRef::Label(value) => {
+                w.write_field_begin(::thrift_runtime::TType::String, 3)?;
+                w.write_string(value)?;
+                w.write_field_end()?;
+            }
+            ShapeRef::Flag(value) => {
+                w.write_field_begin(::thrift_runtime::TType::Bool, 4)?;
+                w.write_bool(*value)?;
+                w.write_field_end()?;
+            }
+        }
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        P::struct_begin_len()
+            + match self {
+                ShapeRef::Point(value) => {
+                    P::field_begin_len(::thrift_runtime::TType::Struct, 1, 0)
+                        + ::thrift_runtime::ThriftWrite::encoded_len::<P>(value)
+                }
+                ShapeRef::Polygon(value) => {
+                    P::field_begin_len(::thrift_runtime::TType::List, 2, 0)
+                        + P::list_begin_len(::thrift_runtime::TType::Struct, value.len())
+                        + value
+                            .iter()
+                            .map(|item0| ::thrift_runtime::ThriftWrite::encoded_len::<
+                                P,
+                            >(item0))
+                            .sum::<usize>()
+                }
+                ShapeRef::Label(value) => {
+                    P::field_begin_len(::thrift_runtime::TType::String, 3, 0)
+                        + P::string_len(value.len())
+                }
+                ShapeRef::Flag(_) => {
+                    P::field_begin_len(::thrift_runtime::TType::Bool, 4, 0)
+                        + P::bool_field_value_len()
+                }
+            } + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for ShapeRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut value = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Struct) => {
+                    value = ::std::option::Option::Some(
+                        ShapeRef::Point(
+                            <Point as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                        ),
+                    );
+                }
+                (2, ::thrift_runtime::TType::List) => {
+                    value = ::std::option::Option::Some(
+                        ShapeRef::Polygon({
+                            let header0 = r.read_list_begin()?;
+                            ::thrift_runtime::check_element_type(
+                                header0.elem,
+                                ::thrift_runtime::TType::Struct,
+                                header0.len,
+                            )?;
+                            let mut items0 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<Point>(header0.len),
+                            );
+                            for _ in 0..header0.len {
+                                items0
+                                    .push(
+                                        <Point as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                                    );
+                            }
+                            r.read_list_end()?;
+                            items0
+                        }),
+                    );
+                }
+                (3, ::thrift_runtime::TType::String) => {
+                    value = ::std::option::Option::Some(ShapeRef::Label(r.read_str()?));
+                }
+                (4, ::thrift_runtime::TType::Bool) => {
+                    value = ::std::option::Option::Some(ShapeRef::Flag(r.read_bool()?));
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        value
+            .ok_or_else(|| ::thrift_runtime::Error::invalid_data(
+                "union `Shape` has no known field set",
+            ))
+    }
+}
+impl ::std::convert::From<&ShapeRef<'_>> for Shape {
+    fn from(value: &ShapeRef<'_>) -> Self {
+        match value {
+            ShapeRef::Point(value) => Shape::Point(::std::clone::Clone::clone(value)),
+            ShapeRef::Polygon(value) => Shape::Polygon(value.to_vec()),
+            ShapeRef::Label(value) => Shape::Label(::std::string::String::from(*value)),
+            ShapeRef::Flag(value) => Shape::Flag(*value),
+        }
+    }
+}
+impl ::std::convert::From<ShapeRef<'_>> for Shape {
+    fn from(value: ShapeRef<'_>) -> Self {
+        Shape::from(&value)
+    }
+}
 /// A union that contains itself.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Expr {
@@ -448,6 +599,121 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Named {
             ))
     }
 }
+/// The borrowing form of [`Named`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::enum_variant_names, clippy::large_enum_variant)]
+pub enum NamedRef<'de> {
+    FirstName(&'de str),
+    LastName(&'de str),
+    MiddleName(&'de str),
+}
+impl<'de> ::std::default::Default for NamedRef<'de> {
+    fn default() -> Self {
+        NamedRef::FirstName(::std::default::Default::default())
+    }
+}
+impl<'de> ::thrift_runtime::ThriftWrite for NamedRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        match self {
+            NamedRef::FirstName(value) => {
+                w.write_field_begin(::thrift_runtime::TType::String, 1)?;
+                w.write_string(value)?;
+                w.write_field_end()?;
+            }
+            NamedRef::LastName(value) => {
+                w.write_field_begin(::thrift_runtime::TType::String, 2)?;
+                w.write_string(value)?;
+                w.write_field_end()?;
+            }
+            NamedRef::MiddleName(value) => {
+                w.write_field_begin(::thrift_runtime::TType::String, 3)?;
+                w.write_string(value)?;
+                w.write_field_end()?;
+            }
+        }
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        P::struct_begin_len()
+            + match self {
+                NamedRef::FirstName(value) => {
+                    P::field_begin_len(::thrift_runtime::TType::String, 1, 0)
+                        + P::string_len(value.len())
+                }
+                NamedRef::LastName(value) => {
+                    P::field_begin_len(::thrift_runtime::TType::String, 2, 0)
+                        + P::string_len(value.len())
+                }
+                NamedRef::MiddleName(value) => {
+                    P::field_begin_len(::thrift_runtime::TType::String, 3, 0)
+                        + P::string_len(value.len())
+                }
+            } + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for NamedRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut value = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::String) => {
+                    value = ::std::option::Option::Some(
+                        NamedRef::FirstName(r.read_str()?),
+                    );
+                }
+                (2, ::thrift_runtime::TType::String) => {
+                    value = ::std::option::Option::Some(
+                        NamedRef::LastName(r.read_str()?),
+                    );
+                }
+                (3, ::thrift_runtime::TType::String) => {
+                    value = ::std::option::Option::Some(
+                        NamedRef::MiddleName(r.read_str()?),
+                    );
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        value
+            .ok_or_else(|| ::thrift_runtime::Error::invalid_data(
+                "union `Named` has no known field set",
+            ))
+    }
+}
+impl ::std::convert::From<&NamedRef<'_>> for Named {
+    fn from(value: &NamedRef<'_>) -> Self {
+        match value {
+            NamedRef::FirstName(value) => {
+                Named::FirstName(::std::string::String::from(*value))
+            }
+            NamedRef::LastName(value) => {
+                Named::LastName(::std::string::String::from(*value))
+            }
+            NamedRef::MiddleName(value) => {
+                Named::MiddleName(::std::string::String::from(*value))
+            }
+        }
+    }
+}
+impl ::std::convert::From<NamedRef<'_>> for Named {
+    fn from(value: NamedRef<'_>) -> Self {
+        Named::from(&value)
+    }
+}
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct HasUnion {
     pub shape: Shape,
@@ -515,6 +781,89 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for HasUnion {
             shape: f_shape.unwrap_or_default(),
             expr: f_expr,
         })
+    }
+}
+/// The borrowing form of [`HasUnion`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HasUnionRef<'de> {
+    pub shape: ShapeRef<'de>,
+    pub expr: ::std::option::Option<Expr>,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for HasUnionRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+        ::thrift_runtime::ThriftWrite::write(&self.shape, w)?;
+        w.write_field_end()?;
+        if let ::std::option::Option::Some(value) = &self.expr {
+            w.write_field_begin(::thrift_runtime::TType::Struct, 2)?;
+            ::thrift_runtime::ThriftWrite::write(value, w)?;
+            w.write_field_end()?;
+        }
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Struct, 1, 0)
+                + ::thrift_runtime::ThriftWrite::encoded_len::<P>(&self.shape);
+        if let ::std::option::Option::Some(value) = &self.expr {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::Struct, 2, 1)
+                    + ::thrift_runtime::ThriftWrite::encoded_len::<P>(value);
+        }
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for HasUnionRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_shape = ::std::option::Option::None;
+        let mut f_expr = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Struct) => {
+                    f_shape = ::std::option::Option::Some(
+                        <ShapeRef<'de> as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                    );
+                }
+                (2, ::thrift_runtime::TType::Struct) => {
+                    f_expr = ::std::option::Option::Some(
+                        <Expr as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                    );
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(HasUnionRef {
+            shape: f_shape.unwrap_or_default(),
+            expr: f_expr,
+        })
+    }
+}
+impl ::std::convert::From<&HasUnionRef<'_>> for HasUnion {
+    fn from(value: &HasUnionRef<'_>) -> Self {
+        HasUnion {
+            shape: Shape::from(&value.shape),
+            expr: value.expr.clone(),
+        }
+    }
+}
+impl ::std::convert::From<HasUnionRef<'_>> for HasUnion {
+    fn from(value: HasUnionRef<'_>) -> Self {
+        HasUnion::from(&value)
     }
 }
 

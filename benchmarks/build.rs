@@ -1,0 +1,90 @@
+//! Generates every contender's code from the same IDL into `OUT_DIR`:
+//! - ours: `thrift_codegen::Builder` (bench.thrift and parquet.thrift) -> `OUT_DIR/ours/thrift.rs`;
+//! - Apache (feature `apache`): `thrift --gen rs` (Debian's thrift-compiler 0.17; `THRIFT`
+//!   overrides the binary) -> `OUT_DIR/apache/*.rs`, post-processed so it can be `include!`d:
+//!   the inner attributes at the top of Apache's files (`#![allow(...)]`,
+//!   `#![cfg_attr(rustfmt, ...)]`) are not allowed in an `include!`d file, so they are removed
+//!   (the crate allows those lints on the module instead);
+//! - pilota (feature `pilota`): `pilota_build::Builder::thrift()` -> `OUT_DIR/pilota_*.rs`.
+//!
+//! parquet.thrift comes from the shared corpus,
+//! `../../shared/corpus/apache__parquet-format/src/main/thrift/parquet.thrift` relative to this
+//! directory; `THRIFT_CORPUS` overrides the corpus directory.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap());
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
+    println!("cargo:rerun-if-env-changed=THRIFT_CORPUS");
+    println!("cargo:rerun-if-env-changed=THRIFT");
+    let corpus = std::env::var_os("THRIFT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| manifest.join("../../shared/corpus"));
+    let bench = manifest.join("idl/bench.thrift");
+    let parquet = corpus.join("apache__parquet-format/src/main/thrift/parquet.thrift");
+    if !parquet.exists() {
+        panic!(
+            "{} not found: set THRIFT_CORPUS to the corpus directory",
+            parquet.display()
+        );
+    }
+
+    // Ours.
+    let ours = out.join("ours");
+    std::fs::create_dir_all(&ours).unwrap();
+    if let Err(e) = thrift_codegen::Builder::new()
+        .out_dir(&ours)
+        .compile([&bench, &parquet])
+    {
+        panic!("thrift-codegen: {e}");
+    }
+
+    #[cfg(feature = "apache")]
+    apache(&out, &[&bench, &parquet]);
+
+    #[cfg(feature = "pilota")]
+    pilota(&out, &bench, &parquet);
+}
+
+#[cfg(feature = "apache")]
+fn apache(out: &Path, files: &[&Path]) {
+    let dir = out.join("apache");
+    std::fs::create_dir_all(&dir).unwrap();
+    let thrift = std::env::var("THRIFT").unwrap_or_else(|_| "thrift".into());
+    for file in files {
+        let status = Command::new(&thrift)
+            .args(["--gen", "rs", "-out"])
+            .arg(&dir)
+            .arg(file)
+            .status()
+            .unwrap_or_else(|e| {
+                panic!("cannot run `{thrift}` (Apache's compiler; run benchmarks/setup.sh): {e}")
+            });
+        assert!(status.success(), "{thrift} --gen rs {} failed", file.display());
+        let name = file.file_stem().unwrap().to_string_lossy().to_lowercase();
+        let path = dir.join(format!("{name}.rs"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Inner attributes cannot appear in an `include!`d file.
+        let fixed: String = text
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("#!["))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        std::fs::write(&path, fixed).unwrap();
+    }
+}
+
+#[cfg(feature = "pilota")]
+fn pilota(out: &Path, bench: &Path, parquet: &Path) {
+    for (file, name) in [(bench, "pilota_bench.rs"), (parquet, "pilota_parquet.rs")] {
+        pilota_build::Builder::thrift()
+            .ignore_unused(false)
+            .include_dirs(vec![file.parent().unwrap().to_path_buf()])
+            .compile_with_config(
+                vec![pilota_build::IdlService::from_path(file.to_path_buf())],
+                pilota_build::Output::File(out.join(name)),
+            );
+    }
+}

@@ -1,0 +1,175 @@
+//! Borrowing forms (`FooRef<'de>`) and allocation counts.
+//!
+//! - Owned value → bytes → `FooRef` → owned again gives the value back, and the borrowing form
+//!   re-encodes to the same bytes (both protocols).
+//! - Allocations, counted per thread by a global allocator: encoding into a vector with enough
+//!   capacity allocates nothing, `encode_to_vec` allocates exactly once, decoding an owned value
+//!   allocates once per non-empty `String`/`Vec`/`Box`, and decoding a borrowing form of
+//!   scalars, strings, binaries and nested structs allocates nothing.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use proptest::prelude::*;
+use thrift_runtime::{Binary, Compact, Protocol, ThriftRead, ThriftWrite};
+use thrift_tests::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesRef};
+use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef};
+use thrift_tests::golden::fixture_exceptions::exceptions::{NotFound, NotFoundRef};
+use thrift_tests::golden::fixture_namespaced::org::example::api::{Request, RequestRef};
+use thrift_tests::golden::fixture_namespaced::org::example::common::Header;
+use thrift_tests::golden::fixture_unions::unions::{Point, Shape, ShapeRef};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: delegates every call to `System` unchanged; only counts allocations of the calling
+// thread (a const-initialised thread local that never allocates itself).
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by `f` on this thread.
+fn allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let before = ALLOCATIONS.with(Cell::get);
+    let result = f();
+    (result, ALLOCATIONS.with(Cell::get) - before)
+}
+
+fn base_types() -> BaseTypes {
+    BaseTypes {
+        a_bool: true,
+        a_byte: -1,
+        an_i8: 7,
+        an_i16: -300,
+        an_i32: 1 << 20,
+        an_i64: i64::MIN,
+        a_double: 2.5,
+        a_string: "héllo".into(),
+        a_binary: vec![0, 1, 2, 255],
+        a_uuid: [9; 16],
+    }
+}
+
+fn request() -> Request {
+    Request {
+        header: Header {
+            trace_id: "abc-123".into(),
+        },
+    }
+}
+
+fn check_protocol<P: Protocol>() {
+    // Writes: nothing allocated into a vector with enough capacity, one allocation otherwise.
+    let value = base_types();
+    let mut buffer = Vec::with_capacity(value.encoded_len::<P>());
+    let ((), count) = allocations(|| value.encode::<P>(&mut buffer).unwrap());
+    assert_eq!(count, 0, "encode into a pre-sized vector");
+    let (bytes, count) = allocations(|| value.encode_to_vec::<P>().unwrap());
+    assert_eq!(count, 1, "encode_to_vec");
+    assert_eq!(bytes, buffer);
+
+    // Owned decoding: one allocation per non-empty String / Vec.
+    let (decoded, count) = allocations(|| BaseTypes::decode::<P>(&bytes).unwrap());
+    assert_eq!(decoded, value);
+    assert_eq!(count, 2, "a_string and a_binary");
+
+    // Borrowed decoding: nothing.
+    let (borrowed, count) = allocations(|| BaseTypesRef::decode::<P>(&bytes).unwrap());
+    assert_eq!(count, 0, "BaseTypesRef");
+    assert_eq!(borrowed.a_string, "héllo");
+    assert_eq!(borrowed.a_binary, &[0, 1, 2, 255]);
+    assert_eq!(BaseTypes::from(&borrowed), value);
+
+    // Nested structs inline, across modules: still nothing.
+    let bytes = request().encode_to_vec::<P>().unwrap();
+    let (borrowed, count) = allocations(|| RequestRef::decode::<P>(&bytes).unwrap());
+    assert_eq!(count, 0, "RequestRef");
+    assert_eq!(borrowed.header.trace_id, "abc-123");
+    assert_eq!(Request::from(borrowed), request());
+
+    let bytes = NotFound {
+        message: "gone".into(),
+        code: 410,
+    }
+    .encode_to_vec::<P>()
+    .unwrap();
+    let (borrowed, count) = allocations(|| NotFoundRef::decode::<P>(&bytes).unwrap());
+    assert_eq!(count, 0);
+    assert_eq!((borrowed.message, borrowed.code), ("gone", 410));
+}
+
+#[test]
+fn allocation_counts_binary() {
+    check_protocol::<Binary>();
+}
+
+#[test]
+fn allocation_counts_compact() {
+    check_protocol::<Compact>();
+}
+
+#[test]
+fn borrowed_strings_are_checked_utf8() {
+    let mut bytes = base_types().encode_to_vec::<Binary>().unwrap();
+    let at = bytes
+        .windows(6)
+        .position(|w| w == "héllo".as_bytes())
+        .unwrap();
+    bytes[at + 1] = 0xff;
+    assert!(BaseTypesRef::decode::<Binary>(&bytes).is_err());
+}
+
+fn round_trip<P: Protocol>(owned_bytes: &[u8]) {
+    let borrowed = ContainersRef::decode::<P>(owned_bytes).unwrap();
+    let owned = Containers::decode::<P>(owned_bytes).unwrap();
+    let converted = Containers::from(&borrowed);
+    assert_eq!(converted.encode_to_vec::<P>().unwrap(), owned_bytes);
+    assert_eq!(borrowed.encode_to_vec::<P>().unwrap(), owned_bytes);
+    assert_eq!(borrowed.encoded_len::<P>(), owned_bytes.len());
+    assert_eq!(owned.encode_to_vec::<P>().unwrap(), owned_bytes);
+}
+
+proptest! {
+    #[test]
+    fn containers_through_borrowed_form(
+        matrix in proptest::collection::vec(proptest::collection::vec(any::<i32>(), 0..3), 0..3),
+        tags in proptest::collection::btree_set(".{0,6}", 0..4),
+        blobs in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..8), 0..3),
+        doubles in proptest::collection::btree_set(any::<f64>().prop_map(thrift_runtime::OrderedF64), 0..4),
+    ) {
+        let value = Containers { matrix, tags, blobs, doubles, ..Containers::default() };
+        round_trip::<Binary>(&value.encode_to_vec::<Binary>().unwrap());
+        round_trip::<Compact>(&value.encode_to_vec::<Compact>().unwrap());
+    }
+
+    #[test]
+    fn unions_through_borrowed_form(label in ".{0,10}", x in any::<i32>()) {
+        for shape in [Shape::Label(label.clone()), Shape::Point(Point { x, y: -x }), Shape::Polygon(vec![Point { x, y: 0 }])] {
+            let bytes = shape.encode_to_vec::<Compact>().unwrap();
+            let borrowed = ShapeRef::decode::<Compact>(&bytes).unwrap();
+            prop_assert_eq!(Shape::from(&borrowed), shape);
+            prop_assert_eq!(borrowed.encode_to_vec::<Compact>().unwrap(), bytes);
+        }
+    }
+}

@@ -1,0 +1,357 @@
+//! Borrowing forms: for every struct, union and exception `Foo` that holds strings or binaries
+//! (directly or through other types), a `FooRef<'de>` decoded without copying them: strings are
+//! `&'de str` (checked UTF-8), binaries `&'de [u8]`, nested structs inline, lists and sets
+//! `Vec`s, maps `Vec`s of pairs. Decoding one whose fields are scalars, strings, binaries and
+//! nested structs allocates nothing. `Foo::from(&foo_ref)` converts to the owned form (and
+//! applies IDL defaults, which the borrowing form leaves as `None`).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use thrift_parser::ast::{BaseType, Struct, Type};
+use thrift_parser::{DefId, FileId};
+
+use super::structs::{default_value, field_names, holding, read_impl, write_impl, Holding, Target};
+use super::types::{complexity_allow, rust_type};
+use crate::ident;
+use crate::model::{Model, Resolved};
+
+pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
+    let names = field_names(s);
+    let owned = ident::ident(m.name(id));
+    let target = Target::borrowed(m, id);
+    let ref_name = &target.ctor;
+    let doc = format!(
+        " The borrowing form of [`{}`]: strings and binaries point into the input.",
+        m.name(id)
+    );
+
+    m.set_borrowed(true);
+    let holdings: Vec<Holding> = s
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| holding(m, id, i, f))
+        .collect();
+    let fields = s
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(index, field)| {
+            let field_name = ident::ident(&names[index]);
+            let mut ty = rust_type(m, id.file, &field.ty, false);
+            if m.is_boxed(id, index) {
+                ty = quote!(::std::boxed::Box<#ty>);
+            }
+            if holdings[index] == Holding::Optional {
+                ty = quote!(::std::option::Option<#ty>);
+            }
+            let allow = complexity_allow(&ty);
+            quote! { #allow pub #field_name: #ty, }
+        })
+        .collect::<Vec<_>>();
+    let write = write_impl(m, id, s, &names, &target);
+    let read = read_impl(m, id, s, &names, &target);
+    m.set_borrowed(false);
+
+    let mut derives = vec![quote!(Debug), quote!(Clone), quote!(PartialEq)];
+    if m.derives(id).default {
+        derives.push(quote!(Default));
+    }
+    let own_holdings: Vec<Holding> = s
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| holding(m, id, i, f))
+        .collect();
+    let conversions = s.fields.iter().enumerate().map(|(index, field)| {
+        let field_name = ident::ident(&names[index]);
+        let value = field_conversion(
+            m,
+            id,
+            index,
+            field,
+            &field_name,
+            holdings[index],
+            own_holdings[index],
+        );
+        quote!(#field_name: #value)
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(#(#derives),*)]
+        pub struct #ref_name<'de> {
+            #(#fields)*
+        }
+
+        #write
+        #read
+
+        impl ::std::convert::From<&#ref_name<'_>> for #owned {
+            fn from(value: &#ref_name<'_>) -> Self {
+                #owned { #(#conversions),* }
+            }
+        }
+
+        impl ::std::convert::From<#ref_name<'_>> for #owned {
+            fn from(value: #ref_name<'_>) -> Self {
+                #owned::from(&value)
+            }
+        }
+    }
+}
+
+/// `value.field` of the borrowing form, converted to the owned field.
+fn field_conversion(
+    m: &Model<'_>,
+    id: DefId,
+    index: usize,
+    field: &thrift_parser::ast::Field,
+    name: &proc_macro2::Ident,
+    borrowed: Holding,
+    owned: Holding,
+) -> TokenStream {
+    let file = id.file;
+    let key = m.is_key_struct(id);
+    let boxed = m.is_boxed(id, index);
+    let place = quote!(value.#name);
+    if !boxed && same_representation(m, file, &field.ty, key) {
+        let whole = if is_copy(m, file, &field.ty) {
+            place.clone()
+        } else {
+            quote!(#place.clone())
+        };
+        if borrowed == owned {
+            return whole;
+        }
+        let default = default_value(m, id, index, field);
+        return if is_copy(m, file, &field.ty) {
+            quote!(#place.unwrap_or(#default))
+        } else {
+            quote!(#place.clone().unwrap_or_else(|| #default))
+        };
+    }
+    let item = quote!(item);
+    let (expr, function) = convert(m, file, &field.ty, Arg::Ref(quote!(#item)), key, 0);
+    let boxed_expr = |inner: TokenStream| {
+        if boxed {
+            quote!(::std::boxed::Box::new(#inner))
+        } else {
+            inner
+        }
+    };
+    match (borrowed, owned) {
+        (Holding::Always, _) => {
+            let arg = if boxed {
+                Arg::Ref(quote!(&*#place))
+            } else {
+                Arg::Place(place.clone())
+            };
+            let (expr, _) = convert(m, file, &field.ty, arg, key, 0);
+            boxed_expr(expr)
+        }
+        (Holding::Optional, Holding::Optional) => {
+            let access = if boxed {
+                quote!(#place.as_deref())
+            } else {
+                quote!(#place.as_ref())
+            };
+            match (&function, boxed) {
+                (Some(f), false) => quote!(#access.map(#f)),
+                _ => {
+                    let body = boxed_expr(expr);
+                    quote!(#access.map(|#item| #body))
+                }
+            }
+        }
+        (Holding::Optional, Holding::Always) => {
+            let default = default_value(m, id, index, field);
+            let access = if boxed {
+                quote!(#place.as_deref())
+            } else {
+                quote!(#place.as_ref())
+            };
+            match (&function, boxed) {
+                (Some(f), false) => quote!(#access.map_or_else(|| #default, #f)),
+                _ => {
+                    let body = boxed_expr(expr);
+                    quote!(#access.map_or_else(|| #default, |#item| #body))
+                }
+            }
+        }
+    }
+}
+
+/// Whether the borrowing and owned forms of a type are the same Rust type.
+fn same_representation(m: &Model<'_>, file: FileId, ty: &Type, key: bool) -> bool {
+    match m.resolve(file, ty) {
+        Resolved::Base(BaseType::String | BaseType::Binary | BaseType::Slist) | Resolved::Senum => {
+            false
+        }
+        Resolved::Base(BaseType::Double) => !key,
+        Resolved::Base(_) | Resolved::Enum(_) => true,
+        Resolved::Struct(id, _) => !m.is_borrowing(id),
+        Resolved::List(f, e) => same_representation(m, f, e, key),
+        Resolved::Set(..) | Resolved::Map(..) => false,
+    }
+}
+
+fn is_copy(m: &Model<'_>, file: FileId, ty: &Type) -> bool {
+    matches!(
+        m.resolve(file, ty),
+        Resolved::Base(
+            BaseType::Bool
+                | BaseType::I8
+                | BaseType::I16
+                | BaseType::I32
+                | BaseType::I64
+                | BaseType::Double
+                | BaseType::Uuid
+        ) | Resolved::Enum(_)
+    )
+}
+
+/// A borrowed value in generated code: a reference (`item`) or a place (`value.field`).
+#[derive(Clone)]
+enum Arg {
+    Ref(TokenStream),
+    Place(TokenStream),
+}
+
+impl Arg {
+    /// The value itself (for `Copy` types, and `&str` which is `Copy` too).
+    fn deref(&self) -> TokenStream {
+        match self {
+            Arg::Ref(v) => quote!(*#v),
+            Arg::Place(v) => v.clone(),
+        }
+    }
+
+    /// A reference to the value.
+    fn by_ref(&self) -> TokenStream {
+        match self {
+            Arg::Ref(v) => v.clone(),
+            Arg::Place(v) => quote!(&#v),
+        }
+    }
+
+    /// For method calls (auto-ref does the rest).
+    fn receiver(&self) -> TokenStream {
+        match self {
+            Arg::Ref(v) | Arg::Place(v) => v.clone(),
+        }
+    }
+}
+
+/// The owned value of a borrowed value, and, when that is a plain function call `f(v)`, the
+/// function (for `.map(f)` without a closure).
+fn convert(
+    m: &Model<'_>,
+    file: FileId,
+    ty: &Type,
+    v: Arg,
+    key: bool,
+    depth: usize,
+) -> (TokenStream, Option<TokenStream>) {
+    let rt = &m.runtime;
+    let (deref, by_ref, receiver) = (v.deref(), v.by_ref(), v.receiver());
+    let item = proc_macro2::Ident::new(&format!("item{depth}"), proc_macro2::Span::call_site());
+    let element_iter = |f: FileId, e: &Type, element_key: bool| -> TokenStream {
+        let (inner, function) = convert(m, f, e, Arg::Ref(quote!(#item)), element_key, depth + 1);
+        if inner.to_string() == quote!(*#item).to_string() {
+            quote!(.copied())
+        } else if let Some(function) = function {
+            quote!(.map(#function))
+        } else if inner.to_string() == quote!(::std::clone::Clone::clone(#item)).to_string() {
+            quote!(.cloned())
+        } else {
+            quote!(.map(|#item| #inner))
+        }
+    };
+    match m.resolve(file, ty) {
+        Resolved::Base(BaseType::Double) if key => (quote!(#rt::OrderedF64(#deref)), None),
+        Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum => {
+            (quote!(::std::string::String::from(#deref)), None)
+        }
+        Resolved::Base(BaseType::Binary) => (quote!(#receiver.to_vec()), None),
+        Resolved::Base(_) | Resolved::Enum(_) => (deref, None),
+        Resolved::Struct(id, _) if m.is_borrowing(id) => {
+            let path = m.path_to(file, id);
+            (quote!(#path::from(#by_ref)), Some(quote!(#path::from)))
+        }
+        Resolved::Struct(..) => (quote!(::std::clone::Clone::clone(#by_ref)), None),
+        Resolved::List(f, e) => {
+            let map = element_iter(f, e, key);
+            let whole = map.to_string();
+            if whole == quote!(.cloned()).to_string() || whole == quote!(.copied()).to_string() {
+                (quote!(#receiver.to_vec()), None)
+            } else {
+                (quote!(#receiver.iter() #map .collect()), None)
+            }
+        }
+        Resolved::Set(f, e) => {
+            let map = element_iter(f, e, true);
+            (quote!(#receiver.iter() #map .collect()), None)
+        }
+        Resolved::Map(f, k, val) => {
+            let (key_item, value_item) = (
+                proc_macro2::Ident::new(&format!("key{depth}"), proc_macro2::Span::call_site()),
+                proc_macro2::Ident::new(&format!("value{depth}"), proc_macro2::Span::call_site()),
+            );
+            let (k_expr, _) = convert(m, f, k, Arg::Ref(quote!(#key_item)), true, depth + 1);
+            let (v_expr, _) = convert(m, f, val, Arg::Ref(quote!(#value_item)), key, depth + 1);
+            (
+                quote!(#receiver.iter().map(|(#key_item, #value_item)| (#k_expr, #v_expr)).collect()),
+                None,
+            )
+        }
+    }
+}
+
+/// The borrowing form of a union.
+pub fn union_ref_item(
+    m: &Model<'_>,
+    id: DefId,
+    s: &Struct,
+    variants: &[String],
+    items: TokenStream,
+) -> TokenStream {
+    let owned = ident::ident(m.name(id));
+    let ref_name = ident::ident(m.ref_name(id));
+    let key = m.is_key_struct(id);
+    let arms = s.fields.iter().enumerate().map(|(index, field)| {
+        let variant = ident::ident(&variants[index]);
+        let boxed = m.is_boxed(id, index);
+        let arg = if boxed {
+            Arg::Ref(quote!(&**value))
+        } else {
+            Arg::Ref(quote!(value))
+        };
+        let (expr, _) = convert(m, id.file, &field.ty, arg, key, 0);
+        let expr = if boxed {
+            quote!(::std::boxed::Box::new(#expr))
+        } else {
+            expr
+        };
+        quote!(#ref_name::#variant(value) => #owned::#variant(#expr),)
+    });
+    let body = if s.fields.is_empty() {
+        quote!(match *value {})
+    } else {
+        quote!(match value { #(#arms)* })
+    };
+    quote! {
+        #items
+
+        impl ::std::convert::From<&#ref_name<'_>> for #owned {
+            fn from(value: &#ref_name<'_>) -> Self {
+                #body
+            }
+        }
+
+        impl ::std::convert::From<#ref_name<'_>> for #owned {
+            fn from(value: #ref_name<'_>) -> Self {
+                #owned::from(&value)
+            }
+        }
+    }
+}
