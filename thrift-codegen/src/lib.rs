@@ -31,6 +31,14 @@
 //! `Hash`, `Ord` and `Default` when all of its fields allow it (a `double` field prevents
 //! `Eq`, `Hash` and `Ord`).
 //!
+//! Borrowing forms: every struct, union and exception `Foo` that holds strings or binaries
+//! (directly or through other types) also gets `FooRef<'de>`, decoded from a byte slice without
+//! copying: strings are `&'de str` (UTF-8 checked), binaries `&'de [u8]`, nested structs
+//! inline, lists and sets `Vec`s, maps `Vec`s of pairs. `FooRef::decode::<Compact>(&bytes)`
+//! allocates nothing for structs of scalars, strings, binaries and nested structs;
+//! `Foo::from(&foo_ref)` converts to the owned form. IDL defaults of containers and structs
+//! are not built in borrowing forms: such fields are `Option`s there (`None` when absent).
+//!
 //! Unions: an unknown field is skipped; a union with no known field set on the wire is an
 //! `InvalidData` error; with several fields set, the last one wins.
 //!
