@@ -79,6 +79,18 @@ impl Scope {
         self.taken.insert(name.to_string());
     }
 
+    /// Like [`Scope::unique`] for `UpperCamelCase` names: clashes get `2`, `3`… without an
+    /// underscore, so that the name stays camel case.
+    pub fn unique_camel(&mut self, name: String) -> String {
+        if self.taken.insert(name.clone()) {
+            return name;
+        }
+        (2..)
+            .map(|n| format!("{name}{n}"))
+            .find(|candidate| self.taken.insert(candidate.clone()))
+            .expect("an unused suffix exists")
+    }
+
     pub fn unique(&mut self, name: String) -> String {
         if self.taken.insert(name.clone()) {
             return name;

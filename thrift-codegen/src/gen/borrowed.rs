@@ -63,6 +63,16 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         .enumerate()
         .map(|(i, f)| holding(m, id, i, f))
         .collect();
+    // A required field of the struct's own type (through a cycle) makes values impossible to
+    // build, and rustc says so about the conversion; the IDL is still valid Thrift.
+    let impossible = s.fields.iter().enumerate().any(|(index, field)| {
+        m.is_boxed(id, index) && field.requiredness == thrift_parser::ast::Requiredness::Required
+    });
+    let recursion_allow = if impossible {
+        quote!(#[allow(unconditional_recursion)])
+    } else {
+        TokenStream::new()
+    };
     let conversions = s.fields.iter().enumerate().map(|(index, field)| {
         let field_name = ident::ident(&names[index]);
         let value = field_conversion(
@@ -87,6 +97,7 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         #read
 
         impl ::std::convert::From<&#ref_name<'_>> for #owned {
+            #recursion_allow
             fn from(value: &#ref_name<'_>) -> Self {
                 #owned { #(#conversions),* }
             }
@@ -126,8 +137,10 @@ fn field_conversion(
         let default = default_value(m, id, index, field);
         return if is_copy(m, file, &field.ty) {
             quote!(#place.unwrap_or(#default))
-        } else {
+        } else if super::consts::has_call(&default) {
             quote!(#place.clone().unwrap_or_else(|| #default))
+        } else {
+            quote!(#place.clone().unwrap_or(#default))
         };
     }
     let item = quote!(item);

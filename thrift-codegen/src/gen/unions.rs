@@ -22,7 +22,7 @@ pub fn variant_names(s: &Struct) -> Vec<String> {
     let mut scope = ident::Scope::new();
     s.fields
         .iter()
-        .map(|f| scope.unique(ident::type_name(&f.name.name)))
+        .map(|f| scope.unique_camel(ident::type_name(&f.name.name)))
         .collect()
 }
 

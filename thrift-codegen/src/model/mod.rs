@@ -120,16 +120,16 @@ impl<'p> Model<'p> {
             for (index, definition) in file.document.definitions.iter().enumerate() {
                 let name = &definition.name().name;
                 let rust = match definition {
-                    Definition::Const(_) => ident::const_name(name),
+                    Definition::Const(_) => scope.unique(ident::const_name(name)),
                     Definition::Service(_) => continue,
-                    _ => ident::type_name(name),
+                    _ => scope.unique_camel(ident::type_name(name)),
                 };
                 self.names.insert(
                     DefId {
                         file: file.id,
                         index,
                     },
-                    scope.unique(rust),
+                    rust,
                 );
             }
         }
@@ -152,7 +152,7 @@ impl<'p> Model<'p> {
             }
             for id in ids {
                 if self.borrowing.contains(&id) {
-                    let name = scope.unique(format!("{}Ref", self.names[&id]));
+                    let name = scope.unique_camel(format!("{}Ref", self.names[&id]));
                     self.ref_names.insert(id, name);
                 }
             }

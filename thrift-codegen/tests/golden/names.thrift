@@ -20,3 +20,12 @@ union match {
   1: i32 if
   2: i32 else
 }
+
+/** Type names that clash after case conversion, and with a borrowing form's name. */
+struct foo_bar {
+  1: string a
+}
+
+struct FooBar {}
+
+struct FooBarRef {}
