@@ -11,7 +11,10 @@
 //! `../../shared/corpus/apache__parquet-format/src/main/thrift/parquet.thrift` relative to this
 //! directory; `THRIFT_CORPUS` overrides the corpus directory.
 
-use std::path::{Path, PathBuf};
+#[cfg(any(feature = "apache", feature = "pilota"))]
+use std::path::Path;
+use std::path::PathBuf;
+#[cfg(feature = "apache")]
 use std::process::Command;
 
 fn main() {

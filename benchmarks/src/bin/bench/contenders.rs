@@ -1,0 +1,570 @@
+//! The contenders: one runner per (contender, protocol, operation), each checked before it is
+//! timed.
+//!
+//! Every contender gets the benchmark value by decoding our encoding of it. Verification:
+//! - ours: decoding our bytes gives the value back; `encoded_len` matches;
+//! - Apache, pilota: decode our bytes, encode again with the contender, and our decoder must get
+//!   the original value from the contender's bytes (so the contender's decode and encode both
+//!   preserve the value; map/set order may differ on the wire, the decoded values may not);
+//! - ours-borrowed: converting the `FooRef` to the owned type gives the value;
+//! - serde_json: the mirror value survives a JSON round trip;
+//! - the parquet crate: its `ParquetMetaData` agrees with our `FileMetaData` on rows, row groups,
+//!   columns per row group, sizes and `created_by`.
+//!
+//! A contender that fails verification (an error or a panic) is reported as failed for that
+//! scenario with the reason, and is not timed.
+
+use std::hint::black_box;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use thrift_runtime::{Binary, Compact, Protocol, ThriftRead, ThriftWrite};
+
+use crate::gen;
+use crate::measure::Runner;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Proto {
+    Binary,
+    Compact,
+}
+
+impl Proto {
+    pub fn name(self) -> &'static str {
+        match self {
+            Proto::Binary => "binary",
+            Proto::Compact => "compact",
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Op {
+    Decode,
+    Encode,
+}
+
+impl Op {
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Decode => "decode",
+            Op::Encode => "encode",
+        }
+    }
+}
+
+pub struct Contender<'a> {
+    pub name: &'static str,
+    /// `Err(reason)`: failed verification, not timed.
+    pub runner: Result<Runner<'a>, String>,
+}
+
+#[allow(dead_code)] // unused when only ours is built (compare.sh)
+fn guard<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    // A contender's panic is a verification failure, reported in the results: keep the
+    // default hook's message and backtrace off stderr meanwhile.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    match result {
+        Ok(r) => r,
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panic".into());
+            Err(format!("panicked: {msg}"))
+        }
+    }
+}
+
+/// A benchmarked type, with its counterpart in each contender's generated code.
+pub trait Workload: 'static {
+    type Ours: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + std::fmt::Debug;
+    #[cfg(feature = "apache")]
+    type Apache: thrift::protocol::TSerializable;
+    #[cfg(feature = "pilota")]
+    type Pilota: pilota::thrift::Message;
+    #[cfg(feature = "json")]
+    type Json: serde::Serialize + serde::de::DeserializeOwned + PartialEq;
+    #[cfg(feature = "json")]
+    fn to_json(v: &Self::Ours) -> Option<Self::Json>;
+    #[cfg(feature = "borrowed")]
+    type Ref<'a>: ThriftRead<'a>;
+    #[cfg(feature = "borrowed")]
+    fn ref_to_owned(r: &Self::Ref<'_>) -> Self::Ours;
+    /// Contenders only this workload has (the parquet crate's footer decoder).
+    fn extra_decoders<'a>(_value: &'a Self::Ours, _bytes: &'a [u8]) -> Vec<Contender<'a>> {
+        Vec::new()
+    }
+}
+
+pub fn decode_ours<T: for<'de> ThriftRead<'de>>(proto: Proto, bytes: &[u8]) -> Result<T, String> {
+    match proto {
+        Proto::Binary => T::decode::<Binary>(bytes),
+        Proto::Compact => T::decode::<Compact>(bytes),
+    }
+    .map_err(|e| format!("{e}"))
+}
+
+pub fn encode_ours<T: ThriftWrite>(proto: Proto, value: &T) -> Vec<u8> {
+    match proto {
+        Proto::Binary => value.encode_to_vec::<Binary>(),
+        Proto::Compact => value.encode_to_vec::<Compact>(),
+    }
+    .expect("our encoder")
+}
+
+/// Our decoder must read `bytes` (made by some contender) back to `value`.
+fn check_bytes<T: for<'de> ThriftRead<'de> + PartialEq + std::fmt::Debug>(
+    proto: Proto,
+    bytes: &[u8],
+    value: &T,
+) -> Result<(), String> {
+    let back: T = decode_ours(proto, bytes)
+        .map_err(|e| format!("its {} bytes do not decode: {e}", proto.name()))?;
+    if &back != value {
+        return Err("its bytes decode to a different value".into());
+    }
+    Ok(())
+}
+
+fn ours_decoder<'a, T: for<'de> ThriftRead<'de>, P: Protocol>(bytes: &'a [u8]) -> Runner<'a> {
+    Box::new(move |n: u64| {
+        for _ in 0..n {
+            black_box(T::decode::<P>(black_box(bytes)).unwrap());
+        }
+    })
+}
+
+fn ours_encoder<'a, T: ThriftWrite, P: Protocol>(value: &'a T, cap: usize) -> Runner<'a> {
+    // Into a reused, pre-sized Vec: `write` without the `encoded_len` pass, like the others.
+    let mut buf = Vec::with_capacity(cap);
+    Box::new(move |n: u64| {
+        for _ in 0..n {
+            buf.clear();
+            black_box(value).write(&mut P::writer(&mut buf)).unwrap();
+            black_box(&buf);
+        }
+    })
+}
+
+fn memcpy<'a>(bytes: &'a [u8]) -> Runner<'a> {
+    let mut buf = Vec::with_capacity(bytes.len());
+    Box::new(move |n: u64| {
+        for _ in 0..n {
+            buf.clear();
+            buf.extend_from_slice(black_box(bytes));
+            black_box(&buf);
+        }
+    })
+}
+
+/// Everything the contenders of one workload and protocol need, made and verified once.
+pub struct Prepared<W: Workload> {
+    pub proto: Proto,
+    pub value: W::Ours,
+    pub bytes: Vec<u8>,
+    #[cfg(feature = "apache")]
+    apache: Result<W::Apache, String>,
+    #[cfg(feature = "pilota")]
+    pilota_bytes: pilota::Bytes,
+    #[cfg(feature = "pilota")]
+    pilota: Result<W::Pilota, String>,
+    #[cfg(feature = "json")]
+    json: Option<Result<(W::Json, Vec<u8>), String>>,
+}
+
+#[cfg(feature = "apache")]
+mod apache_rt {
+    use thrift::protocol::{
+        TBinaryInputProtocol, TBinaryOutputProtocol, TCompactInputProtocol,
+        TCompactOutputProtocol, TSerializable,
+    };
+
+    use super::Proto;
+
+    #[inline]
+    pub fn decode<T: TSerializable>(proto: Proto, bytes: &[u8]) -> thrift::Result<T> {
+        match proto {
+            Proto::Binary => T::read_from_in_protocol(&mut TBinaryInputProtocol::new(bytes, true)),
+            Proto::Compact => T::read_from_in_protocol(&mut TCompactInputProtocol::new(bytes)),
+        }
+    }
+
+    #[inline]
+    pub fn encode<T: TSerializable>(proto: Proto, v: &T, out: &mut Vec<u8>) -> thrift::Result<()> {
+        match proto {
+            Proto::Binary => v.write_to_out_protocol(&mut TBinaryOutputProtocol::new(out, true)),
+            Proto::Compact => v.write_to_out_protocol(&mut TCompactOutputProtocol::new(out)),
+        }
+    }
+}
+
+#[cfg(feature = "pilota")]
+mod pilota_rt {
+    use pilota::thrift::binary::TBinaryProtocol;
+    use pilota::thrift::compact::{TCompactInputProtocol, TCompactOutputProtocol};
+    use pilota::thrift::{Message, ThriftException};
+    use pilota::{Bytes, BytesMut};
+
+    use super::Proto;
+
+    /// Decodes from a clone of the `Bytes` (a reference count), zero-copy for strings and
+    /// binaries, as pilota's users (volo) do.
+    #[inline]
+    pub fn decode<T: Message>(proto: Proto, bytes: &Bytes) -> Result<T, ThriftException> {
+        let mut b = bytes.clone();
+        match proto {
+            Proto::Binary => T::decode(&mut TBinaryProtocol::new(&mut b, true)),
+            Proto::Compact => T::decode(&mut TCompactInputProtocol::new(&mut b)),
+        }
+    }
+
+    #[inline]
+    pub fn encode<T: Message>(
+        proto: Proto,
+        v: &T,
+        out: &mut BytesMut,
+    ) -> Result<(), ThriftException> {
+        match proto {
+            Proto::Binary => v.encode(&mut TBinaryProtocol::new(out, false)),
+            Proto::Compact => v.encode(&mut TCompactOutputProtocol::new(out, false)),
+        }
+    }
+}
+
+impl<W: Workload> Prepared<W> {
+    /// From a value: the bytes every decoder reads are our encoding of it.
+    pub fn new(proto: Proto, value: W::Ours) -> Prepared<W> {
+        let bytes = encode_ours(proto, &value);
+        Prepared::with_bytes(proto, value, bytes)
+    }
+
+    /// From bytes made elsewhere (a Parquet footer): the value is what we decode from them.
+    pub fn from_bytes(proto: Proto, bytes: Vec<u8>) -> Result<Prepared<W>, String> {
+        let value = decode_ours(proto, &bytes)?;
+        Ok(Prepared::with_bytes(proto, value, bytes))
+    }
+
+    fn with_bytes(proto: Proto, value: W::Ours, bytes: Vec<u8>) -> Prepared<W> {
+        #[cfg(feature = "apache")]
+        let apache = guard(|| {
+            let a: W::Apache = apache_rt::decode(proto, &bytes)
+                .map_err(|e| format!("cannot decode the {} bytes: {e}", proto.name()))?;
+            let mut out = Vec::new();
+            apache_rt::encode(proto, &a, &mut out).map_err(|e| format!("cannot encode: {e}"))?;
+            check_bytes(proto, &out, &value)?;
+            Ok(a)
+        });
+        #[cfg(feature = "pilota")]
+        let pilota_bytes = pilota::Bytes::from(bytes.clone());
+        #[cfg(feature = "pilota")]
+        let pilota = guard(|| {
+            let p: W::Pilota = pilota_rt::decode(proto, &pilota_bytes)
+                .map_err(|e| format!("cannot decode the {} bytes: {e:?}", proto.name()))?;
+            let mut out = pilota::BytesMut::new();
+            pilota_rt::encode(proto, &p, &mut out).map_err(|e| format!("cannot encode: {e:?}"))?;
+            check_bytes(proto, &out, &value)?;
+            Ok(p)
+        });
+        // When Apache's decoder reads these bytes and pilota's does not, say so.
+        #[cfg(all(feature = "pilota", feature = "apache"))]
+        let pilota = match (pilota, &apache) {
+            (Err(e), Ok(_)) => Err(format!("{e} (Apache's generated code passes the same check on the same bytes)")),
+            (p, _) => p,
+        };
+        #[cfg(feature = "json")]
+        let json = W::to_json(&value).map(|j| {
+            guard(|| {
+                let text = serde_json::to_vec(&j).map_err(|e| e.to_string())?;
+                let back: W::Json = serde_json::from_slice(&text).map_err(|e| e.to_string())?;
+                if back != j {
+                    return Err("JSON round trip changed the value".into());
+                }
+                Ok((j, text))
+            })
+        });
+        Prepared {
+            proto,
+            value,
+            bytes,
+            #[cfg(feature = "apache")]
+            apache,
+            #[cfg(feature = "pilota")]
+            pilota_bytes,
+            #[cfg(feature = "pilota")]
+            pilota,
+            #[cfg(feature = "json")]
+            json,
+        }
+    }
+
+    /// The contenders of this workload, protocol and operation, in table order.
+    pub fn contenders(&self, op: Op) -> Vec<Contender<'_>> {
+        let proto = self.proto;
+        let bytes = &self.bytes[..];
+        let mut out = Vec::new();
+
+        // Ours, owned.
+        let ours = (|| {
+            let back: W::Ours = decode_ours(proto, bytes)?;
+            if back != self.value {
+                return Err("decodes to a different value".to_string());
+            }
+            let ours_bytes = encode_ours(proto, &self.value);
+            let len = match proto {
+                Proto::Binary => self.value.encoded_len::<Binary>(),
+                Proto::Compact => self.value.encoded_len::<Compact>(),
+            };
+            if len != ours_bytes.len() {
+                return Err("encoded_len disagrees with the bytes written".into());
+            }
+            check_bytes(proto, &ours_bytes, &self.value)?;
+            Ok(match (op, proto) {
+                (Op::Decode, Proto::Binary) => ours_decoder::<W::Ours, Binary>(bytes),
+                (Op::Decode, Proto::Compact) => ours_decoder::<W::Ours, Compact>(bytes),
+                (Op::Encode, Proto::Binary) => ours_encoder::<_, Binary>(&self.value, len),
+                (Op::Encode, Proto::Compact) => ours_encoder::<_, Compact>(&self.value, len),
+            })
+        })();
+        out.push(Contender { name: "ours", runner: ours });
+
+        // Ours, borrowed (`FooRef<'a>`).
+        #[cfg(feature = "borrowed")]
+        if op == Op::Decode {
+            out.push(Contender {
+                name: "ours-borrowed",
+                runner: borrowed::<W>(proto, &self.value, bytes),
+            });
+        }
+
+        #[cfg(feature = "apache")]
+        out.push(Contender {
+            name: "apache",
+            runner: match &self.apache {
+                Err(e) => Err(e.clone()),
+                Ok(a) => Ok(match op {
+                    Op::Decode => Box::new(move |n: u64| {
+                        for _ in 0..n {
+                            black_box(
+                                apache_rt::decode::<W::Apache>(proto, black_box(bytes)).unwrap(),
+                            );
+                        }
+                    }) as Runner<'_>,
+                    Op::Encode => {
+                        let mut buf = Vec::with_capacity(bytes.len() * 2);
+                        Box::new(move |n: u64| {
+                            for _ in 0..n {
+                                buf.clear();
+                                apache_rt::encode(proto, black_box(a), &mut buf).unwrap();
+                                black_box(&buf);
+                            }
+                        })
+                    }
+                }),
+            },
+        });
+
+        #[cfg(feature = "pilota")]
+        out.push(Contender {
+            name: "pilota",
+            runner: match &self.pilota {
+                Err(e) => Err(e.clone()),
+                Ok(p) => Ok(match op {
+                    Op::Decode => {
+                        let pb = &self.pilota_bytes;
+                        Box::new(move |n: u64| {
+                            for _ in 0..n {
+                                black_box(
+                                    pilota_rt::decode::<W::Pilota>(proto, black_box(pb)).unwrap(),
+                                );
+                            }
+                        }) as Runner<'_>
+                    }
+                    Op::Encode => {
+                        let mut buf = pilota::BytesMut::with_capacity(bytes.len() * 2);
+                        Box::new(move |n: u64| {
+                            for _ in 0..n {
+                                buf.clear();
+                                pilota_rt::encode(proto, black_box(p), &mut buf).unwrap();
+                                black_box(&buf);
+                            }
+                        })
+                    }
+                }),
+            },
+        });
+
+        if op == Op::Decode {
+            out.extend(W::extra_decoders(&self.value, bytes));
+        }
+
+        #[cfg(feature = "json")]
+        if let Some(json) = &self.json {
+            out.push(Contender {
+                name: "serde_json",
+                runner: match json {
+                    Err(e) => Err(e.clone()),
+                    Ok((j, text)) => Ok(match op {
+                        Op::Decode => Box::new(move |n: u64| {
+                            for _ in 0..n {
+                                black_box(
+                                    serde_json::from_slice::<W::Json>(black_box(text)).unwrap(),
+                                );
+                            }
+                        }) as Runner<'_>,
+                        Op::Encode => {
+                            let mut buf = Vec::with_capacity(text.len() * 2);
+                            Box::new(move |n: u64| {
+                                for _ in 0..n {
+                                    buf.clear();
+                                    serde_json::to_writer(&mut buf, black_box(j)).unwrap();
+                                    black_box(&buf);
+                                }
+                            })
+                        }
+                    }),
+                },
+            });
+        }
+
+        out.push(Contender {
+            name: "memcpy",
+            runner: Ok(memcpy(bytes)),
+        });
+        out
+    }
+
+    /// Size of the serde_json text, when there is one.
+    pub fn json_len(&self) -> Option<usize> {
+        #[cfg(feature = "json")]
+        if let Some(Ok((_, text))) = &self.json {
+            return Some(text.len());
+        }
+        None
+    }
+}
+
+#[cfg(feature = "borrowed")]
+fn borrowed<'a, W: Workload>(
+    proto: Proto,
+    value: &W::Ours,
+    bytes: &'a [u8],
+) -> Result<Runner<'a>, String> {
+    guard(|| {
+        let r = match proto {
+            Proto::Binary => <W::Ref<'a> as ThriftRead<'a>>::decode::<Binary>(bytes),
+            Proto::Compact => <W::Ref<'a> as ThriftRead<'a>>::decode::<Compact>(bytes),
+        }
+        .map_err(|e| format!("cannot decode: {e}"))?;
+        if &W::ref_to_owned(&r) != value {
+            return Err("converts to a different value".into());
+        }
+        Ok(())
+    })?;
+    fn run<'a, W: Workload, P: Protocol>(bytes: &'a [u8]) -> Runner<'a> {
+        Box::new(move |n: u64| {
+            for _ in 0..n {
+                black_box(<W::Ref<'a> as ThriftRead<'a>>::decode::<P>(black_box(bytes)).unwrap());
+            }
+        })
+    }
+    Ok(match proto {
+        Proto::Binary => run::<W, Binary>(bytes),
+        Proto::Compact => run::<W, Compact>(bytes),
+    })
+}
+
+// ---- The workloads' types in each contender's generated code. ----
+
+macro_rules! bench_workload {
+    ($marker:ident, $ty:ident, $reft:ident) => {
+        pub struct $marker;
+        impl Workload for $marker {
+            type Ours = gen::ours::bench::$ty;
+            #[cfg(feature = "apache")]
+            type Apache = gen::apache::bench::$ty;
+            #[cfg(feature = "pilota")]
+            type Pilota = gen::pilota_bench::bench::$ty;
+            #[cfg(feature = "json")]
+            type Json = crate::data::json::$ty;
+            #[cfg(feature = "json")]
+            fn to_json(v: &Self::Ours) -> Option<Self::Json> {
+                Some(v.into())
+            }
+            #[cfg(feature = "borrowed")]
+            type Ref<'a> = gen::ours::bench::$reft<'a>;
+            #[cfg(feature = "borrowed")]
+            fn ref_to_owned(r: &Self::Ref<'_>) -> Self::Ours {
+                r.into()
+            }
+        }
+    };
+}
+
+bench_workload!(SmallW, Small, SmallRef);
+bench_workload!(LargeW, Large, LargeRef);
+bench_workload!(ScalingW, Scaling, ScalingRef);
+
+pub struct ParquetW;
+
+impl Workload for ParquetW {
+    type Ours = gen::ours::parquet::FileMetaData;
+    #[cfg(feature = "apache")]
+    type Apache = gen::apache::parquet::FileMetaData;
+    #[cfg(feature = "pilota")]
+    type Pilota = gen::pilota_parquet::parquet::FileMetaData;
+    #[cfg(feature = "json")]
+    type Json = ();
+    #[cfg(feature = "json")]
+    fn to_json(_: &Self::Ours) -> Option<()> {
+        None
+    }
+    #[cfg(feature = "borrowed")]
+    type Ref<'a> = gen::ours::parquet::FileMetaDataRef<'a>;
+    #[cfg(feature = "borrowed")]
+    fn ref_to_owned(r: &Self::Ref<'_>) -> Self::Ours {
+        r.into()
+    }
+
+    #[allow(unused_variables)]
+    fn extra_decoders<'a>(value: &'a Self::Ours, bytes: &'a [u8]) -> Vec<Contender<'a>> {
+        #[cfg(feature = "parquet")]
+        {
+            use parquet::file::metadata::ParquetMetaDataReader;
+            let check = guard(|| {
+                let md = ParquetMetaDataReader::decode_metadata(bytes).map_err(|e| e.to_string())?;
+                let f = md.file_metadata();
+                let same = f.num_rows() == value.num_rows
+                    && md.num_row_groups() == value.row_groups.len()
+                    && f.created_by() == value.created_by.as_deref()
+                    && md.row_groups().iter().zip(&value.row_groups).all(|(a, b)| {
+                        a.num_columns() == b.columns.len()
+                            && a.num_rows() == b.num_rows
+                            && a.total_byte_size() == b.total_byte_size
+                    });
+                if same {
+                    Ok(())
+                } else {
+                    Err("ParquetMetaData disagrees with our FileMetaData".into())
+                }
+            });
+            vec![Contender {
+                name: "parquet-crate",
+                runner: check.map(|()| {
+                    Box::new(move |n: u64| {
+                        for _ in 0..n {
+                            black_box(
+                                ParquetMetaDataReader::decode_metadata(black_box(bytes)).unwrap(),
+                            );
+                        }
+                    }) as Runner<'a>
+                }),
+            }]
+        }
+        #[cfg(not(feature = "parquet"))]
+        Vec::new()
+    }
+}

@@ -1,0 +1,296 @@
+//! Serialization benchmarks: this project's generated code (owned, and borrowed with the
+//! `borrowed` feature) against Apache Thrift's generated code and `thrift` crate, CloudWeGo's
+//! pilota, serde_json on the same data, and a memcpy floor; real Parquet footers against the
+//! `parquet` crate's footer decoder.
+//!
+//! ```text
+//! cargo run --release --manifest-path benchmarks/Cargo.toml --bin bench -- [OPTIONS]
+//!   --quick            smoke run: short batches and budgets, 10 samples (a few seconds)
+//!   --budget SECS      time budget per scenario (default 1.5; at least --samples samples)
+//!   --samples N        minimum samples per contender (default 30)
+//!   --filter TEXT      only scenarios whose id contains TEXT (repeatable), e.g. large/compact
+//!   --only A,B         only these contenders (`ours` = ours and ours-borrowed)
+//!   --json PATH        where to write the results (default benchmarks/results/latest.json)
+//!   --markdown         rewrite the section of BENCHMARKS.md and benchmarks/scaling.svg
+//!   --data DIR         directory of the Parquet files (default benchmarks/data)
+//! ```
+//! See benchmarks/README.md.
+
+mod alloc;
+mod contenders;
+mod data;
+mod measure;
+mod report;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use contenders::{Op, Prepared, Proto, Workload};
+use measure::Config;
+use report::{ContenderResult, Scenario};
+
+#[global_allocator]
+static GLOBAL: alloc::Counting = alloc::Counting;
+
+/// The code every contender generated from the same IDL.
+#[allow(dead_code, clippy::all)]
+pub mod gen {
+    pub mod ours {
+        include!(concat!(env!("OUT_DIR"), "/ours/thrift.rs"));
+    }
+
+    /// Apache's `thrift --gen rs` output (inner attributes stripped by build.rs).
+    #[cfg(feature = "apache")]
+    #[allow(
+        unused_imports,
+        unused_extern_crates,
+        non_camel_case_types,
+        unused_variables,
+        unused_mut,
+        clippy::all
+    )]
+    #[rustfmt::skip]
+    pub mod apache {
+        pub mod bench {
+            include!(concat!(env!("OUT_DIR"), "/apache/bench.rs"));
+        }
+        pub mod parquet {
+            include!(concat!(env!("OUT_DIR"), "/apache/parquet.rs"));
+        }
+    }
+
+    #[cfg(feature = "pilota")]
+    include!(concat!(env!("OUT_DIR"), "/pilota_bench.rs"));
+    #[cfg(feature = "pilota")]
+    include!(concat!(env!("OUT_DIR"), "/pilota_parquet.rs"));
+}
+
+pub struct Opts {
+    pub cfg: Config,
+    pub quick: bool,
+    filters: Vec<String>,
+    only: Option<Vec<String>>,
+    json: Option<PathBuf>,
+    pub markdown: bool,
+    data: PathBuf,
+    pub args: Vec<String>,
+}
+
+impl Opts {
+    fn parse() -> Opts {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let mut o = Opts {
+            cfg: Config {
+                batch: Duration::from_millis(2),
+                budget: Duration::from_millis(1500),
+                min_samples: 30,
+                max_samples: 100_000,
+            },
+            quick: false,
+            filters: Vec::new(),
+            only: None,
+            json: Some(root.join("results/latest.json")),
+            markdown: false,
+            data: root.join("data"),
+            args: args.clone(),
+        };
+        let mut budget = None;
+        let mut samples = None;
+        let mut it = args.into_iter();
+        let usage = || -> ! {
+            eprintln!("usage: bench [--quick] [--budget SECS] [--samples N] [--filter TEXT]... [--only A,B] [--json PATH|-] [--markdown] [--data DIR]");
+            std::process::exit(2)
+        };
+        while let Some(a) = it.next() {
+            let mut val = || it.next().unwrap_or_else(|| usage());
+            match a.as_str() {
+                "--quick" => o.quick = true,
+                "--budget" => budget = Some(val().parse::<f64>().unwrap_or_else(|_| usage())),
+                "--samples" => samples = Some(val().parse::<usize>().unwrap_or_else(|_| usage())),
+                "--filter" => o.filters.push(val()),
+                "--only" => o.only = Some(val().split(',').map(str::to_string).collect()),
+                "--json" => {
+                    let v = val();
+                    o.json = (v != "-").then(|| PathBuf::from(v));
+                }
+                "--markdown" => o.markdown = true,
+                "--data" => o.data = PathBuf::from(val()),
+                "-h" | "--help" => usage(),
+                _ => usage(),
+            }
+        }
+        if o.quick {
+            o.cfg.batch = Duration::from_micros(200);
+            o.cfg.budget = Duration::from_millis(30);
+            o.cfg.min_samples = 10;
+        }
+        if let Some(b) = budget {
+            o.cfg.budget = Duration::from_secs_f64(b);
+        }
+        if let Some(s) = samples {
+            o.cfg.min_samples = s;
+        }
+        o
+    }
+
+    fn wants_scenario(&self, id: &str) -> bool {
+        self.filters.is_empty() || self.filters.iter().any(|f| id.contains(f.as_str()))
+    }
+
+    fn wants_contender(&self, name: &str) -> bool {
+        match &self.only {
+            None => true,
+            Some(list) => list
+                .iter()
+                .any(|o| name == o || (o == "ours" && name.starts_with("ours"))),
+        }
+    }
+}
+
+/// Whether any scenario of this workload is selected (so that it is worth preparing).
+fn wanted(opts: &Opts, workload: &str, elements: Option<usize>, proto: Proto) -> bool {
+    let n = elements.map(|n| format!("-{n}")).unwrap_or_default();
+    [Op::Decode, Op::Encode]
+        .iter()
+        .any(|op| opts.wants_scenario(&format!("{workload}{n}/{}/{}", proto.name(), op.name())))
+}
+
+/// Runs the decode and encode scenarios of one prepared workload.
+fn run<W: Workload>(
+    p: &Prepared<W>,
+    workload: &str,
+    elements: Option<usize>,
+    opts: &Opts,
+    out: &mut Vec<Scenario>,
+) {
+    for op in [Op::Decode, Op::Encode] {
+        let mut scenario = Scenario {
+            workload: workload.to_string(),
+            elements,
+            proto: p.proto,
+            op,
+            bytes: p.bytes.len(),
+            json_bytes: p.json_len(),
+            contenders: Vec::new(),
+        };
+        let id = scenario.id();
+        if !opts.wants_scenario(&id) {
+            continue;
+        }
+        let mut names = Vec::new();
+        let mut runners = Vec::new();
+        for c in p.contenders(op) {
+            if !opts.wants_contender(c.name) {
+                continue;
+            }
+            match c.runner {
+                Ok(r) => {
+                    names.push(c.name);
+                    runners.push(r);
+                }
+                Err(reason) => {
+                    eprintln!("  {id}: {} FAILED verification: {reason}", c.name);
+                    scenario.contenders.push(ContenderResult::failed(c.name, reason));
+                }
+            }
+        }
+        let stats = measure::measure(&mut runners, &opts.cfg);
+        for ((name, mut r), stats) in names.into_iter().zip(runners).zip(stats) {
+            const N: u64 = 4;
+            let ((), a) = alloc::count(|| r(N));
+            let (peak_heap, peak_rss_kib) = if elements.is_some() {
+                let ((), one) = alloc::count(|| r(1));
+                (Some(one.peak_live), alloc::peak_rss_growth_kib(|| r(1)))
+            } else {
+                (None, None)
+            };
+            scenario.contenders.push(ContenderResult {
+                name,
+                failed: None,
+                stats,
+                allocs: a.allocs as f64 / N as f64,
+                bytes: a.bytes as f64 / N as f64,
+                peak_heap,
+                peak_rss_kib,
+            });
+        }
+        report::print_scenario(&scenario);
+        out.push(scenario);
+    }
+}
+
+fn parquet_footer(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    let file = std::fs::read(path).map_err(|e| e.to_string())?;
+    if file.len() < 12 || &file[file.len() - 4..] != b"PAR1" {
+        return Err("not a Parquet file (no PAR1 trailer)".into());
+    }
+    let len = u32::from_le_bytes(file[file.len() - 8..file.len() - 4].try_into().unwrap()) as usize;
+    if len + 8 > file.len() {
+        return Err("footer length larger than the file".into());
+    }
+    Ok(file[file.len() - 8 - len..file.len() - 8].to_vec())
+}
+
+fn main() {
+    let opts = Opts::parse();
+    let start = Instant::now();
+    let mut results = Vec::new();
+    let protos = [Proto::Binary, Proto::Compact];
+
+    for proto in protos.into_iter().filter(|p| wanted(&opts, "small", None, *p)) {
+        run(&Prepared::<contenders::SmallW>::new(proto, data::small()), "small", None, &opts, &mut results);
+    }
+    for proto in protos.into_iter().filter(|p| wanted(&opts, "large", None, *p)) {
+        run(&Prepared::<contenders::LargeW>::new(proto, data::large()), "large", None, &opts, &mut results);
+    }
+    for n in [0, 1, 10, 100, 1_000, 10_000] {
+        for proto in protos.into_iter().filter(|p| wanted(&opts, "scaling", Some(n), *p)) {
+            let p = Prepared::<contenders::ScalingW>::new(proto, data::scaling(n));
+            run(&p, "scaling", Some(n), &opts, &mut results);
+        }
+    }
+
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&opts.data)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "parquet"));
+    files.sort();
+    if files.is_empty() {
+        eprintln!(
+            "no Parquet files in {}: run benchmarks/setup.sh (Parquet scenarios skipped)",
+            opts.data.display()
+        );
+    }
+    for path in files {
+        let name = format!("parquet-{}", path.file_stem().unwrap().to_string_lossy());
+        if !wanted(&opts, &name, None, Proto::Compact) {
+            continue;
+        }
+        match parquet_footer(&path)
+            .and_then(|bytes| Prepared::<contenders::ParquetW>::from_bytes(Proto::Compact, bytes))
+        {
+            Ok(p) => run(&p, &name, None, &opts, &mut results),
+            Err(e) => eprintln!("{}: {e}", path.display()),
+        }
+    }
+
+    eprintln!(
+        "\n{} scenarios in {:.1}s; process peak RSS {} KiB",
+        results.len(),
+        start.elapsed().as_secs_f64(),
+        alloc::peak_rss_kib().unwrap_or(0)
+    );
+    let targets = report::targets(&results);
+    report::print_targets(&targets);
+    if let Some(path) = &opts.json {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        std::fs::write(path, report::json(&results, &targets, &opts)).expect("write JSON");
+        eprintln!("wrote {}", path.display());
+    }
+    if opts.markdown {
+        report::markdown(&results, &targets, &opts);
+    }
+}

@@ -1,0 +1,90 @@
+//! Timing: batches sized to a target duration, contenders interleaved round by round so that
+//! they see the same machine conditions, per-operation percentiles over the samples.
+
+use std::time::{Duration, Instant};
+
+/// Runs the operation `n` times.
+pub type Runner<'a> = Box<dyn FnMut(u64) + 'a>;
+
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    /// Target duration of one batch (one sample).
+    pub batch: Duration,
+    /// Time budget of one scenario (all its contenders together).
+    pub budget: Duration,
+    /// Minimum samples per contender (taken even past the budget).
+    pub min_samples: usize,
+    pub max_samples: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    pub median_ns: f64,
+    pub p25_ns: f64,
+    pub p75_ns: f64,
+    pub p90_ns: f64,
+    pub samples: usize,
+    pub iters_per_sample: u64,
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = p * (sorted.len() - 1) as f64;
+    let lo = rank.floor() as usize;
+    let hi = rank.ceil() as usize;
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo as f64)
+}
+
+fn time(run: &mut Runner<'_>, n: u64) -> Duration {
+    let start = Instant::now();
+    run(n);
+    start.elapsed()
+}
+
+/// Iterations per batch so that one batch takes about `cfg.batch` (at least 1).
+fn calibrate(run: &mut Runner<'_>, cfg: &Config) -> u64 {
+    run(1); // warm up: caches, lazy statics, allocator pools
+    let mut n = 1u64;
+    loop {
+        let t = time(run, n);
+        if t >= cfg.batch / 4 || n >= 1 << 30 {
+            let per_op = t.as_secs_f64() / n as f64;
+            return ((cfg.batch.as_secs_f64() / per_op.max(1e-12)) as u64).max(1);
+        }
+        n *= 4;
+    }
+}
+
+/// Measures all runners interleaved: each round takes one batch of each.
+pub fn measure(runners: &mut [Runner<'_>], cfg: &Config) -> Vec<Stats> {
+    let iters: Vec<u64> = runners.iter_mut().map(|r| calibrate(r, cfg)).collect();
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); runners.len()];
+    let start = Instant::now();
+    let mut rounds = 0;
+    while rounds < cfg.max_samples
+        && (rounds < cfg.min_samples || start.elapsed() < cfg.budget)
+    {
+        for (i, run) in runners.iter_mut().enumerate() {
+            let t = time(run, iters[i]);
+            samples[i].push(t.as_nanos() as f64 / iters[i] as f64);
+        }
+        rounds += 1;
+    }
+    samples
+        .into_iter()
+        .zip(iters)
+        .map(|(mut s, n)| {
+            s.sort_by(f64::total_cmp);
+            Stats {
+                median_ns: percentile(&s, 0.5),
+                p25_ns: percentile(&s, 0.25),
+                p75_ns: percentile(&s, 0.75),
+                p90_ns: percentile(&s, 0.9),
+                samples: s.len(),
+                iters_per_sample: n,
+            }
+        })
+        .collect()
+}
