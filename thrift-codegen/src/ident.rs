@@ -82,21 +82,19 @@ impl Scope {
     /// Like [`Scope::unique`] for `UpperCamelCase` names: clashes get `2`, `3`… without an
     /// underscore, so that the name stays camel case.
     pub fn unique_camel(&mut self, name: String) -> String {
-        if self.taken.insert(name.clone()) {
-            return name;
-        }
-        (2..)
-            .map(|n| format!("{name}{n}"))
-            .find(|candidate| self.taken.insert(candidate.clone()))
-            .expect("an unused suffix exists")
+        self.unique_with(name, "")
     }
 
     pub fn unique(&mut self, name: String) -> String {
+        self.unique_with(name, "_")
+    }
+
+    fn unique_with(&mut self, name: String, separator: &str) -> String {
         if self.taken.insert(name.clone()) {
             return name;
         }
         (2..)
-            .map(|n| format!("{name}_{n}"))
+            .map(|n| format!("{name}{separator}{n}"))
             .find(|candidate| self.taken.insert(candidate.clone()))
             .expect("an unused suffix exists")
     }

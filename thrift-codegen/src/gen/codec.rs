@@ -311,3 +311,39 @@ pub fn read_value(
         }
     }
 }
+
+/// The body of a generated `ThriftRead::read` for a struct or union: `declarations`, then the
+/// field loop dispatching on `(field id, wire type)` to `arms` (unknown ids and wrong wire types
+/// are skipped, as Apache does), then `result`.
+pub fn read_struct_body(
+    m: &Model<'_>,
+    declarations: TokenStream,
+    arms: &[TokenStream],
+    result: TokenStream,
+) -> TokenStream {
+    let rt = &m.runtime;
+    let dispatch = if arms.is_empty() {
+        quote!(r.skip(field.ttype)?;)
+    } else {
+        quote! {
+            match (field.id, field.ttype) {
+                #(#arms)*
+                (_, ttype) => r.skip(ttype)?,
+            }
+        }
+    };
+    quote! {
+        let token = r.read_struct_begin()?;
+        #declarations
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == #rt::TType::Stop {
+                break;
+            }
+            #dispatch
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        #result
+    }
+}

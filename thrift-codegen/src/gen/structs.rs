@@ -15,7 +15,7 @@ use quote::{format_ident, quote};
 use thrift_parser::ast::{BaseType, ConstValueKind, Field, Requiredness, Struct, StructKind};
 use thrift_parser::DefId;
 
-use super::codec::{read_value, value_len, write_value, Val};
+use super::codec::{read_struct_body, read_value, value_len, write_value, Val};
 use super::consts::value_expr;
 use super::docs::doc_attrs;
 use super::types::{complexity_allow, rust_type, wire_type};
@@ -400,16 +400,6 @@ pub fn read_impl(
             quote!((#field_id, #ttype) => #local = ::std::option::Option::Some(#read),)
         })
         .collect();
-    let dispatch = if arms.is_empty() {
-        quote!(r.skip(field.ttype)?;)
-    } else {
-        quote! {
-            match (field.id, field.ttype) {
-                #(#arms)*
-                (_, ttype) => r.skip(ttype)?,
-            }
-        }
-    };
     let inits = s.fields.iter().enumerate().map(|(index, field)| {
         let field_name = ident::ident(&names[index]);
         let local = &locals[index];
@@ -433,21 +423,16 @@ pub fn read_impl(
         };
         quote!(#field_name: #value)
     });
+    let body = read_struct_body(
+        m,
+        quote!(#(#declarations)*),
+        &arms,
+        quote!(::std::result::Result::Ok(#ctor { #(#inits),* })),
+    );
     quote! {
         impl<'de> #rt::ThriftRead<'de> for #name {
             fn read<R: #rt::ProtocolReader<'de>>(r: &mut R) -> #rt::Result<Self> {
-                let token = r.read_struct_begin()?;
-                #(#declarations)*
-                loop {
-                    let field = r.read_field_begin()?;
-                    if field.ttype == #rt::TType::Stop {
-                        break;
-                    }
-                    #dispatch
-                    r.read_field_end()?;
-                }
-                r.read_struct_end(token)?;
-                ::std::result::Result::Ok(#ctor { #(#inits),* })
+                #body
             }
         }
     }

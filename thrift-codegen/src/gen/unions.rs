@@ -10,7 +10,7 @@ use quote::quote;
 use thrift_parser::ast::{BaseType, Struct};
 use thrift_parser::DefId;
 
-use super::codec::{read_value, value_len, write_value, Val};
+use super::codec::{read_struct_body, read_value, value_len, write_value, Val};
 use super::docs::doc_attrs;
 use super::structs::derive_list;
 use super::types::{rust_type, wire_type};
@@ -147,16 +147,6 @@ fn union_form(
         }
         read_arms.push(quote!((#field_id, #ttype) => value = ::std::option::Option::Some(#name::#variant(#read)),));
     }
-    let dispatch = if read_arms.is_empty() {
-        quote!(r.skip(field.ttype)?;)
-    } else {
-        quote! {
-            match (field.id, field.ttype) {
-                #(#read_arms)*
-                (_, ttype) => r.skip(ttype)?,
-            }
-        }
-    };
     let missing = format!("union `{idl_name}` has no known field set");
     let (value_decl, result) = if read_arms.is_empty() {
         (
@@ -169,6 +159,7 @@ fn union_form(
             quote!(value.ok_or_else(|| #rt::Error::invalid_data(#missing))),
         )
     };
+    let read_body = read_struct_body(m, value_decl, &read_arms, result);
     let (write_body, len_body) = if s.fields.is_empty() {
         (quote!(match *self {}), quote!(match *self {}))
     } else {
@@ -214,18 +205,7 @@ fn union_form(
 
         impl<'de> #rt::ThriftRead<'de> for #ty {
             fn read<R: #rt::ProtocolReader<'de>>(r: &mut R) -> #rt::Result<Self> {
-                let token = r.read_struct_begin()?;
-                #value_decl
-                loop {
-                    let field = r.read_field_begin()?;
-                    if field.ttype == #rt::TType::Stop {
-                        break;
-                    }
-                    #dispatch
-                    r.read_field_end()?;
-                }
-                r.read_struct_end(token)?;
-                #result
+                #read_body
             }
         }
     }
