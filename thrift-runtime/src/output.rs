@@ -12,6 +12,14 @@ pub trait Output {
 
     /// Appends `bytes`.
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<()>;
+
+    /// Appends the first `len` bytes of `buf` (a varint encoded on the stack). A `Vec` with
+    /// room to spare copies all ten bytes, a fixed-size move, and drops the extra ones, instead
+    /// of a variable-length copy.
+    #[inline]
+    fn write_prefix(&mut self, buf: &[u8; 10], len: usize) -> Result<()> {
+        self.write_bytes(&buf[..len])
+    }
 }
 
 impl Output for Vec<u8> {
@@ -26,6 +34,19 @@ impl Output for Vec<u8> {
         self.extend_from_slice(bytes);
         Ok(())
     }
+
+    #[inline]
+    fn write_prefix(&mut self, buf: &[u8; 10], len: usize) -> Result<()> {
+        let start = self.len();
+        if self.capacity() - start >= buf.len() {
+            // Within capacity: no reallocation (a pre-sized buffer stays exact).
+            self.extend_from_slice(buf);
+            self.truncate(start + len);
+        } else {
+            self.extend_from_slice(&buf[..len]);
+        }
+        Ok(())
+    }
 }
 
 impl<O: Output + ?Sized> Output for &mut O {
@@ -37,6 +58,11 @@ impl<O: Output + ?Sized> Output for &mut O {
     #[inline]
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
         (**self).write_bytes(bytes)
+    }
+
+    #[inline]
+    fn write_prefix(&mut self, buf: &[u8; 10], len: usize) -> Result<()> {
+        (**self).write_prefix(buf, len)
     }
 }
 

@@ -66,7 +66,7 @@ pub fn write_varint_u64<O: Output + ?Sized>(out: &mut O, mut v: u64) -> Result<(
         n += 1;
     }
     buf[n] = v as u8;
-    out.write_bytes(&buf[..=n])
+    out.write_prefix(&buf, n + 1)
 }
 
 #[cold]

@@ -6,6 +6,8 @@
 //! ```text
 //! cargo run --release --manifest-path benchmarks/Cargo.toml --bin bench -- [OPTIONS]
 //!   --quick            smoke run: short batches and budgets, 10 samples (a few seconds)
+//!   --iterations N     run each operation exactly N times, untimed batches off: for
+//!                      instruction counts under callgrind (see benchmarks/README.md)
 //!   --budget SECS      time budget per scenario (default 1.5; at least --samples samples)
 //!   --samples N        minimum samples per contender (default 30)
 //!   --filter TEXT      only scenarios whose id contains TEXT (repeatable), e.g. large/compact
@@ -86,6 +88,7 @@ impl Opts {
                 budget: Duration::from_millis(1500),
                 min_samples: 30,
                 max_samples: 100_000,
+                fixed_iterations: None,
             },
             quick: false,
             filters: Vec::new(),
@@ -99,7 +102,7 @@ impl Opts {
         let mut samples = None;
         let mut it = args.into_iter();
         let usage = || -> ! {
-            eprintln!("usage: bench [--quick] [--budget SECS] [--samples N] [--filter TEXT]... [--only A,B] [--json PATH|-] [--markdown] [--data DIR]");
+            eprintln!("usage: bench [--quick] [--budget SECS] [--samples N] [--iterations N] [--filter TEXT]... [--only A,B] [--json PATH|-] [--markdown] [--data DIR]");
             std::process::exit(2)
         };
         while let Some(a) = it.next() {
@@ -109,6 +112,9 @@ impl Opts {
                 "--budget" => budget = Some(val().parse::<f64>().unwrap_or_else(|_| usage())),
                 "--samples" => samples = Some(val().parse::<usize>().unwrap_or_else(|_| usage())),
                 "--filter" => o.filters.push(val()),
+                "--iterations" => {
+                    o.cfg.fixed_iterations = Some(val().parse::<u64>().unwrap_or_else(|_| usage()))
+                }
                 "--only" => o.only = Some(val().split(',').map(str::to_string).collect()),
                 "--json" => {
                     let v = val();

@@ -15,6 +15,10 @@ pub struct Config {
     /// Minimum samples per contender (taken even past the budget).
     pub min_samples: usize,
     pub max_samples: usize,
+    /// Instead of timing batches: run each operation exactly this many times, once (for
+    /// instruction counts under `valgrind --tool=callgrind`, which are repeatable where times
+    /// on a shared machine are not).
+    pub fixed_iterations: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -59,6 +63,15 @@ fn calibrate(run: &mut Runner<'_>, cfg: &Config) -> u64 {
 
 /// Measures all runners interleaved: each round takes one batch of each.
 pub fn measure(runners: &mut [Runner<'_>], cfg: &Config) -> Vec<Stats> {
+    if let Some(n) = cfg.fixed_iterations {
+        return runners
+            .iter_mut()
+            .map(|run| {
+                let per_op = time(run, n).as_nanos() as f64 / n as f64;
+                Stats { median_ns: per_op, p25_ns: per_op, p75_ns: per_op, p90_ns: per_op, samples: 1, iters_per_sample: n }
+            })
+            .collect();
+    }
     let iters: Vec<u64> = runners.iter_mut().map(|r| calibrate(r, cfg)).collect();
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); runners.len()];
     let start = Instant::now();
