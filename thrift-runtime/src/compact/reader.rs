@@ -86,6 +86,66 @@ impl<'de, I: Input<'de>> CompactReader<I> {
     }
 }
 
+/// Compact type ids that map to a wire type without state (not stop, not bool).
+const PLAIN_TYPES: [Option<TType>; 16] = [
+    None,
+    None,
+    None,
+    Some(TType::I8),
+    Some(TType::I16),
+    Some(TType::I32),
+    Some(TType::I64),
+    Some(TType::Double),
+    Some(TType::String),
+    Some(TType::List),
+    Some(TType::Set),
+    Some(TType::Map),
+    Some(TType::Struct),
+    Some(TType::Uuid),
+    None,
+    None,
+];
+
+impl<'de, I: Input<'de>> CompactReader<I> {
+    /// Field headers other than short-delta plain types: stop, bools (the value is in the
+    /// header), long-form ids, unknown type ids.
+    #[cold]
+    #[inline(never)]
+    fn read_field_begin_other(&mut self, b: u8) -> Result<FieldHeader> {
+        let ct = b & 0x0f;
+        if ct == 0 {
+            return Ok(FieldHeader {
+                ttype: TType::Stop,
+                id: 0,
+            });
+        }
+        let delta = b >> 4;
+        let id = if delta != 0 {
+            self.last_field_id.wrapping_add(delta as i16)
+        } else {
+            self.read_i16()?
+        };
+        let ttype = match ct {
+            CT_TRUE => {
+                self.pending_bool = Some(true);
+                TType::Bool
+            }
+            CT_FALSE => {
+                self.pending_bool = Some(false);
+                TType::Bool
+            }
+            _ => {
+                // A bool header whose value was never read must not leak
+                // into a later `read_bool`.
+                self.pending_bool = None;
+                ttype_of(ct)?
+            }
+        };
+        self.last_field_id = id;
+        Ok(FieldHeader { ttype, id })
+    }
+}
+
 impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
     fn read_message_begin(&mut self) -> Result<MessageHeader<'de>> {
         if self.input.read_u8()? != PROTOCOL_ID {
@@ -120,37 +180,24 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
     #[inline]
     fn read_field_begin(&mut self) -> Result<FieldHeader> {
         let b = self.input.read_u8()?;
-        let ct = b & 0x0f;
-        if ct == 0 {
+        if b == 0 {
             return Ok(FieldHeader {
                 ttype: TType::Stop,
                 id: 0,
             });
         }
-        let delta = b >> 4;
-        let id = if delta != 0 {
-            self.last_field_id.wrapping_add(delta as i16)
-        } else {
-            self.read_i16()?
-        };
-        let ttype = match ct {
-            CT_TRUE => {
-                self.pending_bool = Some(true);
-                TType::Bool
-            }
-            CT_FALSE => {
-                self.pending_bool = Some(false);
-                TType::Bool
-            }
-            _ => {
-                // A bool header whose value was never read must not leak
-                // into a later `read_bool`.
+        // The common header: a short delta and a type that is neither stop nor bool (which
+        // carry state); everything else takes the out-of-line path.
+        let (delta, ct) = (b >> 4, b & 0x0f);
+        if delta != 0 && ct > CT_FALSE {
+            if let Some(&Some(ttype)) = PLAIN_TYPES.get(usize::from(ct)) {
                 self.pending_bool = None;
-                ttype_of(ct)?
+                let id = self.last_field_id.wrapping_add(i16::from(delta));
+                self.last_field_id = id;
+                return Ok(FieldHeader { ttype, id });
             }
-        };
-        self.last_field_id = id;
-        Ok(FieldHeader { ttype, id })
+        }
+        self.read_field_begin_other(b)
     }
 
     #[inline]
