@@ -42,6 +42,14 @@ pub trait Input<'de> {
     /// Caps the total number of bytes that may be read from now on;
     /// reading beyond gives [`ErrorKind::SizeLimit`].
     fn set_max_message_size(&mut self, max: usize);
+
+    /// At least ten upcoming bytes, without consuming them, when the input can show them
+    /// cheaply (slices); `None` otherwise. Varint decoding uses it to read a whole varint
+    /// with one bounds check, then [`Input::skip`]s what it used.
+    #[inline]
+    fn peek_ten(&self) -> Option<&[u8; 10]> {
+        None
+    }
 }
 
 /// Input from a byte slice. Bounds-checked, never copies unless asked to,
@@ -111,6 +119,11 @@ impl<'de> SliceInput<'de> {
 }
 
 impl<'de> Input<'de> for SliceInput<'de> {
+    #[inline]
+    fn peek_ten(&self) -> Option<&[u8; 10]> {
+        self.rest.first_chunk::<10>()
+    }
+
     #[inline]
     fn read_u8(&mut self) -> Result<u8> {
         match self.rest.split_first() {

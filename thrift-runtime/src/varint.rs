@@ -105,6 +105,24 @@ pub fn read_varint_u64<'de, I: Input<'de> + ?Sized>(input: &mut I) -> Result<u64
     if b < 0x80 {
         return Ok(b as u64);
     }
+    if let Some(bytes) = input.peek_ten() {
+        // The same decoding as below, on bytes already known to be there.
+        let mut v = (b & 0x7f) as u64;
+        for (i, &byte) in bytes[..8].iter().enumerate() {
+            v |= ((byte & 0x7f) as u64) << (7 * (i + 1));
+            if byte < 0x80 {
+                input.skip(i + 1)?;
+                return Ok(v);
+            }
+        }
+        // Tenth byte: only 1 bit left and no continuation.
+        let last = bytes[8];
+        if last > 0x01 {
+            return Err(overlong());
+        }
+        input.skip(9)?;
+        return Ok(v | ((last as u64) << 63));
+    }
     let mut v = (b & 0x7f) as u64;
     let mut shift = 7;
     while shift < 63 {

@@ -292,6 +292,39 @@ fn bad_varints() {
 }
 
 #[test]
+fn varints_with_ten_bytes_of_lookahead() {
+    // The same cases with enough bytes after them that the reader decodes in place.
+    let padded = |bytes: &[u8]| {
+        let mut v = bytes.to_vec();
+        v.extend_from_slice(&[0x05; 12]);
+        v
+    };
+    let mut long = vec![0x80; 10];
+    long.push(0);
+    assert_kind!(
+        cpt_reader(&padded(&long)).read_i64(),
+        ErrorKind::InvalidData
+    );
+    let mut over = vec![0xff; 9];
+    over.push(0x02);
+    assert_kind!(
+        cpt_reader(&padded(&over)).read_i64(),
+        ErrorKind::InvalidData
+    );
+    let mut min = vec![0xff; 9];
+    min.push(0x01);
+    let min = padded(&min);
+    let mut reader = cpt_reader(&min);
+    assert_eq!(reader.read_i64().unwrap(), i64::MIN);
+    // The next value starts right after the varint.
+    assert_eq!(reader.read_i8().unwrap(), 0x05);
+    let small = padded(&[0xac, 0x02]);
+    let mut reader = cpt_reader(&small);
+    assert_eq!(reader.read_i64().unwrap(), 150);
+    assert_eq!(reader.read_i8().unwrap(), 0x05);
+}
+
+#[test]
 fn doubles_are_little_endian() {
     let cases: [(f64, [u8; 8]); 5] = [
         (1.0, [0, 0, 0, 0, 0, 0, 0xf0, 0x3f]),
