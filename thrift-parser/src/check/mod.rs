@@ -96,13 +96,11 @@ impl<'p> Checker<'p> {
             } else {
                 &mut types
             };
-            if let Some(&first) = seen.get(name.name.as_str()) {
+            if let Some(first) = earlier(seen, name.name.as_str(), name.span) {
                 self.diagnostics.push(
                     Diagnostic::error(name.span, format!("`{}` is already defined", name.name))
                         .with_related(first, "first defined here"),
                 );
-            } else {
-                seen.insert(&name.name, name.span);
             }
         }
     }
@@ -141,7 +139,7 @@ impl<'p> Checker<'p> {
     fn check_enum(&mut self, e: &Enum) {
         let mut names: HashMap<&str, Span> = HashMap::new();
         for value in &e.values {
-            if let Some(&first) = names.get(value.name.name.as_str()) {
+            if let Some(first) = earlier(&mut names, value.name.name.as_str(), value.name.span) {
                 self.diagnostics.push(
                     Diagnostic::error(
                         value.name.span,
@@ -152,8 +150,6 @@ impl<'p> Checker<'p> {
                     )
                     .with_related(first, "first defined here"),
                 );
-            } else {
-                names.insert(&value.name.name, value.name.span);
             }
         }
     }
@@ -165,7 +161,7 @@ impl<'p> Checker<'p> {
         for field in fields {
             if field.id_kind == FieldIdKind::OutOfRange {
                 // Already reported; its placeholder id would only add a false duplicate.
-            } else if let Some(first) = ids.get(&field.id) {
+            } else if let Some(first) = earlier(&mut ids, field.id, field) {
                 self.diagnostics.push(
                     Diagnostic::error(
                         field.span,
@@ -176,10 +172,8 @@ impl<'p> Checker<'p> {
                     )
                     .with_related(first.span, "first used here"),
                 );
-            } else {
-                ids.insert(field.id, field);
             }
-            if let Some(first) = names.get(field.name.name.as_str()) {
+            if let Some(first) = earlier(&mut names, field.name.name.as_str(), field) {
                 self.diagnostics.push(
                     Diagnostic::error(
                         field.name.span,
@@ -187,8 +181,6 @@ impl<'p> Checker<'p> {
                     )
                     .with_related(first.name.span, "first used here"),
                 );
-            } else {
-                names.insert(&field.name.name, field);
             }
             self.check_type(file, &field.ty);
             if let Some(default) = &field.default {
@@ -223,7 +215,9 @@ impl<'p> Checker<'p> {
         }
         let mut names: HashMap<&str, Span> = HashMap::new();
         for function in &service.functions {
-            if let Some(&first) = names.get(function.name.name.as_str()) {
+            if let Some(first) =
+                earlier(&mut names, function.name.name.as_str(), function.name.span)
+            {
                 self.diagnostics.push(
                     Diagnostic::error(
                         function.name.span,
@@ -234,8 +228,6 @@ impl<'p> Checker<'p> {
                     )
                     .with_related(first, "first defined here"),
                 );
-            } else {
-                names.insert(&function.name.name, function.name.span);
             }
             if let Some(ty) = &function.return_type {
                 self.check_type(file, ty);
@@ -406,6 +398,22 @@ impl<'p> Checker<'p> {
             }
         }
         Resolved::Unknown
+    }
+}
+
+/// The value recorded for `key` by an earlier call, or `None` (and `value` recorded) when this
+/// is the first: one duplicate check for names, ids and functions alike.
+fn earlier<K: std::hash::Hash + Eq, V: Copy>(
+    seen: &mut HashMap<K, V>,
+    key: K,
+    value: V,
+) -> Option<V> {
+    match seen.entry(key) {
+        std::collections::hash_map::Entry::Occupied(entry) => Some(*entry.get()),
+        std::collections::hash_map::Entry::Vacant(entry) => {
+            entry.insert(value);
+            None
+        }
     }
 }
 
