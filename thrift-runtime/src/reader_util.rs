@@ -73,13 +73,19 @@ pub(crate) fn container_len(
 /// Validates UTF-8 of borrowed bytes.
 #[inline]
 pub(crate) fn utf8(bytes: &[u8]) -> Result<&str> {
-    std::str::from_utf8(bytes).map_err(|_| Error::invalid_utf8())
+    match crate::utf8::str_from_utf8(bytes) {
+        Some(s) => Ok(s),
+        None => Err(Error::invalid_utf8()),
+    }
 }
 
 /// Validates UTF-8 of owned bytes without copying.
 #[inline]
 pub(crate) fn utf8_owned(bytes: Vec<u8>) -> Result<String> {
-    String::from_utf8(bytes).map_err(|_| Error::invalid_utf8())
+    match crate::utf8::string_from_utf8(bytes) {
+        Some(s) => Ok(s),
+        None => Err(Error::invalid_utf8()),
+    }
 }
 
 /// Converts possibly-borrowed bytes to an owned, validated `String`,
