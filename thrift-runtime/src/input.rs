@@ -50,6 +50,14 @@ pub trait Input<'de> {
     fn peek_ten(&self) -> Option<&[u8; 10]> {
         None
     }
+
+    /// The next `N` bytes, without consuming them, when the input can show them cheaply
+    /// (slices); `None` otherwise. Readers use it to match a field header against the one
+    /// generated code expects next (`ProtocolReader::read_field_if`).
+    #[inline]
+    fn peek_array<const N: usize>(&self) -> Option<[u8; N]> {
+        None
+    }
 }
 
 /// Input from a byte slice. Bounds-checked, never copies unless asked to,
@@ -122,6 +130,11 @@ impl<'de> Input<'de> for SliceInput<'de> {
     #[inline]
     fn peek_ten(&self) -> Option<&[u8; 10]> {
         self.rest.first_chunk::<10>()
+    }
+
+    #[inline]
+    fn peek_array<const N: usize>(&self) -> Option<[u8; N]> {
+        self.rest.first_chunk::<N>().copied()
     }
 
     #[inline]

@@ -41,6 +41,19 @@ pub trait ProtocolReader<'de> {
     fn read_struct_end(&mut self, token: StructToken) -> Result<()>;
     /// Reads a field header; `ttype == TType::Stop` ends the struct.
     fn read_field_begin(&mut self) -> Result<FieldHeader>;
+    /// Reads the next field header only if it is exactly field `id` of wire type `ttype`,
+    /// and returns whether it did; otherwise reads nothing. Generated code calls it for each
+    /// field in declared order before its general `read_field_begin` loop, so a struct whose
+    /// fields arrive in that order (what every Thrift writer does) is read by comparing each
+    /// header with a constant instead of decoding it and dispatching on it.
+    ///
+    /// Readers that cannot look ahead cheaply return `false` (the default); that is always
+    /// correct, only slower.
+    #[inline]
+    fn read_field_if(&mut self, ttype: TType, id: i16) -> bool {
+        let _ = (ttype, id);
+        false
+    }
     /// Ends a field.
     #[inline]
     fn read_field_end(&mut self) -> Result<()> {

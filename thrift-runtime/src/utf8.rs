@@ -106,7 +106,12 @@ mod tests {
 
     #[test]
     fn valid_multibyte_strings_are_accepted() {
-        for s in ["é", "héllo", "日本語のテキスト", "emoji 🦀 in the middle of a longer text"] {
+        for s in [
+            "é",
+            "héllo",
+            "日本語のテキスト",
+            "emoji 🦀 in the middle of a longer text",
+        ] {
             assert_eq!(str_from_utf8(s.as_bytes()), Some(s));
             assert_eq!(string_from_utf8(s.as_bytes().to_vec()).as_deref(), Some(s));
         }

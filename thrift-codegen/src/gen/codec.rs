@@ -313,11 +313,13 @@ pub fn read_value(
 }
 
 /// The body of a generated `ThriftRead::read` for a struct or union: `declarations`, then the
-/// field loop dispatching on `(field id, wire type)` to `arms` (unknown ids and wrong wire types
-/// are skipped, as Apache does), then `result`.
+/// `in_order` fast path (one `read_field_if` per field, in the order writers emit them), then
+/// the field loop dispatching on `(field id, wire type)` to `arms` (unknown ids and wrong wire
+/// types are skipped, as Apache does), then `result`.
 pub fn read_struct_body(
     m: &Model<'_>,
     declarations: TokenStream,
+    in_order: &[TokenStream],
     arms: &[TokenStream],
     result: TokenStream,
 ) -> TokenStream {
@@ -335,6 +337,7 @@ pub fn read_struct_body(
     quote! {
         let token = r.read_struct_begin()?;
         #declarations
+        #(#in_order)*
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == #rt::TType::Stop {

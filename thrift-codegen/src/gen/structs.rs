@@ -387,7 +387,9 @@ pub fn read_impl(
     let declarations = locals
         .iter()
         .map(|local| quote!(let mut #local = ::std::option::Option::None;));
-    let arms: Vec<TokenStream> = sorted_fields(s)
+    // Each field's read appears twice: in the in-order fast path (fields in id order, as
+    // every writer emits them, each header compared with a constant) and in the general loop.
+    let (in_order, arms): (Vec<TokenStream>, Vec<TokenStream>) = sorted_fields(s)
         .into_iter()
         .map(|(index, field)| {
             let local = &locals[index];
@@ -397,9 +399,17 @@ pub fn read_impl(
             if m.is_boxed(id, index) {
                 read = quote!(::std::boxed::Box::new(#read));
             }
-            quote!((#field_id, #ttype) => #local = ::std::option::Option::Some(#read),)
+            (
+                quote! {
+                    if r.read_field_if(#ttype, #field_id) {
+                        #local = ::std::option::Option::Some(#read);
+                        r.read_field_end()?;
+                    }
+                },
+                quote!((#field_id, #ttype) => #local = ::std::option::Option::Some(#read),),
+            )
         })
-        .collect();
+        .unzip();
     let inits = s.fields.iter().enumerate().map(|(index, field)| {
         let field_name = ident::ident(&names[index]);
         let local = &locals[index];
@@ -426,6 +436,7 @@ pub fn read_impl(
     let body = read_struct_body(
         m,
         quote!(#(#declarations)*),
+        &in_order,
         &arms,
         quote!(::std::result::Result::Ok(#ctor { #(#inits),* })),
     );

@@ -159,7 +159,7 @@ fn union_form(
             quote!(value.ok_or_else(|| #rt::Error::invalid_data(#missing))),
         )
     };
-    let read_body = read_struct_body(m, value_decl, &read_arms, result);
+    let read_body = read_struct_body(m, value_decl, &[], &read_arms, result);
     let (write_body, len_body) = if s.fields.is_empty() {
         (quote!(match *self {}), quote!(match *self {}))
     } else {

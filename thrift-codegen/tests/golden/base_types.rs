@@ -105,6 +105,46 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypes {
         let mut f_a_string = ::std::option::Option::None;
         let mut f_a_binary = ::std::option::Option::None;
         let mut f_a_uuid = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Bool, 1) {
+            f_a_bool = ::std::option::Option::Some(r.read_bool()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I8, 2) {
+            f_a_byte = ::std::option::Option::Some(r.read_i8()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I8, 3) {
+            f_an_i8 = ::std::option::Option::Some(r.read_i8()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I16, 4) {
+            f_an_i16 = ::std::option::Option::Some(r.read_i16()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 5) {
+            f_an_i32 = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I64, 6) {
+            f_an_i64 = ::std::option::Option::Some(r.read_i64()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Double, 7) {
+            f_a_double = ::std::option::Option::Some(r.read_double()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 8) {
+            f_a_string = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 9) {
+            f_a_binary = ::std::option::Option::Some(r.read_binary()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Uuid, 10) {
+            f_a_uuid = ::std::option::Option::Some(r.read_uuid()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -263,6 +303,46 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypesRef<'de> {
         let mut f_a_string = ::std::option::Option::None;
         let mut f_a_binary = ::std::option::Option::None;
         let mut f_a_uuid = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Bool, 1) {
+            f_a_bool = ::std::option::Option::Some(r.read_bool()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I8, 2) {
+            f_a_byte = ::std::option::Option::Some(r.read_i8()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I8, 3) {
+            f_an_i8 = ::std::option::Option::Some(r.read_i8()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I16, 4) {
+            f_an_i16 = ::std::option::Option::Some(r.read_i16()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 5) {
+            f_an_i32 = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I64, 6) {
+            f_an_i64 = ::std::option::Option::Some(r.read_i64()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Double, 7) {
+            f_a_double = ::std::option::Option::Some(r.read_double()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 8) {
+            f_a_string = ::std::option::Option::Some(r.read_str()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 9) {
+            f_a_binary = ::std::option::Option::Some(r.read_bytes()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Uuid, 10) {
+            f_a_uuid = ::std::option::Option::Some(r.read_uuid()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -443,6 +523,38 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Requiredness {
         let mut f_plain_string = ::std::option::Option::None;
         let mut f_opt_bool = ::std::option::Option::None;
         let mut f_req_bool = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_req = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 2) {
+            f_opt = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 3) {
+            f_plain = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 4) {
+            f_req_string = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 5) {
+            f_opt_string = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 6) {
+            f_plain_string = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Bool, 7) {
+            f_opt_bool = ::std::option::Option::Some(r.read_bool()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Bool, 8) {
+            f_req_bool = ::std::option::Option::Some(r.read_bool()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -607,6 +719,38 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RequirednessRef<'de> {
         let mut f_plain_string = ::std::option::Option::None;
         let mut f_opt_bool = ::std::option::Option::None;
         let mut f_req_bool = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_req = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 2) {
+            f_opt = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 3) {
+            f_plain = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 4) {
+            f_req_string = ::std::option::Option::Some(r.read_str()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 5) {
+            f_opt_string = ::std::option::Option::Some(r.read_str()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 6) {
+            f_plain_string = ::std::option::Option::Some(r.read_str()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Bool, 7) {
+            f_opt_bool = ::std::option::Option::Some(r.read_bool()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Bool, 8) {
+            f_req_bool = ::std::option::Option::Some(r.read_bool()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -801,6 +945,53 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Defaults {
         let mut f_bytes = ::std::option::Option::None;
         let mut f_id = ::std::option::Option::None;
         let mut f_big = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_number = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 2) {
+            f_text = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Double, 3) {
+            f_ratio = ::std::option::Option::Some(r.read_double()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 4) {
+            f_numbers = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::I32,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<i32>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_i32()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Bool, 5) {
+            f_flag = ::std::option::Option::Some(r.read_bool()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 6) {
+            f_bytes = ::std::option::Option::Some(r.read_binary()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Uuid, 7) {
+            f_id = ::std::option::Option::Some(r.read_uuid()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I64, 8) {
+            f_big = ::std::option::Option::Some(r.read_i64()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -971,6 +1162,53 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for DefaultsRef<'de> {
         let mut f_bytes = ::std::option::Option::None;
         let mut f_id = ::std::option::Option::None;
         let mut f_big = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_number = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 2) {
+            f_text = ::std::option::Option::Some(r.read_str()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Double, 3) {
+            f_ratio = ::std::option::Option::Some(r.read_double()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 4) {
+            f_numbers = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::I32,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<i32>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_i32()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Bool, 5) {
+            f_flag = ::std::option::Option::Some(r.read_bool()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 6) {
+            f_bytes = ::std::option::Option::Some(r.read_bytes()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Uuid, 7) {
+            f_id = ::std::option::Option::Some(r.read_uuid()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I64, 8) {
+            f_big = ::std::option::Option::Some(r.read_i64()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -1112,6 +1350,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for OutOfOrder {
         let mut f_c = ::std::option::Option::None;
         let mut f_a = ::std::option::Option::None;
         let mut f_b = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_a = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 2) {
+            f_b = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 3) {
+            f_c = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {

@@ -295,6 +295,293 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
         let mut f_flags = ::std::option::Option::None;
         let mut f_blobs = ::std::option::Option::None;
         let mut f_nested_doubles = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::List, 1) {
+            f_matrix = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::List,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<::std::vec::Vec<i32>>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0
+                        .push({
+                            let header1 = r.read_list_begin()?;
+                            ::thrift_runtime::check_element_type(
+                                header1.elem,
+                                ::thrift_runtime::TType::I32,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                            );
+                            for _ in 0..header1.len {
+                                items1.push(r.read_i32()?);
+                            }
+                            r.read_list_end()?;
+                            items1
+                        });
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Set, 2) {
+            f_tags = ::std::option::Option::Some({
+                let header0 = r.read_set_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeSet::new();
+                for _ in 0..header0.len {
+                    items0.insert(r.read_string()?);
+                }
+                r.read_set_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 3) {
+            f_nested = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::Map,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeMap::new();
+                for _ in 0..header0.len {
+                    let key0 = r.read_string()?;
+                    let value0 = {
+                        let header1 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header1.key,
+                            ::thrift_runtime::TType::I32,
+                            header1.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header1.value,
+                            ::thrift_runtime::TType::List,
+                            header1.len,
+                        )?;
+                        let mut items1 = ::std::collections::BTreeMap::new();
+                        for _ in 0..header1.len {
+                            let key1 = r.read_i32()?;
+                            let value1 = {
+                                let header2 = r.read_list_begin()?;
+                                ::thrift_runtime::check_element_type(
+                                    header2.elem,
+                                    ::thrift_runtime::TType::String,
+                                    header2.len,
+                                )?;
+                                let mut items2 = ::std::vec::Vec::with_capacity(
+                                    ::thrift_runtime::capacity_hint::<
+                                        ::std::string::String,
+                                    >(header2.len),
+                                );
+                                for _ in 0..header2.len {
+                                    items2.push(r.read_string()?);
+                                }
+                                r.read_list_end()?;
+                                items2
+                            };
+                            items1.insert(key1, value1);
+                        }
+                        r.read_map_end()?;
+                        items1
+                    };
+                    items0.insert(key0, value0);
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Set, 4) {
+            f_doubles = ::std::option::Option::Some({
+                let header0 = r.read_set_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Double,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeSet::new();
+                for _ in 0..header0.len {
+                    items0.insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                }
+                r.read_set_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 5) {
+            f_by_double = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::Double,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::Double,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeMap::new();
+                for _ in 0..header0.len {
+                    let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
+                    let value0 = r.read_double()?;
+                    items0.insert(key0, value0);
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 6) {
+            f_sets_of_doubles = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Set,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::std::collections::BTreeSet<::thrift_runtime::OrderedF64>,
+                    >(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0
+                        .push({
+                            let header1 = r.read_set_begin()?;
+                            ::thrift_runtime::check_element_type(
+                                header1.elem,
+                                ::thrift_runtime::TType::Double,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::collections::BTreeSet::new();
+                            for _ in 0..header1.len {
+                                items1
+                                    .insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                            }
+                            r.read_set_end()?;
+                            items1
+                        });
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 7) {
+            f_by_bytes = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::Bool,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeMap::new();
+                for _ in 0..header0.len {
+                    let key0 = r.read_binary()?;
+                    let value0 = r.read_bool()?;
+                    items0.insert(key0, value0);
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 8) {
+            f_flags = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Bool,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<bool>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_bool()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 9) {
+            f_blobs = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<::std::vec::Vec<u8>>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_binary()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Set, 10) {
+            f_nested_doubles = ::std::option::Option::Some({
+                let header0 = r.read_set_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::List,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeSet::new();
+                for _ in 0..header0.len {
+                    items0
+                        .insert({
+                            let header1 = r.read_list_begin()?;
+                            ::thrift_runtime::check_element_type(
+                                header1.elem,
+                                ::thrift_runtime::TType::Double,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<
+                                    ::thrift_runtime::OrderedF64,
+                                >(header1.len),
+                            );
+                            for _ in 0..header1.len {
+                                items1.push(::thrift_runtime::OrderedF64(r.read_double()?));
+                            }
+                            r.read_list_end()?;
+                            items1
+                        });
+                }
+                r.read_set_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -892,6 +1179,306 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
         let mut f_flags = ::std::option::Option::None;
         let mut f_blobs = ::std::option::Option::None;
         let mut f_nested_doubles = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::List, 1) {
+            f_matrix = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::List,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<::std::vec::Vec<i32>>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0
+                        .push({
+                            let header1 = r.read_list_begin()?;
+                            ::thrift_runtime::check_element_type(
+                                header1.elem,
+                                ::thrift_runtime::TType::I32,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                            );
+                            for _ in 0..header1.len {
+                                items1.push(r.read_i32()?);
+                            }
+                            r.read_list_end()?;
+                            items1
+                        });
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Set, 2) {
+            f_tags = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<&'de str>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_str()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 3) {
+            f_nested = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::Map,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (&'de str, ::std::vec::Vec<(i32, ::std::vec::Vec<&'de str>)>),
+                    >(header0.len),
+                );
+                for _ in 0..header0.len {
+                    let key0 = r.read_str()?;
+                    let value0 = {
+                        let header1 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header1.key,
+                            ::thrift_runtime::TType::I32,
+                            header1.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header1.value,
+                            ::thrift_runtime::TType::List,
+                            header1.len,
+                        )?;
+                        let mut items1 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (i32, ::std::vec::Vec<&'de str>),
+                            >(header1.len),
+                        );
+                        for _ in 0..header1.len {
+                            let key1 = r.read_i32()?;
+                            let value1 = {
+                                let header2 = r.read_list_begin()?;
+                                ::thrift_runtime::check_element_type(
+                                    header2.elem,
+                                    ::thrift_runtime::TType::String,
+                                    header2.len,
+                                )?;
+                                let mut items2 = ::std::vec::Vec::with_capacity(
+                                    ::thrift_runtime::capacity_hint::<&'de str>(header2.len),
+                                );
+                                for _ in 0..header2.len {
+                                    items2.push(r.read_str()?);
+                                }
+                                r.read_list_end()?;
+                                items2
+                            };
+                            items1.push((key1, value1));
+                        }
+                        r.read_map_end()?;
+                        items1
+                    };
+                    items0.push((key0, value0));
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Set, 4) {
+            f_doubles = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Double,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<f64>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_double()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 5) {
+            f_by_double = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::Double,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::Double,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<(f64, f64)>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    let key0 = r.read_double()?;
+                    let value0 = r.read_double()?;
+                    items0.push((key0, value0));
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 6) {
+            f_sets_of_doubles = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Set,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<::std::vec::Vec<f64>>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0
+                        .push({
+                            let header1 = r.read_list_begin()?;
+                            ::thrift_runtime::check_element_type(
+                                header1.elem,
+                                ::thrift_runtime::TType::Double,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<f64>(header1.len),
+                            );
+                            for _ in 0..header1.len {
+                                items1.push(r.read_double()?);
+                            }
+                            r.read_list_end()?;
+                            items1
+                        });
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 7) {
+            f_by_bytes = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::Bool,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<(&'de [u8], bool)>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    let key0 = r.read_bytes()?;
+                    let value0 = r.read_bool()?;
+                    items0.push((key0, value0));
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 8) {
+            f_flags = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Bool,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<bool>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_bool()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 9) {
+            f_blobs = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<&'de [u8]>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_bytes()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Set, 10) {
+            f_nested_doubles = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::List,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<::std::vec::Vec<f64>>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0
+                        .push({
+                            let header1 = r.read_list_begin()?;
+                            ::thrift_runtime::check_element_type(
+                                header1.elem,
+                                ::thrift_runtime::TType::Double,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<f64>(header1.len),
+                            );
+                            for _ in 0..header1.len {
+                                items1.push(r.read_double()?);
+                            }
+                            r.read_list_end()?;
+                            items1
+                        });
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {

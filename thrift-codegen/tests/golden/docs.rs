@@ -54,6 +54,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Documented {
         let token = r.read_struct_begin()?;
         let mut f_plain = ::std::option::Option::None;
         let mut f_special = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_plain = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 2) {
+            f_special = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {

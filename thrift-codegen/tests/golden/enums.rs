@@ -253,6 +253,57 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnums {
         let mut f_signed = ::std::option::Option::None;
         let mut f_colors = ::std::option::Option::None;
         let mut f_names = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_color = ::std::option::Option::Some(Color(r.read_i32()?));
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 2) {
+            f_signed = ::std::option::Option::Some(Signed(r.read_i32()?));
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 3) {
+            f_colors = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::I32,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<Color>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(Color(r.read_i32()?));
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 4) {
+            f_names = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::I32,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeMap::new();
+                for _ in 0..header0.len {
+                    let key0 = Color(r.read_i32()?);
+                    let value0 = r.read_string()?;
+                    items0.insert(key0, value0);
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -418,6 +469,59 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnumsRef<'de> {
         let mut f_signed = ::std::option::Option::None;
         let mut f_colors = ::std::option::Option::None;
         let mut f_names = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_color = ::std::option::Option::Some(Color(r.read_i32()?));
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 2) {
+            f_signed = ::std::option::Option::Some(Signed(r.read_i32()?));
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 3) {
+            f_colors = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::I32,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<Color>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(Color(r.read_i32()?));
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 4) {
+            f_names = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::I32,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<(Color, &'de str)>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    let key0 = Color(r.read_i32()?);
+                    let value0 = r.read_str()?;
+                    items0.push((key0, value0));
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {

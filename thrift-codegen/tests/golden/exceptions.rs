@@ -54,6 +54,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for NotFound {
         let token = r.read_struct_begin()?;
         let mut f_message = ::std::option::Option::None;
         let mut f_code = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::String, 1) {
+            f_message = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 2) {
+            f_code = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -116,6 +124,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for NotFoundRef<'de> {
         let token = r.read_struct_begin()?;
         let mut f_message = ::std::option::Option::None;
         let mut f_code = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::String, 1) {
+            f_message = ::std::option::Option::Some(r.read_str()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 2) {
+            f_code = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {

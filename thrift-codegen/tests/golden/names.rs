@@ -88,6 +88,38 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Type {
         let mut f_foo_bar_2 = ::std::option::Option::None;
         let mut f_foo_bar_3 = ::std::option::Option::None;
         let mut f_async = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_fn = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 2) {
+            f_self_ = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 3) {
+            f_super_ = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 4) {
+            f_crate_ = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 5) {
+            f_foo_bar = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 6) {
+            f_foo_bar_2 = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 7) {
+            f_foo_bar_3 = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 8) {
+            f_async = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -222,6 +254,38 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for TypeRef<'de> {
         let mut f_foo_bar_2 = ::std::option::Option::None;
         let mut f_foo_bar_3 = ::std::option::Option::None;
         let mut f_async = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_fn = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 2) {
+            f_self_ = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 3) {
+            f_super_ = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::String, 4) {
+            f_crate_ = ::std::option::Option::Some(r.read_str()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 5) {
+            f_foo_bar = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 6) {
+            f_foo_bar_2 = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 7) {
+            f_foo_bar_3 = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 8) {
+            f_async = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -318,6 +382,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for SnakeCaseStruct {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_camel_case_field = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_camel_case_field = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -444,6 +512,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for FooBar {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_a = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::String, 1) {
+            f_a = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -494,6 +566,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for FooBarRef2<'de> {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_a = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::String, 1) {
+            f_a = ::std::option::Option::Some(r.read_str()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {

@@ -34,6 +34,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Request {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_header = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
+            f_header = ::std::option::Option::Some(
+                <super::common::Header as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -88,6 +94,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RequestRef<'de> {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_header = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
+            f_header = ::std::option::Option::Some(
+                <super::common::HeaderRef<
+                    'de,
+                > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -158,6 +172,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Header {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_trace_id = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::String, 1) {
+            f_trace_id = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -208,6 +226,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for HeaderRef<'de> {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_trace_id = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::String, 1) {
+            f_trace_id = ::std::option::Option::Some(r.read_str()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {

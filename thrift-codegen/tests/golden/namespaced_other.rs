@@ -34,6 +34,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Header {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_trace_id = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::String, 1) {
+            f_trace_id = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -84,6 +88,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for HeaderRef<'de> {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_trace_id = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::String, 1) {
+            f_trace_id = ::std::option::Option::Some(r.read_str()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {

@@ -45,6 +45,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Node {
         let token = r.read_struct_begin()?;
         let mut f_value = ::std::option::Option::None;
         let mut f_next = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_value = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Struct, 2) {
+            f_next = ::std::option::Option::Some(
+                ::std::boxed::Box::new(
+                    <Node as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                ),
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -112,6 +124,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Tree {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_children = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::List, 1) {
+            f_children = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Struct,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<Tree>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(<Tree as ::thrift_runtime::ThriftRead<'de>>::read(r)?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -184,6 +215,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Ping {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_pong = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
+            f_pong = ::std::option::Option::Some(
+                ::std::boxed::Box::new(
+                    <Pong as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                ),
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -239,6 +278,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Pong {
     ) -> ::thrift_runtime::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_ping = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
+            f_ping = ::std::option::Option::Some(
+                ::std::boxed::Box::new(
+                    <Ping as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                ),
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {

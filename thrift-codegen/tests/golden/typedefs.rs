@@ -134,6 +134,109 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
         let mut f_index = ::std::option::Option::None;
         let mut f_scores = ::std::option::Option::None;
         let mut f_by_score = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I64, 1) {
+            f_id = ::std::option::Option::Some(r.read_i64()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 2) {
+            f_related = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::I64,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<Id>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_i64()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 3) {
+            f_index = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::List,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeMap::new();
+                for _ in 0..header0.len {
+                    let key0 = r.read_string()?;
+                    let value0 = {
+                        let header1 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header1.elem,
+                            ::thrift_runtime::TType::I64,
+                            header1.len,
+                        )?;
+                        let mut items1 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<Id>(header1.len),
+                        );
+                        for _ in 0..header1.len {
+                            items1.push(r.read_i64()?);
+                        }
+                        r.read_list_end()?;
+                        items1
+                    };
+                    items0.insert(key0, value0);
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Set, 4) {
+            f_scores = ::std::option::Option::Some({
+                let header0 = r.read_set_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Double,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeSet::new();
+                for _ in 0..header0.len {
+                    items0.insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                }
+                r.read_set_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 5) {
+            f_by_score = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::Double,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeMap::new();
+                for _ in 0..header0.len {
+                    let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
+                    let value0 = r.read_string()?;
+                    items0.insert(key0, value0);
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -378,6 +481,117 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
         let mut f_index = ::std::option::Option::None;
         let mut f_scores = ::std::option::Option::None;
         let mut f_by_score = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I64, 1) {
+            f_id = ::std::option::Option::Some(r.read_i64()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 2) {
+            f_related = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::I64,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<i64>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_i64()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 3) {
+            f_index = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::List,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (&'de str, ::std::vec::Vec<i64>),
+                    >(header0.len),
+                );
+                for _ in 0..header0.len {
+                    let key0 = r.read_str()?;
+                    let value0 = {
+                        let header1 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header1.elem,
+                            ::thrift_runtime::TType::I64,
+                            header1.len,
+                        )?;
+                        let mut items1 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<i64>(header1.len),
+                        );
+                        for _ in 0..header1.len {
+                            items1.push(r.read_i64()?);
+                        }
+                        r.read_list_end()?;
+                        items1
+                    };
+                    items0.push((key0, value0));
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Set, 4) {
+            f_scores = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Double,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<f64>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_double()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 5) {
+            f_by_score = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::Double,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<(f64, &'de str)>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    let key0 = r.read_double()?;
+                    let value0 = r.read_str()?;
+                    items0.push((key0, value0));
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {

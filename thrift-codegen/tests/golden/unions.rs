@@ -40,6 +40,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Point {
         let token = r.read_struct_begin()?;
         let mut f_x = ::std::option::Option::None;
         let mut f_y = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            f_x = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::I32, 2) {
+            f_y = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -756,6 +764,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for HasUnion {
         let token = r.read_struct_begin()?;
         let mut f_shape = ::std::option::Option::None;
         let mut f_expr = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
+            f_shape = ::std::option::Option::Some(
+                <Shape as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Struct, 2) {
+            f_expr = ::std::option::Option::Some(
+                <Expr as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {
@@ -826,6 +846,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for HasUnionRef<'de> {
         let token = r.read_struct_begin()?;
         let mut f_shape = ::std::option::Option::None;
         let mut f_expr = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
+            f_shape = ::std::option::Option::Some(
+                <ShapeRef<'de> as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Struct, 2) {
+            f_expr = ::std::option::Option::Some(
+                <Expr as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == ::thrift_runtime::TType::Stop {

@@ -132,6 +132,13 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for BinaryReader<I> {
         Ok(FieldHeader { ttype, id })
     }
 
+    /// One three-byte comparison with the header `[ttype, id (big-endian)]`.
+    #[inline]
+    fn read_field_if(&mut self, ttype: TType, id: i16) -> bool {
+        let [hi, lo] = id.to_be_bytes();
+        self.input.peek_array::<3>() == Some([ttype as u8, hi, lo]) && self.input.skip(3).is_ok()
+    }
+
     #[inline]
     fn read_list_begin(&mut self) -> Result<ListHeader> {
         self.read_list_header()

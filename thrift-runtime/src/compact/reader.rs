@@ -10,7 +10,7 @@ use crate::wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
 };
 
-use super::{ttype_of, CT_FALSE, CT_TRUE, PROTOCOL_ID, VERSION};
+use super::{compact_type, ttype_of, CT_FALSE, CT_TRUE, PROTOCOL_ID, VERSION};
 
 /// Compact protocol reader over an [`Input`].
 ///
@@ -198,6 +198,39 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
             }
         }
         self.read_field_begin_other(b)
+    }
+
+    /// One byte comparison with the short-form header `delta << 4 | type` (for a `bool` field,
+    /// either of its two headers, which carry the value); long-form headers (a delta outside
+    /// 1..=15) are left to `read_field_begin`.
+    #[inline]
+    fn read_field_if(&mut self, ttype: TType, id: i16) -> bool {
+        let delta = id.wrapping_sub(self.last_field_id);
+        if !(1..=15).contains(&delta) {
+            return false;
+        }
+        let Some([b]) = self.input.peek_array::<1>() else {
+            return false;
+        };
+        let expected = ((delta as u8) << 4) | compact_type(ttype);
+        let pending_bool = if ttype != TType::Bool {
+            if b != expected {
+                return false;
+            }
+            None
+        } else if b == expected {
+            Some(true)
+        } else if b == ((delta as u8) << 4) | CT_FALSE {
+            Some(false)
+        } else {
+            return false;
+        };
+        if self.input.skip(1).is_err() {
+            return false;
+        }
+        self.pending_bool = pending_bool;
+        self.last_field_id = id;
+        true
     }
 
     #[inline]
