@@ -10,8 +10,14 @@ pub mod golden {
     pub mod fixture_consts {
         include!("../../thrift-codegen/tests/golden/consts.rs");
     }
+    pub mod fixture_consts_hash {
+        include!("../../thrift-codegen/tests/golden/consts_hash.rs");
+    }
     pub mod fixture_containers {
         include!("../../thrift-codegen/tests/golden/containers.rs");
+    }
+    pub mod fixture_containers_hash {
+        include!("../../thrift-codegen/tests/golden/containers_hash.rs");
     }
     pub mod fixture_docs {
         include!("../../thrift-codegen/tests/golden/docs.rs");
@@ -36,6 +42,9 @@ pub mod golden {
     }
     pub mod fixture_typedefs {
         include!("../../thrift-codegen/tests/golden/typedefs.rs");
+    }
+    pub mod fixture_typedefs_hash {
+        include!("../../thrift-codegen/tests/golden/typedefs_hash.rs");
     }
     pub mod fixture_unions {
         include!("../../thrift-codegen/tests/golden/unions.rs");

@@ -14,6 +14,7 @@ use proptest::prelude::*;
 use thrift_runtime::{Binary, Compact, Protocol, ThriftRead, ThriftWrite};
 use thrift_tests::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesRef};
 use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef};
+use thrift_tests::golden::fixture_containers_hash::containers::Containers as HashContainers;
 use thrift_tests::golden::fixture_exceptions::exceptions::{NotFound, NotFoundRef};
 use thrift_tests::golden::fixture_namespaced::org::example::api::{Request, RequestRef};
 use thrift_tests::golden::fixture_namespaced::org::example::common::Header;
@@ -117,6 +118,30 @@ fn check_protocol<P: Protocol>() {
     let (borrowed, count) = allocations(|| NotFoundRef::decode::<P>(&bytes).unwrap());
     assert_eq!(count, 0);
     assert_eq!((borrowed.message, borrowed.code), ("gone", 410));
+}
+
+/// With `Collections::Hash`, each decoded set and map is allocated once, sized from its header.
+fn hash_collections_allocate_once<P: Protocol>() {
+    let value = HashContainers {
+        matrix: vec![vec![1, 2], vec![3]],
+        doubles: (0..300).map(|i| f64::from(i).into()).collect(),
+        by_double: (0..500).map(|i| (f64::from(i).into(), 0.5)).collect(),
+        ..Default::default()
+    };
+    let bytes = value.encode_to_vec::<P>().unwrap();
+    let (decoded, count) = allocations(|| HashContainers::decode::<P>(&bytes).unwrap());
+    assert_eq!(decoded, value);
+    assert_eq!(count, 5, "matrix, its two rows, doubles, by_double");
+}
+
+#[test]
+fn hash_collections_allocate_once_binary() {
+    hash_collections_allocate_once::<Binary>();
+}
+
+#[test]
+fn hash_collections_allocate_once_compact() {
+    hash_collections_allocate_once::<Compact>();
 }
 
 #[test]

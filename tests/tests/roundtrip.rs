@@ -13,6 +13,7 @@ use thrift_tests::golden::fixture_base_types::base_types::{
     BaseTypes, Empty, OutOfOrder, Requiredness,
 };
 use thrift_tests::golden::fixture_containers::containers::Containers;
+use thrift_tests::golden::fixture_containers_hash::containers::Containers as HashContainers;
 use thrift_tests::golden::fixture_enums::enums::{Color, Signed, UsesEnums};
 use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree, Wrapper};
 use thrift_tests::golden::fixture_unions::unions::{Expr, HasUnion, Point, Shape};
@@ -176,6 +177,44 @@ fn containers() -> impl Strategy<Value = Containers> {
         )
 }
 
+/// The ordered form of a `Collections::Hash` value, to compare through deterministic bytes.
+fn ordered_form(h: &HashContainers) -> Containers {
+    Containers {
+        matrix: h.matrix.clone(),
+        tags: h.tags.iter().cloned().collect(),
+        nested: h
+            .nested
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone().into_iter().collect()))
+            .collect(),
+        doubles: h.doubles.iter().copied().collect(),
+        by_double: h.by_double.iter().map(|(k, v)| (*k, *v)).collect(),
+        sets_of_doubles: h
+            .sets_of_doubles
+            .iter()
+            .map(|s| s.iter().copied().collect())
+            .collect(),
+        by_bytes: h.by_bytes.clone().into_iter().collect(),
+        flags: h.flags.clone(),
+        blobs: h.blobs.clone(),
+        nested_doubles: h.nested_doubles.iter().cloned().collect(),
+    }
+}
+
+/// `Collections::Hash` types read and write the same bytes as the ordered ones: decode the
+/// ordered form's bytes into the hash form and back; encode the hash form (its own entry
+/// order) and decode that into the ordered form.
+fn hash_round_trip<P: Protocol>(value: &Containers) {
+    let bytes = value.encode_to_vec::<P>().unwrap();
+    let hashed = HashContainers::decode::<P>(&bytes).unwrap();
+    assert_eq!(ordered_form(&hashed).encode_to_vec::<P>().unwrap(), bytes);
+    let hashed_bytes = hashed.encode_to_vec::<P>().unwrap();
+    assert_eq!(hashed_bytes.len(), hashed.encoded_len::<P>());
+    assert_eq!(hashed_bytes.len(), bytes.len());
+    let back = Containers::decode::<P>(&hashed_bytes).unwrap();
+    assert_eq!(back.encode_to_vec::<P>().unwrap(), bytes);
+}
+
 fn color() -> impl Strategy<Value = Color> {
     // Named values and numbers the IDL does not name: both must survive.
     prop_oneof![
@@ -258,6 +297,12 @@ proptest! {
 
     #[test]
     fn containers_round_trip(value in containers()) { both(&value); }
+
+    #[test]
+    fn hash_collections_round_trip(value in containers()) {
+        hash_round_trip::<Binary>(&value);
+        hash_round_trip::<Compact>(&value);
+    }
 
     #[test]
     fn enums_round_trip(value in uses_enums()) { both(&value); }

@@ -69,6 +69,7 @@ pub struct Builder {
     runtime_path: String,
     include_file: String,
     emit_rerun_if_changed: bool,
+    collections: crate::Collections,
 }
 
 impl Default for Builder {
@@ -85,6 +86,7 @@ impl Builder {
             runtime_path: "::thrift_runtime".into(),
             include_file: "thrift.rs".into(),
             emit_rerun_if_changed: true,
+            collections: crate::Collections::BTree,
         }
     }
 
@@ -121,6 +123,13 @@ impl Builder {
         self
     }
 
+    /// How sets and maps are represented: `BTreeSet`/`BTreeMap` (the default) or
+    /// `HashSet`/`HashMap` (one allocation per decoded set or map); see [`crate::Collections`].
+    pub fn collections(&mut self, collections: crate::Collections) -> &mut Builder {
+        self.collections = collections;
+        self
+    }
+
     fn check<P: AsRef<Path>>(&self, files: &[P]) -> Result<Checked, Error> {
         let mut loader = Loader::new();
         for dir in &self.include_dirs {
@@ -149,7 +158,7 @@ impl Builder {
             .runtime_path
             .parse()
             .unwrap_or_else(|_| "::thrift_runtime".parse().expect("valid path"));
-        let model = Model::new(&checked.program, runtime);
+        let model = Model::new(&checked.program, runtime, self.collections);
         let mut out: Vec<GeneratedFile> = model
             .files()
             .map(|file| {

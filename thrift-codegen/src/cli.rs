@@ -51,9 +51,22 @@ pub struct GenerateArgs {
     /// Path of the runtime crate in generated code.
     #[arg(long, value_name = "PATH", default_value = "::thrift_runtime")]
     pub runtime_path: String,
+    /// How sets and maps are represented: `btree` (`BTreeSet`/`BTreeMap`, deterministic
+    /// encoding) or `hash` (`HashSet`/`HashMap`, one allocation per decoded set or map).
+    #[arg(long, value_enum, default_value_t = CollectionsArg::Btree)]
+    pub collections: CollectionsArg,
     /// The IDL files to generate code for (their includes are generated too).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+}
+
+/// Values of `generate --collections`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CollectionsArg {
+    /// `BTreeSet` / `BTreeMap`.
+    Btree,
+    /// `HashSet` / `HashMap`.
+    Hash,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -107,6 +120,10 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         builder.include_dir(dir);
     }
     builder.runtime_path(&args.runtime_path);
+    builder.collections(match args.collections {
+        CollectionsArg::Btree => crate::Collections::BTree,
+        CollectionsArg::Hash => crate::Collections::Hash,
+    });
     let files = match builder.generate(&args.files) {
         Ok(files) => files,
         Err(e) => {

@@ -16,7 +16,7 @@
 //! | `const` | `pub const` for scalars and strings (`&str`), binaries (`&[u8]`); `pub static …: LazyLock<T>` for containers and structs |
 //! | `bool` `byte`/`i8` `i16` `i32` `i64` `double` | `bool` `i8` `i16` `i32` `i64` `f64` |
 //! | `string`, `binary`, `uuid` | `String`, `Vec<u8>`, `[u8; 16]` |
-//! | `list<T>`, `set<T>`, `map<K, V>` | `Vec<T>`, `BTreeSet<T>`, `BTreeMap<K, V>` (ordered: deterministic encoding, and `Hash`/`Ord` can be derived); a `double` inside a set element or map key is `thrift_runtime::OrderedF64` |
+//! | `list<T>`, `set<T>`, `map<K, V>` | `Vec<T>`, `BTreeSet<T>`, `BTreeMap<K, V>` (ordered: deterministic encoding, and `Hash`/`Ord` can be derived), or `HashSet<T>`, `HashMap<K, V>` with [`Collections::Hash`] (one allocation per decoded set or map); a `double` inside a set element or map key is `thrift_runtime::OrderedF64` |
 //!
 //! Requiredness follows Apache Thrift's wire semantics:
 //! - `required` fields are `T`, always written; a missing one is a decode error naming the struct
@@ -27,9 +27,9 @@
 //!   default, or the type's zero value.
 //!
 //! A field that closes a cycle of structs is boxed (`Box<T>`, or `Option<Box<T>>` unless it is
-//! required). Every type derives `Debug`, `Clone`, `PartialEq` and `PartialOrd`, and `Eq`,
-//! `Hash`, `Ord` and `Default` when all of its fields allow it (a `double` field prevents
-//! `Eq`, `Hash` and `Ord`).
+//! required). Every type derives `Debug`, `Clone` and `PartialEq`, and `Eq`, `Hash`,
+//! `PartialOrd`, `Ord` and `Default` when all of its fields allow it (a `double` field prevents
+//! `Eq`, `Hash` and `Ord`; a `HashSet`/`HashMap` field prevents `Hash`, `PartialOrd` and `Ord`).
 //!
 //! Borrowing forms: every struct, union and exception `Foo` that holds strings or binaries
 //! (directly or through other types) also gets `FooRef<'de>`, decoded from a byte slice without
@@ -54,3 +54,20 @@ mod ident;
 mod model;
 
 pub use builder::{mod_rs, single_file, Builder, Error, GeneratedFile};
+
+/// How `set<T>` and `map<K, V>` are represented in the owned types
+/// ([`Builder::collections`], `thrift-codegen generate --collections`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Collections {
+    /// `BTreeSet` / `BTreeMap` (the default): deterministic encoding (entries in key order),
+    /// and structs holding them can derive `Hash` and `Ord`. Decoding allocates one node per
+    /// eleven or so entries.
+    #[default]
+    BTree,
+    /// `HashSet` / `HashMap`: decoding allocates each set or map once (sized from the header),
+    /// and lookups are hashed. Entries are encoded in the map's iteration order, which differs
+    /// between map instances, and structs holding them derive neither `Hash` nor
+    /// `PartialOrd`/`Ord`. Sets and maps inside a set element or a map key (and inside structs
+    /// used there) stay `BTree…`, so that those keys can be hashed.
+    Hash,
+}

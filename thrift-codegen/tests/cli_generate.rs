@@ -130,3 +130,20 @@ fn runtime_path_is_configurable() {
         "{stdout}"
     );
 }
+
+#[test]
+fn collections_flag_selects_hash_maps() {
+    let fixture = "tests/golden/containers.thrift";
+    let out = run(&["generate", "-o", "-", "--collections", "hash", fixture]);
+    assert_eq!(out.status.code(), Some(0));
+    // Byte for byte what the Builder option gives (the checked-in golden file).
+    let golden = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/containers_hash.rs"),
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), golden);
+    let out = run(&["generate", "-o", "-", "--collections", "btree", fixture]);
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("HashMap"));
+    let out = run(&["generate", "-o", "-", "--collections", "tree", fixture]);
+    assert_eq!(out.status.code(), Some(2), "unknown value is a usage error");
+}

@@ -4,12 +4,13 @@
 //! By default (CI) a subset: the 10 largest valid files, then files taken in turn from every
 //! source project until there are at least 60 — every source is covered. The whole valid
 //! corpus: `THRIFT_CORPUS_ALL=1 cargo test -p thrift-codegen --test corpus_compile -- --nocapture`.
+//! `THRIFT_CORPUS_COLLECTIONS=hash` generates with `Collections::Hash` instead.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use thrift_codegen::Builder;
+use thrift_codegen::{Builder, Collections};
 
 struct Entry {
     path: String,
@@ -105,6 +106,9 @@ fn generated_corpus_code_compiles_without_warnings() {
     let mut lib = String::from("//! Generated code for corpus files.\n");
     for (index, entry) in entries.iter().enumerate() {
         let mut builder = Builder::new();
+        if std::env::var("THRIFT_CORPUS_COLLECTIONS").as_deref() == Ok("hash") {
+            builder.collections(Collections::Hash);
+        }
         for dir in &entry.include_dirs {
             builder.include_dir(root.join(dir));
         }

@@ -5,7 +5,28 @@
 
 use std::path::{Path, PathBuf};
 
-use thrift_codegen::{single_file, Builder};
+use thrift_codegen::{single_file, Builder, Collections};
+
+/// Fixtures also generated with `Collections::Hash`, into `<name>_hash.rs`.
+const HASH_FIXTURES: &[&str] = &["consts", "containers", "typedefs"];
+
+/// Every (fixture, collections, golden file) to check.
+fn cases() -> Vec<(PathBuf, Collections, PathBuf)> {
+    let mut cases = Vec::new();
+    for fixture in fixtures() {
+        let stem = fixture.file_stem().unwrap().to_string_lossy().into_owned();
+        cases.push((
+            fixture.clone(),
+            Collections::BTree,
+            fixture.with_extension("rs"),
+        ));
+        if HASH_FIXTURES.contains(&stem.as_str()) {
+            let golden = fixture.with_file_name(format!("{stem}_hash.rs"));
+            cases.push((fixture, Collections::Hash, golden));
+        }
+    }
+    cases
+}
 
 fn fixtures() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
@@ -22,13 +43,13 @@ fn fixtures() -> Vec<PathBuf> {
 fn generated_code_matches_golden_files() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let mut stale = Vec::new();
-    for fixture in fixtures() {
+    for (fixture, collections, golden) in cases() {
         let generated = single_file(
             &Builder::new()
+                .collections(collections)
                 .generate([&fixture])
                 .unwrap_or_else(|e| panic!("{e}")),
         );
-        let golden = fixture.with_extension("rs");
         if update {
             std::fs::write(&golden, &generated).unwrap();
             continue;
@@ -48,9 +69,16 @@ fn generated_code_matches_golden_files() {
 
 #[test]
 fn generation_is_deterministic() {
-    for fixture in fixtures() {
-        let first = single_file(&Builder::new().generate([&fixture]).unwrap());
-        let second = single_file(&Builder::new().generate([&fixture]).unwrap());
+    for (fixture, collections, _) in cases() {
+        let generate = || {
+            single_file(
+                &Builder::new()
+                    .collections(collections)
+                    .generate([&fixture])
+                    .unwrap(),
+            )
+        };
+        let (first, second) = (generate(), generate());
         assert_eq!(first, second, "{}", fixture.display());
     }
 }

@@ -249,10 +249,16 @@ pub fn read_value(
             let elem_rust = rust_type(m, f, element, elem_key);
             let read = read_value(m, f, element, elem_key, depth + 1);
             if is_set && !borrowed {
+                let (set, _) = m.set_map_types(in_key);
+                let new_set = if m.hashed(in_key) {
+                    quote!(#set::with_capacity(#rt::capacity_hint::<#elem_rust>(#header.len)))
+                } else {
+                    quote!(#set::new())
+                };
                 quote! {{
                     let #header = r.read_set_begin()?;
                     #rt::check_element_type(#header.elem, #elem_type, #header.len)?;
-                    let mut #out = ::std::collections::BTreeSet::new();
+                    let mut #out = #new_set;
                     for _ in 0..#header.len {
                         #out.insert(#read);
                     }
@@ -295,11 +301,19 @@ pub fn read_value(
                     #out
                 }};
             }
+            let (_, map) = m.set_map_types(in_key);
+            let new_map = if m.hashed(in_key) {
+                let (key_rust, val_rust) =
+                    (rust_type(m, f, key, true), rust_type(m, f, val, in_key));
+                quote!(#map::with_capacity(#rt::capacity_hint::<(#key_rust, #val_rust)>(#header.len)))
+            } else {
+                quote!(#map::new())
+            };
             quote! {{
                 let #header = r.read_map_begin()?;
                 #rt::check_element_type(#header.key, #key_type, #header.len)?;
                 #rt::check_element_type(#header.value, #value_type, #header.len)?;
-                let mut #out = ::std::collections::BTreeMap::new();
+                let mut #out = #new_map;
                 for _ in 0..#header.len {
                     let #k = #read_key;
                     let #v = #read_val;

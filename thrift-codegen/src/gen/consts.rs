@@ -169,25 +169,27 @@ pub fn value_expr(
                 .iter()
                 .map(|v| value_expr(m, f, element, vf, v, true))
                 .collect::<Vec<_>>();
+            let (set, _) = m.set_map_types(in_key);
             if items.is_empty() {
-                quote!(::std::collections::BTreeSet::new())
+                quote!(#set::new())
             } else {
-                quote!(::std::collections::BTreeSet::from([#(#items),*]))
+                quote!(#set::from([#(#items),*]))
             }
         }
         Resolved::Map(f, key, val) => {
+            let (_, map) = m.set_map_types(in_key);
             let ConstValueKind::Map(entries) = &value.kind else {
-                return quote!(::std::collections::BTreeMap::new());
+                return quote!(#map::new());
             };
             if entries.is_empty() {
-                return quote!(::std::collections::BTreeMap::new());
+                return quote!(#map::new());
             }
             let pairs = entries.iter().map(|(k, v)| {
                 let k = value_expr(m, f, key, vf, k, true);
                 let v = value_expr(m, f, val, vf, v, in_key);
                 quote!((#k, #v))
             });
-            quote!(::std::collections::BTreeMap::from([#(#pairs),*]))
+            quote!(#map::from([#(#pairs),*]))
         }
     }
 }

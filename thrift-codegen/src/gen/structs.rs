@@ -97,7 +97,9 @@ pub fn derive_list(m: &Model<'_>, id: DefId, derive_default: bool) -> TokenStrea
     if d.hash {
         traits.push(quote!(Hash));
     }
-    traits.push(quote!(PartialOrd));
+    if d.partial_ord {
+        traits.push(quote!(PartialOrd));
+    }
     if d.ord {
         traits.push(quote!(Ord));
     }

@@ -17,7 +17,7 @@ pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenS
     match &ty.kind {
         TypeKind::Base(base) => base_type(rt, *base, in_key),
         TypeKind::Named(name) => {
-            if in_key && m.has_double(file, ty) {
+            if in_key && m.has_key_form(file, ty) {
                 // An alias would name the plain `f64` form: spell the key form out.
                 return resolved_type(m, file, ty, true);
             }
@@ -32,12 +32,14 @@ pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenS
         }
         TypeKind::Set { element, .. } => {
             let element = rust_type(m, file, element, true);
-            quote!(::std::collections::BTreeSet<#element>)
+            let (set, _) = m.set_map_types(in_key);
+            quote!(#set<#element>)
         }
         TypeKind::Map { key, value, .. } => {
             let key = rust_type(m, file, key, true);
             let value = rust_type(m, file, value, in_key);
-            quote!(::std::collections::BTreeMap<#key, #value>)
+            let (_, map) = m.set_map_types(in_key);
+            quote!(#map<#key, #value>)
         }
     }
 }
@@ -78,12 +80,14 @@ fn resolved_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenS
         }
         Resolved::Set(f, e) => {
             let e = rust_type(m, f, e, true);
-            quote!(::std::collections::BTreeSet<#e>)
+            let (set, _) = m.set_map_types(in_key);
+            quote!(#set<#e>)
         }
         Resolved::Map(f, k, v) => {
             let k = rust_type(m, f, k, true);
             let v = rust_type(m, f, v, in_key);
-            quote!(::std::collections::BTreeMap<#k, #v>)
+            let (_, map) = m.set_map_types(in_key);
+            quote!(#map<#k, #v>)
         }
     }
 }

@@ -1,6 +1,7 @@
-//! Which of `Eq`, `Hash`, `Ord` (with `PartialOrd`) and `Default` each struct, union and
-//! exception can derive: a trait is derived when every field's type allows it. `Debug`,
-//! `Clone`, `PartialEq` and `PartialOrd` are always derived.
+//! Which of `Eq`, `Hash`, `PartialOrd`, `Ord` and `Default` each struct, union and exception
+//! can derive: a trait is derived when every field's type allows it. `Debug`, `Clone` and
+//! `PartialEq` are always derived; `PartialOrd` unless a field holds a `HashSet`/`HashMap`
+//! ([`crate::Collections::Hash`]).
 
 use std::collections::HashMap;
 
@@ -13,6 +14,7 @@ use super::{Model, Resolved};
 pub struct Derives {
     pub eq: bool,
     pub hash: bool,
+    pub partial_ord: bool,
     pub ord: bool,
     pub default: bool,
 }
@@ -27,7 +29,17 @@ impl Derives {
     pub const ALL: Derives = Derives {
         eq: true,
         hash: true,
+        partial_ord: true,
         ord: true,
+        default: true,
+    };
+
+    /// What a `HashSet`/`HashMap` allows on top of its elements: no `Hash`, no ordering.
+    const HASHED: Derives = Derives {
+        eq: true,
+        hash: false,
+        partial_ord: false,
+        ord: false,
         default: true,
     };
 
@@ -35,6 +47,7 @@ impl Derives {
         Derives {
             eq: self.eq && other.eq,
             hash: self.hash && other.hash,
+            partial_ord: self.partial_ord && other.partial_ord,
             ord: self.ord && other.ord,
             default: self.default && other.default,
         }
@@ -116,15 +129,29 @@ pub fn type_allows(
         Resolved::Base(BaseType::Double) if !in_key => Derives {
             eq: false,
             hash: false,
+            partial_ord: true,
             ord: false,
             default: true,
         },
         Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum => Derives::ALL,
         Resolved::Struct(id, _) => derives.get(&id).copied().unwrap_or(Derives::ALL),
         Resolved::List(f, e) => type_allows(model, derives, f, e, in_key),
-        Resolved::Set(f, e) => type_allows(model, derives, f, e, true),
+        Resolved::Set(f, e) => {
+            let elements = type_allows(model, derives, f, e, true);
+            if model.hashed(in_key) {
+                elements.and(Derives::HASHED)
+            } else {
+                elements
+            }
+        }
         Resolved::Map(f, k, v) => {
-            type_allows(model, derives, f, k, true).and(type_allows(model, derives, f, v, in_key))
+            let entries = type_allows(model, derives, f, k, true)
+                .and(type_allows(model, derives, f, v, in_key));
+            if model.hashed(in_key) {
+                entries.and(Derives::HASHED)
+            } else {
+                entries
+            }
         }
     }
 }

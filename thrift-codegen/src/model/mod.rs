@@ -35,6 +35,8 @@ pub struct Model<'p> {
     pub program: &'p Program,
     /// `::thrift_runtime` unless configured otherwise.
     pub runtime: TokenStream,
+    /// Sets and maps as `BTree…` or `Hash…`.
+    pub collections: crate::Collections,
     modules: HashMap<FileId, Vec<String>>,
     names: HashMap<DefId, String>,
     boxed: BTreeSet<(DefId, usize)>,
@@ -51,10 +53,15 @@ pub struct Model<'p> {
 }
 
 impl<'p> Model<'p> {
-    pub fn new(program: &'p Program, runtime: TokenStream) -> Model<'p> {
+    pub fn new(
+        program: &'p Program,
+        runtime: TokenStream,
+        collections: crate::Collections,
+    ) -> Model<'p> {
         let mut model = Model {
             program,
             runtime,
+            collections,
             modules: HashMap::new(),
             names: HashMap::new(),
             boxed: BTreeSet::new(),
@@ -238,6 +245,26 @@ impl<'p> Model<'p> {
         }
     }
 
+    /// Whether a set or map outside key positions is a `HashSet`/`HashMap`.
+    pub fn hashed(&self, in_key: bool) -> bool {
+        self.collections == crate::Collections::Hash && !in_key
+    }
+
+    /// The set and map types of a collection, given whether it is in a key position.
+    pub fn set_map_types(&self, in_key: bool) -> (TokenStream, TokenStream) {
+        if self.hashed(in_key) {
+            (
+                quote::quote!(::std::collections::HashSet),
+                quote::quote!(::std::collections::HashMap),
+            )
+        } else {
+            (
+                quote::quote!(::std::collections::BTreeSet),
+                quote::quote!(::std::collections::BTreeMap),
+            )
+        }
+    }
+
     pub fn derives(&self, id: DefId) -> Derives {
         self.derives.get(&id).copied().unwrap_or_default()
     }
@@ -298,14 +325,16 @@ impl<'p> Model<'p> {
             .expect("checked programs have no unknown types")
     }
 
-    /// Whether a value of this type holds an `f64` (so it cannot be `Eq`, `Hash` or `Ord`, and
-    /// needs the ordered wrapper inside set elements and map keys).
-    pub fn has_double(&self, file: FileId, ty: &'p Type) -> bool {
+    /// Whether this type is spelled differently inside a set element or map key: it holds an
+    /// `f64` (ordered wrapper there), or, with [`crate::Collections::Hash`], a set or map
+    /// (`BTree…` there). A typedef of such a type names the other form, so it is expanded.
+    pub fn has_key_form(&self, file: FileId, ty: &'p Type) -> bool {
         match self.resolve(file, ty) {
+            Resolved::Set(..) | Resolved::Map(..) if self.hashed(false) => true,
             Resolved::Base(BaseType::Double) => true,
             Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum | Resolved::Struct(..) => false,
-            Resolved::List(f, e) | Resolved::Set(f, e) => self.has_double(f, e),
-            Resolved::Map(f, k, v) => self.has_double(f, k) || self.has_double(f, v),
+            Resolved::List(f, e) | Resolved::Set(f, e) => self.has_key_form(f, e),
+            Resolved::Map(f, k, v) => self.has_key_form(f, k) || self.has_key_form(f, v),
         }
     }
 }

@@ -1876,5 +1876,1123 @@ impl ::std::convert::From<ContainersRef<'_>> for Containers {
         Containers::from(&value)
     }
 }
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct KeyWithSet {
+    pub names: ::std::collections::BTreeSet<::std::string::String>,
+    pub weight: ::thrift_runtime::OrderedF64,
+}
+impl ::thrift_runtime::ThriftWrite for KeyWithSet {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::Set, 1)?;
+        w.write_set_begin(::thrift_runtime::TType::String, self.names.len())?;
+        for item0 in &self.names {
+            w.write_string(item0)?;
+        }
+        w.write_set_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Double, 2)?;
+        w.write_double(self.weight.0)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Set, 1, 0)
+                + P::set_begin_len(::thrift_runtime::TType::String, self.names.len())
+                + self
+                    .names
+                    .iter()
+                    .map(|item0| P::string_len(item0.len()))
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Double, 2, 1)
+                + P::double_len(self.weight.0);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_names = ::std::option::Option::None;
+        let mut f_weight = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Set, 1) {
+            f_names = ::std::option::Option::Some({
+                let header0 = r.read_set_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeSet::new();
+                for _ in 0..header0.len {
+                    items0.insert(r.read_string()?);
+                }
+                r.read_set_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Double, 2) {
+            f_weight = ::std::option::Option::Some(
+                ::thrift_runtime::OrderedF64(r.read_double()?),
+            );
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Set) => {
+                    f_names = ::std::option::Option::Some({
+                        let header0 = r.read_set_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::String,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::collections::BTreeSet::new();
+                        for _ in 0..header0.len {
+                            items0.insert(r.read_string()?);
+                        }
+                        r.read_set_end()?;
+                        items0
+                    });
+                }
+                (2, ::thrift_runtime::TType::Double) => {
+                    f_weight = ::std::option::Option::Some(
+                        ::thrift_runtime::OrderedF64(r.read_double()?),
+                    );
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(KeyWithSet {
+            names: f_names.unwrap_or_default(),
+            weight: f_weight.unwrap_or_default(),
+        })
+    }
+}
+/// The borrowing form of [`KeyWithSet`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct KeyWithSetRef<'de> {
+    pub names: ::std::vec::Vec<&'de str>,
+    pub weight: f64,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for KeyWithSetRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::Set, 1)?;
+        w.write_set_begin(::thrift_runtime::TType::String, self.names.len())?;
+        for item0 in &self.names {
+            w.write_string(item0)?;
+        }
+        w.write_set_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Double, 2)?;
+        w.write_double(self.weight)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Set, 1, 0)
+                + P::set_begin_len(::thrift_runtime::TType::String, self.names.len())
+                + self
+                    .names
+                    .iter()
+                    .map(|item0| P::string_len(item0.len()))
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Double, 2, 1)
+                + P::double_len(self.weight);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_names = ::std::option::Option::None;
+        let mut f_weight = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Set, 1) {
+            f_names = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<&'de str>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0.push(r.read_str()?);
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Double, 2) {
+            f_weight = ::std::option::Option::Some(r.read_double()?);
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Set) => {
+                    f_names = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::String,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<&'de str>(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0.push(r.read_str()?);
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (2, ::thrift_runtime::TType::Double) => {
+                    f_weight = ::std::option::Option::Some(r.read_double()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(KeyWithSetRef {
+            names: f_names.unwrap_or_default(),
+            weight: f_weight.unwrap_or_default(),
+        })
+    }
+}
+impl ::std::convert::From<&KeyWithSetRef<'_>> for KeyWithSet {
+    fn from(value: &KeyWithSetRef<'_>) -> Self {
+        KeyWithSet {
+            names: value
+                .names
+                .iter()
+                .map(|item0| ::std::string::String::from(*item0))
+                .collect(),
+            weight: ::thrift_runtime::OrderedF64(value.weight),
+        }
+    }
+}
+impl ::std::convert::From<KeyWithSetRef<'_>> for KeyWithSet {
+    fn from(value: KeyWithSetRef<'_>) -> Self {
+        KeyWithSet::from(&value)
+    }
+}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct UsesKeys {
+    pub by_key: ::std::collections::BTreeMap<
+        KeyWithSet,
+        ::std::collections::BTreeSet<i32>,
+    >,
+    pub keys: ::std::collections::BTreeSet<KeyWithSet>,
+    pub deep: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::std::vec::Vec<::std::collections::BTreeMap<i32, ::std::string::String>>,
+    >,
+}
+impl ::thrift_runtime::ThriftWrite for UsesKeys {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::Map, 1)?;
+        w.write_map_begin(
+            ::thrift_runtime::TType::Struct,
+            ::thrift_runtime::TType::Set,
+            self.by_key.len(),
+        )?;
+        for (key0, value0) in &self.by_key {
+            ::thrift_runtime::ThriftWrite::write(key0, w)?;
+            w.write_set_begin(::thrift_runtime::TType::I32, value0.len())?;
+            for item1 in value0 {
+                w.write_i32(*item1)?;
+            }
+            w.write_set_end()?;
+        }
+        w.write_map_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Set, 2)?;
+        w.write_set_begin(::thrift_runtime::TType::Struct, self.keys.len())?;
+        for item0 in &self.keys {
+            ::thrift_runtime::ThriftWrite::write(item0, w)?;
+        }
+        w.write_set_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Map, 3)?;
+        w.write_map_begin(
+            ::thrift_runtime::TType::String,
+            ::thrift_runtime::TType::List,
+            self.deep.len(),
+        )?;
+        for (key0, value0) in &self.deep {
+            w.write_string(key0)?;
+            w.write_list_begin(::thrift_runtime::TType::Map, value0.len())?;
+            for item1 in value0 {
+                w.write_map_begin(
+                    ::thrift_runtime::TType::I32,
+                    ::thrift_runtime::TType::String,
+                    item1.len(),
+                )?;
+                for (key2, value2) in item1 {
+                    w.write_i32(*key2)?;
+                    w.write_string(value2)?;
+                }
+                w.write_map_end()?;
+            }
+            w.write_list_end()?;
+        }
+        w.write_map_end()?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Map, 1, 0)
+                + P::map_begin_len(
+                    ::thrift_runtime::TType::Struct,
+                    ::thrift_runtime::TType::Set,
+                    self.by_key.len(),
+                )
+                + self
+                    .by_key
+                    .iter()
+                    .map(|(key0, value0)| {
+                        ::thrift_runtime::ThriftWrite::encoded_len::<P>(key0)
+                            + P::set_begin_len(
+                                ::thrift_runtime::TType::I32,
+                                value0.len(),
+                            )
+                            + value0
+                                .iter()
+                                .map(|item1| P::i32_len(*item1))
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Set, 2, 1)
+                + P::set_begin_len(::thrift_runtime::TType::Struct, self.keys.len())
+                + self
+                    .keys
+                    .iter()
+                    .map(|item0| ::thrift_runtime::ThriftWrite::encoded_len::<P>(item0))
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Map, 3, 2)
+                + P::map_begin_len(
+                    ::thrift_runtime::TType::String,
+                    ::thrift_runtime::TType::List,
+                    self.deep.len(),
+                )
+                + self
+                    .deep
+                    .iter()
+                    .map(|(key0, value0)| {
+                        P::string_len(key0.len())
+                            + P::list_begin_len(
+                                ::thrift_runtime::TType::Map,
+                                value0.len(),
+                            )
+                            + value0
+                                .iter()
+                                .map(|item1| {
+                                    P::map_begin_len(
+                                        ::thrift_runtime::TType::I32,
+                                        ::thrift_runtime::TType::String,
+                                        item1.len(),
+                                    )
+                                        + item1
+                                            .iter()
+                                            .map(|(key2, value2)| {
+                                                P::i32_len(*key2) + P::string_len(value2.len())
+                                            })
+                                            .sum::<usize>()
+                                })
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_by_key = ::std::option::Option::None;
+        let mut f_keys = ::std::option::Option::None;
+        let mut f_deep = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Map, 1) {
+            f_by_key = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::Struct,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::Set,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeMap::new();
+                for _ in 0..header0.len {
+                    let key0 = <KeyWithSet as ::thrift_runtime::ThriftRead<
+                        'de,
+                    >>::read(r)?;
+                    let value0 = {
+                        let header1 = r.read_set_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header1.elem,
+                            ::thrift_runtime::TType::I32,
+                            header1.len,
+                        )?;
+                        let mut items1 = ::std::collections::BTreeSet::new();
+                        for _ in 0..header1.len {
+                            items1.insert(r.read_i32()?);
+                        }
+                        r.read_set_end()?;
+                        items1
+                    };
+                    items0.insert(key0, value0);
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Set, 2) {
+            f_keys = ::std::option::Option::Some({
+                let header0 = r.read_set_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Struct,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeSet::new();
+                for _ in 0..header0.len {
+                    items0
+                        .insert(
+                            <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                        );
+                }
+                r.read_set_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 3) {
+            f_deep = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::List,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeMap::new();
+                for _ in 0..header0.len {
+                    let key0 = r.read_string()?;
+                    let value0 = {
+                        let header1 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header1.elem,
+                            ::thrift_runtime::TType::Map,
+                            header1.len,
+                        )?;
+                        let mut items1 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::collections::BTreeMap<i32, ::std::string::String>,
+                            >(header1.len),
+                        );
+                        for _ in 0..header1.len {
+                            items1
+                                .push({
+                                    let header2 = r.read_map_begin()?;
+                                    ::thrift_runtime::check_element_type(
+                                        header2.key,
+                                        ::thrift_runtime::TType::I32,
+                                        header2.len,
+                                    )?;
+                                    ::thrift_runtime::check_element_type(
+                                        header2.value,
+                                        ::thrift_runtime::TType::String,
+                                        header2.len,
+                                    )?;
+                                    let mut items2 = ::std::collections::BTreeMap::new();
+                                    for _ in 0..header2.len {
+                                        let key2 = r.read_i32()?;
+                                        let value2 = r.read_string()?;
+                                        items2.insert(key2, value2);
+                                    }
+                                    r.read_map_end()?;
+                                    items2
+                                });
+                        }
+                        r.read_list_end()?;
+                        items1
+                    };
+                    items0.insert(key0, value0);
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Map) => {
+                    f_by_key = ::std::option::Option::Some({
+                        let header0 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.key,
+                            ::thrift_runtime::TType::Struct,
+                            header0.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header0.value,
+                            ::thrift_runtime::TType::Set,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::collections::BTreeMap::new();
+                        for _ in 0..header0.len {
+                            let key0 = <KeyWithSet as ::thrift_runtime::ThriftRead<
+                                'de,
+                            >>::read(r)?;
+                            let value0 = {
+                                let header1 = r.read_set_begin()?;
+                                ::thrift_runtime::check_element_type(
+                                    header1.elem,
+                                    ::thrift_runtime::TType::I32,
+                                    header1.len,
+                                )?;
+                                let mut items1 = ::std::collections::BTreeSet::new();
+                                for _ in 0..header1.len {
+                                    items1.insert(r.read_i32()?);
+                                }
+                                r.read_set_end()?;
+                                items1
+                            };
+                            items0.insert(key0, value0);
+                        }
+                        r.read_map_end()?;
+                        items0
+                    });
+                }
+                (2, ::thrift_runtime::TType::Set) => {
+                    f_keys = ::std::option::Option::Some({
+                        let header0 = r.read_set_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Struct,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::collections::BTreeSet::new();
+                        for _ in 0..header0.len {
+                            items0
+                                .insert(
+                                    <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                                );
+                        }
+                        r.read_set_end()?;
+                        items0
+                    });
+                }
+                (3, ::thrift_runtime::TType::Map) => {
+                    f_deep = ::std::option::Option::Some({
+                        let header0 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.key,
+                            ::thrift_runtime::TType::String,
+                            header0.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header0.value,
+                            ::thrift_runtime::TType::List,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::collections::BTreeMap::new();
+                        for _ in 0..header0.len {
+                            let key0 = r.read_string()?;
+                            let value0 = {
+                                let header1 = r.read_list_begin()?;
+                                ::thrift_runtime::check_element_type(
+                                    header1.elem,
+                                    ::thrift_runtime::TType::Map,
+                                    header1.len,
+                                )?;
+                                let mut items1 = ::std::vec::Vec::with_capacity(
+                                    ::thrift_runtime::capacity_hint::<
+                                        ::std::collections::BTreeMap<i32, ::std::string::String>,
+                                    >(header1.len),
+                                );
+                                for _ in 0..header1.len {
+                                    items1
+                                        .push({
+                                            let header2 = r.read_map_begin()?;
+                                            ::thrift_runtime::check_element_type(
+                                                header2.key,
+                                                ::thrift_runtime::TType::I32,
+                                                header2.len,
+                                            )?;
+                                            ::thrift_runtime::check_element_type(
+                                                header2.value,
+                                                ::thrift_runtime::TType::String,
+                                                header2.len,
+                                            )?;
+                                            let mut items2 = ::std::collections::BTreeMap::new();
+                                            for _ in 0..header2.len {
+                                                let key2 = r.read_i32()?;
+                                                let value2 = r.read_string()?;
+                                                items2.insert(key2, value2);
+                                            }
+                                            r.read_map_end()?;
+                                            items2
+                                        });
+                                }
+                                r.read_list_end()?;
+                                items1
+                            };
+                            items0.insert(key0, value0);
+                        }
+                        r.read_map_end()?;
+                        items0
+                    });
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(UsesKeys {
+            by_key: f_by_key.unwrap_or_default(),
+            keys: f_keys.unwrap_or_default(),
+            deep: f_deep.unwrap_or_default(),
+        })
+    }
+}
+/// The borrowing form of [`UsesKeys`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UsesKeysRef<'de> {
+    pub by_key: ::std::vec::Vec<(KeyWithSetRef<'de>, ::std::vec::Vec<i32>)>,
+    pub keys: ::std::vec::Vec<KeyWithSetRef<'de>>,
+    #[allow(clippy::type_complexity)]
+    pub deep: ::std::vec::Vec<
+        (&'de str, ::std::vec::Vec<::std::vec::Vec<(i32, &'de str)>>),
+    >,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for UsesKeysRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::Map, 1)?;
+        w.write_map_begin(
+            ::thrift_runtime::TType::Struct,
+            ::thrift_runtime::TType::Set,
+            self.by_key.len(),
+        )?;
+        for (key0, value0) in &self.by_key {
+            ::thrift_runtime::ThriftWrite::write(key0, w)?;
+            w.write_set_begin(::thrift_runtime::TType::I32, value0.len())?;
+            for item1 in value0 {
+                w.write_i32(*item1)?;
+            }
+            w.write_set_end()?;
+        }
+        w.write_map_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Set, 2)?;
+        w.write_set_begin(::thrift_runtime::TType::Struct, self.keys.len())?;
+        for item0 in &self.keys {
+            ::thrift_runtime::ThriftWrite::write(item0, w)?;
+        }
+        w.write_set_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::Map, 3)?;
+        w.write_map_begin(
+            ::thrift_runtime::TType::String,
+            ::thrift_runtime::TType::List,
+            self.deep.len(),
+        )?;
+        for (key0, value0) in &self.deep {
+            w.write_string(key0)?;
+            w.write_list_begin(::thrift_runtime::TType::Map, value0.len())?;
+            for item1 in value0 {
+                w.write_map_begin(
+                    ::thrift_runtime::TType::I32,
+                    ::thrift_runtime::TType::String,
+                    item1.len(),
+                )?;
+                for (key2, value2) in item1 {
+                    w.write_i32(*key2)?;
+                    w.write_string(value2)?;
+                }
+                w.write_map_end()?;
+            }
+            w.write_list_end()?;
+        }
+        w.write_map_end()?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Map, 1, 0)
+                + P::map_begin_len(
+                    ::thrift_runtime::TType::Struct,
+                    ::thrift_runtime::TType::Set,
+                    self.by_key.len(),
+                )
+                + self
+                    .by_key
+                    .iter()
+                    .map(|(key0, value0)| {
+                        ::thrift_runtime::ThriftWrite::encoded_len::<P>(key0)
+                            + P::set_begin_len(
+                                ::thrift_runtime::TType::I32,
+                                value0.len(),
+                            )
+                            + value0
+                                .iter()
+                                .map(|item1| P::i32_len(*item1))
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Set, 2, 1)
+                + P::set_begin_len(::thrift_runtime::TType::Struct, self.keys.len())
+                + self
+                    .keys
+                    .iter()
+                    .map(|item0| ::thrift_runtime::ThriftWrite::encoded_len::<P>(item0))
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Map, 3, 2)
+                + P::map_begin_len(
+                    ::thrift_runtime::TType::String,
+                    ::thrift_runtime::TType::List,
+                    self.deep.len(),
+                )
+                + self
+                    .deep
+                    .iter()
+                    .map(|(key0, value0)| {
+                        P::string_len(key0.len())
+                            + P::list_begin_len(
+                                ::thrift_runtime::TType::Map,
+                                value0.len(),
+                            )
+                            + value0
+                                .iter()
+                                .map(|item1| {
+                                    P::map_begin_len(
+                                        ::thrift_runtime::TType::I32,
+                                        ::thrift_runtime::TType::String,
+                                        item1.len(),
+                                    )
+                                        + item1
+                                            .iter()
+                                            .map(|(key2, value2)| {
+                                                P::i32_len(*key2) + P::string_len(value2.len())
+                                            })
+                                            .sum::<usize>()
+                                })
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_by_key = ::std::option::Option::None;
+        let mut f_keys = ::std::option::Option::None;
+        let mut f_deep = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Map, 1) {
+            f_by_key = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::Struct,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::Set,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (KeyWithSetRef<'de>, ::std::vec::Vec<i32>),
+                    >(header0.len),
+                );
+                for _ in 0..header0.len {
+                    let key0 = <KeyWithSetRef<
+                        'de,
+                    > as ::thrift_runtime::ThriftRead<'de>>::read(r)?;
+                    let value0 = {
+                        let header1 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header1.elem,
+                            ::thrift_runtime::TType::I32,
+                            header1.len,
+                        )?;
+                        let mut items1 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                        );
+                        for _ in 0..header1.len {
+                            items1.push(r.read_i32()?);
+                        }
+                        r.read_list_end()?;
+                        items1
+                    };
+                    items0.push((key0, value0));
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Set, 2) {
+            f_keys = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Struct,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<KeyWithSetRef<'de>>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0
+                        .push(
+                            <KeyWithSetRef<
+                                'de,
+                            > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                        );
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Map, 3) {
+            f_deep = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.key,
+                    ::thrift_runtime::TType::String,
+                    header0.len,
+                )?;
+                ::thrift_runtime::check_element_type(
+                    header0.value,
+                    ::thrift_runtime::TType::List,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (&'de str, ::std::vec::Vec<::std::vec::Vec<(i32, &'de str)>>),
+                    >(header0.len),
+                );
+                for _ in 0..header0.len {
+                    let key0 = r.read_str()?;
+                    let value0 = {
+                        let header1 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header1.elem,
+                            ::thrift_runtime::TType::Map,
+                            header1.len,
+                        )?;
+                        let mut items1 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::vec::Vec<(i32, &'de str)>,
+                            >(header1.len),
+                        );
+                        for _ in 0..header1.len {
+                            items1
+                                .push({
+                                    let header2 = r.read_map_begin()?;
+                                    ::thrift_runtime::check_element_type(
+                                        header2.key,
+                                        ::thrift_runtime::TType::I32,
+                                        header2.len,
+                                    )?;
+                                    ::thrift_runtime::check_element_type(
+                                        header2.value,
+                                        ::thrift_runtime::TType::String,
+                                        header2.len,
+                                    )?;
+                                    let mut items2 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<
+                                            (i32, &'de str),
+                                        >(header2.len),
+                                    );
+                                    for _ in 0..header2.len {
+                                        let key2 = r.read_i32()?;
+                                        let value2 = r.read_str()?;
+                                        items2.push((key2, value2));
+                                    }
+                                    r.read_map_end()?;
+                                    items2
+                                });
+                        }
+                        r.read_list_end()?;
+                        items1
+                    };
+                    items0.push((key0, value0));
+                }
+                r.read_map_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Map) => {
+                    f_by_key = ::std::option::Option::Some({
+                        let header0 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.key,
+                            ::thrift_runtime::TType::Struct,
+                            header0.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header0.value,
+                            ::thrift_runtime::TType::Set,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (KeyWithSetRef<'de>, ::std::vec::Vec<i32>),
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            let key0 = <KeyWithSetRef<
+                                'de,
+                            > as ::thrift_runtime::ThriftRead<'de>>::read(r)?;
+                            let value0 = {
+                                let header1 = r.read_list_begin()?;
+                                ::thrift_runtime::check_element_type(
+                                    header1.elem,
+                                    ::thrift_runtime::TType::I32,
+                                    header1.len,
+                                )?;
+                                let mut items1 = ::std::vec::Vec::with_capacity(
+                                    ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                                );
+                                for _ in 0..header1.len {
+                                    items1.push(r.read_i32()?);
+                                }
+                                r.read_list_end()?;
+                                items1
+                            };
+                            items0.push((key0, value0));
+                        }
+                        r.read_map_end()?;
+                        items0
+                    });
+                }
+                (2, ::thrift_runtime::TType::Set) => {
+                    f_keys = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Struct,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                KeyWithSetRef<'de>,
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0
+                                .push(
+                                    <KeyWithSetRef<
+                                        'de,
+                                    > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                                );
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (3, ::thrift_runtime::TType::Map) => {
+                    f_deep = ::std::option::Option::Some({
+                        let header0 = r.read_map_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.key,
+                            ::thrift_runtime::TType::String,
+                            header0.len,
+                        )?;
+                        ::thrift_runtime::check_element_type(
+                            header0.value,
+                            ::thrift_runtime::TType::List,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (
+                                    &'de str,
+                                    ::std::vec::Vec<::std::vec::Vec<(i32, &'de str)>>,
+                                ),
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            let key0 = r.read_str()?;
+                            let value0 = {
+                                let header1 = r.read_list_begin()?;
+                                ::thrift_runtime::check_element_type(
+                                    header1.elem,
+                                    ::thrift_runtime::TType::Map,
+                                    header1.len,
+                                )?;
+                                let mut items1 = ::std::vec::Vec::with_capacity(
+                                    ::thrift_runtime::capacity_hint::<
+                                        ::std::vec::Vec<(i32, &'de str)>,
+                                    >(header1.len),
+                                );
+                                for _ in 0..header1.len {
+                                    items1
+                                        .push({
+                                            let header2 = r.read_map_begin()?;
+                                            ::thrift_runtime::check_element_type(
+                                                header2.key,
+                                                ::thrift_runtime::TType::I32,
+                                                header2.len,
+                                            )?;
+                                            ::thrift_runtime::check_element_type(
+                                                header2.value,
+                                                ::thrift_runtime::TType::String,
+                                                header2.len,
+                                            )?;
+                                            let mut items2 = ::std::vec::Vec::with_capacity(
+                                                ::thrift_runtime::capacity_hint::<
+                                                    (i32, &'de str),
+                                                >(header2.len),
+                                            );
+                                            for _ in 0..header2.len {
+                                                let key2 = r.read_i32()?;
+                                                let value2 = r.read_str()?;
+                                                items2.push((key2, value2));
+                                            }
+                                            r.read_map_end()?;
+                                            items2
+                                        });
+                                }
+                                r.read_list_end()?;
+                                items1
+                            };
+                            items0.push((key0, value0));
+                        }
+                        r.read_map_end()?;
+                        items0
+                    });
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(UsesKeysRef {
+            by_key: f_by_key.unwrap_or_default(),
+            keys: f_keys.unwrap_or_default(),
+            deep: f_deep.unwrap_or_default(),
+        })
+    }
+}
+impl ::std::convert::From<&UsesKeysRef<'_>> for UsesKeys {
+    fn from(value: &UsesKeysRef<'_>) -> Self {
+        UsesKeys {
+            by_key: value
+                .by_key
+                .iter()
+                .map(|(key0, value0)| (
+                    KeyWithSet::from(key0),
+                    value0.iter().copied().collect(),
+                ))
+                .collect(),
+            keys: value.keys.iter().map(KeyWithSet::from).collect(),
+            deep: value
+                .deep
+                .iter()
+                .map(|(key0, value0)| (
+                    ::std::string::String::from(*key0),
+                    value0
+                        .iter()
+                        .map(|item1| {
+                            item1
+                                .iter()
+                                .map(|(key2, value2)| (
+                                    *key2,
+                                    ::std::string::String::from(*value2),
+                                ))
+                                .collect()
+                        })
+                        .collect(),
+                ))
+                .collect(),
+        }
+    }
+}
+impl ::std::convert::From<UsesKeysRef<'_>> for UsesKeys {
+    fn from(value: UsesKeysRef<'_>) -> Self {
+        UsesKeys::from(&value)
+    }
+}
 
 }

@@ -754,5 +754,841 @@ impl ::std::convert::From<RecordRef<'_>> for Record {
         Record::from(&value)
     }
 }
+pub type Program = ::std::vec::Vec<
+    ::std::collections::BTreeMap<i32, ::std::string::String>,
+>;
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Procedure {
+    pub steps: Program,
+}
+impl ::thrift_runtime::ThriftWrite for Procedure {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::List, 1)?;
+        w.write_list_begin(::thrift_runtime::TType::Map, self.steps.len())?;
+        for item0 in &self.steps {
+            w.write_map_begin(
+                ::thrift_runtime::TType::I32,
+                ::thrift_runtime::TType::String,
+                item0.len(),
+            )?;
+            for (key1, value1) in item0 {
+                w.write_i32(*key1)?;
+                w.write_string(value1)?;
+            }
+            w.write_map_end()?;
+        }
+        w.write_list_end()?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::List, 1, 0)
+                + P::list_begin_len(::thrift_runtime::TType::Map, self.steps.len())
+                + self
+                    .steps
+                    .iter()
+                    .map(|item0| {
+                        P::map_begin_len(
+                            ::thrift_runtime::TType::I32,
+                            ::thrift_runtime::TType::String,
+                            item0.len(),
+                        )
+                            + item0
+                                .iter()
+                                .map(|(key1, value1)| {
+                                    P::i32_len(*key1) + P::string_len(value1.len())
+                                })
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_steps = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::List, 1) {
+            f_steps = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Map,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::std::collections::BTreeMap<i32, ::std::string::String>,
+                    >(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0
+                        .push({
+                            let header1 = r.read_map_begin()?;
+                            ::thrift_runtime::check_element_type(
+                                header1.key,
+                                ::thrift_runtime::TType::I32,
+                                header1.len,
+                            )?;
+                            ::thrift_runtime::check_element_type(
+                                header1.value,
+                                ::thrift_runtime::TType::String,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::collections::BTreeMap::new();
+                            for _ in 0..header1.len {
+                                let key1 = r.read_i32()?;
+                                let value1 = r.read_string()?;
+                                items1.insert(key1, value1);
+                            }
+                            r.read_map_end()?;
+                            items1
+                        });
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::List) => {
+                    f_steps = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Map,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::collections::BTreeMap<i32, ::std::string::String>,
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0
+                                .push({
+                                    let header1 = r.read_map_begin()?;
+                                    ::thrift_runtime::check_element_type(
+                                        header1.key,
+                                        ::thrift_runtime::TType::I32,
+                                        header1.len,
+                                    )?;
+                                    ::thrift_runtime::check_element_type(
+                                        header1.value,
+                                        ::thrift_runtime::TType::String,
+                                        header1.len,
+                                    )?;
+                                    let mut items1 = ::std::collections::BTreeMap::new();
+                                    for _ in 0..header1.len {
+                                        let key1 = r.read_i32()?;
+                                        let value1 = r.read_string()?;
+                                        items1.insert(key1, value1);
+                                    }
+                                    r.read_map_end()?;
+                                    items1
+                                });
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(Procedure {
+            steps: f_steps.unwrap_or_default(),
+        })
+    }
+}
+/// The borrowing form of [`Procedure`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProcedureRef<'de> {
+    pub steps: ::std::vec::Vec<::std::vec::Vec<(i32, &'de str)>>,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for ProcedureRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::List, 1)?;
+        w.write_list_begin(::thrift_runtime::TType::Map, self.steps.len())?;
+        for item0 in &self.steps {
+            w.write_map_begin(
+                ::thrift_runtime::TType::I32,
+                ::thrift_runtime::TType::String,
+                item0.len(),
+            )?;
+            for (key1, value1) in item0 {
+                w.write_i32(*key1)?;
+                w.write_string(value1)?;
+            }
+            w.write_map_end()?;
+        }
+        w.write_list_end()?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::List, 1, 0)
+                + P::list_begin_len(::thrift_runtime::TType::Map, self.steps.len())
+                + self
+                    .steps
+                    .iter()
+                    .map(|item0| {
+                        P::map_begin_len(
+                            ::thrift_runtime::TType::I32,
+                            ::thrift_runtime::TType::String,
+                            item0.len(),
+                        )
+                            + item0
+                                .iter()
+                                .map(|(key1, value1)| {
+                                    P::i32_len(*key1) + P::string_len(value1.len())
+                                })
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for ProcedureRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_steps = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::List, 1) {
+            f_steps = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Map,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::std::vec::Vec<(i32, &'de str)>,
+                    >(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0
+                        .push({
+                            let header1 = r.read_map_begin()?;
+                            ::thrift_runtime::check_element_type(
+                                header1.key,
+                                ::thrift_runtime::TType::I32,
+                                header1.len,
+                            )?;
+                            ::thrift_runtime::check_element_type(
+                                header1.value,
+                                ::thrift_runtime::TType::String,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<
+                                    (i32, &'de str),
+                                >(header1.len),
+                            );
+                            for _ in 0..header1.len {
+                                let key1 = r.read_i32()?;
+                                let value1 = r.read_str()?;
+                                items1.push((key1, value1));
+                            }
+                            r.read_map_end()?;
+                            items1
+                        });
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::List) => {
+                    f_steps = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Map,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::vec::Vec<(i32, &'de str)>,
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0
+                                .push({
+                                    let header1 = r.read_map_begin()?;
+                                    ::thrift_runtime::check_element_type(
+                                        header1.key,
+                                        ::thrift_runtime::TType::I32,
+                                        header1.len,
+                                    )?;
+                                    ::thrift_runtime::check_element_type(
+                                        header1.value,
+                                        ::thrift_runtime::TType::String,
+                                        header1.len,
+                                    )?;
+                                    let mut items1 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<
+                                            (i32, &'de str),
+                                        >(header1.len),
+                                    );
+                                    for _ in 0..header1.len {
+                                        let key1 = r.read_i32()?;
+                                        let value1 = r.read_str()?;
+                                        items1.push((key1, value1));
+                                    }
+                                    r.read_map_end()?;
+                                    items1
+                                });
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(ProcedureRef {
+            steps: f_steps.unwrap_or_default(),
+        })
+    }
+}
+impl ::std::convert::From<&ProcedureRef<'_>> for Procedure {
+    fn from(value: &ProcedureRef<'_>) -> Self {
+        Procedure {
+            steps: value
+                .steps
+                .iter()
+                .map(|item0| {
+                    item0
+                        .iter()
+                        .map(|(key1, value1)| (
+                            *key1,
+                            ::std::string::String::from(*value1),
+                        ))
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+impl ::std::convert::From<ProcedureRef<'_>> for Procedure {
+    fn from(value: ProcedureRef<'_>) -> Self {
+        Procedure::from(&value)
+    }
+}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Catalog {
+    pub procedures: ::std::collections::BTreeSet<Procedure>,
+    pub main: Program,
+}
+impl ::thrift_runtime::ThriftWrite for Catalog {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::Set, 1)?;
+        w.write_set_begin(::thrift_runtime::TType::Struct, self.procedures.len())?;
+        for item0 in &self.procedures {
+            ::thrift_runtime::ThriftWrite::write(item0, w)?;
+        }
+        w.write_set_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::List, 2)?;
+        w.write_list_begin(::thrift_runtime::TType::Map, self.main.len())?;
+        for item0 in &self.main {
+            w.write_map_begin(
+                ::thrift_runtime::TType::I32,
+                ::thrift_runtime::TType::String,
+                item0.len(),
+            )?;
+            for (key1, value1) in item0 {
+                w.write_i32(*key1)?;
+                w.write_string(value1)?;
+            }
+            w.write_map_end()?;
+        }
+        w.write_list_end()?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Set, 1, 0)
+                + P::set_begin_len(
+                    ::thrift_runtime::TType::Struct,
+                    self.procedures.len(),
+                )
+                + self
+                    .procedures
+                    .iter()
+                    .map(|item0| ::thrift_runtime::ThriftWrite::encoded_len::<P>(item0))
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::List, 2, 1)
+                + P::list_begin_len(::thrift_runtime::TType::Map, self.main.len())
+                + self
+                    .main
+                    .iter()
+                    .map(|item0| {
+                        P::map_begin_len(
+                            ::thrift_runtime::TType::I32,
+                            ::thrift_runtime::TType::String,
+                            item0.len(),
+                        )
+                            + item0
+                                .iter()
+                                .map(|(key1, value1)| {
+                                    P::i32_len(*key1) + P::string_len(value1.len())
+                                })
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_procedures = ::std::option::Option::None;
+        let mut f_main = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Set, 1) {
+            f_procedures = ::std::option::Option::Some({
+                let header0 = r.read_set_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Struct,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::collections::BTreeSet::new();
+                for _ in 0..header0.len {
+                    items0
+                        .insert(
+                            <Procedure as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                        );
+                }
+                r.read_set_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 2) {
+            f_main = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Map,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::std::collections::BTreeMap<i32, ::std::string::String>,
+                    >(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0
+                        .push({
+                            let header1 = r.read_map_begin()?;
+                            ::thrift_runtime::check_element_type(
+                                header1.key,
+                                ::thrift_runtime::TType::I32,
+                                header1.len,
+                            )?;
+                            ::thrift_runtime::check_element_type(
+                                header1.value,
+                                ::thrift_runtime::TType::String,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::collections::BTreeMap::new();
+                            for _ in 0..header1.len {
+                                let key1 = r.read_i32()?;
+                                let value1 = r.read_string()?;
+                                items1.insert(key1, value1);
+                            }
+                            r.read_map_end()?;
+                            items1
+                        });
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Set) => {
+                    f_procedures = ::std::option::Option::Some({
+                        let header0 = r.read_set_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Struct,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::collections::BTreeSet::new();
+                        for _ in 0..header0.len {
+                            items0
+                                .insert(
+                                    <Procedure as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                                );
+                        }
+                        r.read_set_end()?;
+                        items0
+                    });
+                }
+                (2, ::thrift_runtime::TType::List) => {
+                    f_main = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Map,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::collections::BTreeMap<i32, ::std::string::String>,
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0
+                                .push({
+                                    let header1 = r.read_map_begin()?;
+                                    ::thrift_runtime::check_element_type(
+                                        header1.key,
+                                        ::thrift_runtime::TType::I32,
+                                        header1.len,
+                                    )?;
+                                    ::thrift_runtime::check_element_type(
+                                        header1.value,
+                                        ::thrift_runtime::TType::String,
+                                        header1.len,
+                                    )?;
+                                    let mut items1 = ::std::collections::BTreeMap::new();
+                                    for _ in 0..header1.len {
+                                        let key1 = r.read_i32()?;
+                                        let value1 = r.read_string()?;
+                                        items1.insert(key1, value1);
+                                    }
+                                    r.read_map_end()?;
+                                    items1
+                                });
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(Catalog {
+            procedures: f_procedures.unwrap_or_default(),
+            main: f_main.unwrap_or_default(),
+        })
+    }
+}
+/// The borrowing form of [`Catalog`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CatalogRef<'de> {
+    pub procedures: ::std::vec::Vec<ProcedureRef<'de>>,
+    pub main: ::std::vec::Vec<::std::vec::Vec<(i32, &'de str)>>,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for CatalogRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin(::thrift_runtime::TType::Set, 1)?;
+        w.write_set_begin(::thrift_runtime::TType::Struct, self.procedures.len())?;
+        for item0 in &self.procedures {
+            ::thrift_runtime::ThriftWrite::write(item0, w)?;
+        }
+        w.write_set_end()?;
+        w.write_field_end()?;
+        w.write_field_begin(::thrift_runtime::TType::List, 2)?;
+        w.write_list_begin(::thrift_runtime::TType::Map, self.main.len())?;
+        for item0 in &self.main {
+            w.write_map_begin(
+                ::thrift_runtime::TType::I32,
+                ::thrift_runtime::TType::String,
+                item0.len(),
+            )?;
+            for (key1, value1) in item0 {
+                w.write_i32(*key1)?;
+                w.write_string(value1)?;
+            }
+            w.write_map_end()?;
+        }
+        w.write_list_end()?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Set, 1, 0)
+                + P::set_begin_len(
+                    ::thrift_runtime::TType::Struct,
+                    self.procedures.len(),
+                )
+                + self
+                    .procedures
+                    .iter()
+                    .map(|item0| ::thrift_runtime::ThriftWrite::encoded_len::<P>(item0))
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::List, 2, 1)
+                + P::list_begin_len(::thrift_runtime::TType::Map, self.main.len())
+                + self
+                    .main
+                    .iter()
+                    .map(|item0| {
+                        P::map_begin_len(
+                            ::thrift_runtime::TType::I32,
+                            ::thrift_runtime::TType::String,
+                            item0.len(),
+                        )
+                            + item0
+                                .iter()
+                                .map(|(key1, value1)| {
+                                    P::i32_len(*key1) + P::string_len(value1.len())
+                                })
+                                .sum::<usize>()
+                    })
+                    .sum::<usize>();
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_procedures = ::std::option::Option::None;
+        let mut f_main = ::std::option::Option::None;
+        if r.read_field_if(::thrift_runtime::TType::Set, 1) {
+            f_procedures = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Struct,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<ProcedureRef<'de>>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0
+                        .push(
+                            <ProcedureRef<
+                                'de,
+                            > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                        );
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 2) {
+            f_main = ::std::option::Option::Some({
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Map,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::std::vec::Vec<(i32, &'de str)>,
+                    >(header0.len),
+                );
+                for _ in 0..header0.len {
+                    items0
+                        .push({
+                            let header1 = r.read_map_begin()?;
+                            ::thrift_runtime::check_element_type(
+                                header1.key,
+                                ::thrift_runtime::TType::I32,
+                                header1.len,
+                            )?;
+                            ::thrift_runtime::check_element_type(
+                                header1.value,
+                                ::thrift_runtime::TType::String,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<
+                                    (i32, &'de str),
+                                >(header1.len),
+                            );
+                            for _ in 0..header1.len {
+                                let key1 = r.read_i32()?;
+                                let value1 = r.read_str()?;
+                                items1.push((key1, value1));
+                            }
+                            r.read_map_end()?;
+                            items1
+                        });
+                }
+                r.read_list_end()?;
+                items0
+            });
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Set) => {
+                    f_procedures = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Struct,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ProcedureRef<'de>,
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0
+                                .push(
+                                    <ProcedureRef<
+                                        'de,
+                                    > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                                );
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (2, ::thrift_runtime::TType::List) => {
+                    f_main = ::std::option::Option::Some({
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Map,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::vec::Vec<(i32, &'de str)>,
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            items0
+                                .push({
+                                    let header1 = r.read_map_begin()?;
+                                    ::thrift_runtime::check_element_type(
+                                        header1.key,
+                                        ::thrift_runtime::TType::I32,
+                                        header1.len,
+                                    )?;
+                                    ::thrift_runtime::check_element_type(
+                                        header1.value,
+                                        ::thrift_runtime::TType::String,
+                                        header1.len,
+                                    )?;
+                                    let mut items1 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<
+                                            (i32, &'de str),
+                                        >(header1.len),
+                                    );
+                                    for _ in 0..header1.len {
+                                        let key1 = r.read_i32()?;
+                                        let value1 = r.read_str()?;
+                                        items1.push((key1, value1));
+                                    }
+                                    r.read_map_end()?;
+                                    items1
+                                });
+                        }
+                        r.read_list_end()?;
+                        items0
+                    });
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(CatalogRef {
+            procedures: f_procedures.unwrap_or_default(),
+            main: f_main.unwrap_or_default(),
+        })
+    }
+}
+impl ::std::convert::From<&CatalogRef<'_>> for Catalog {
+    fn from(value: &CatalogRef<'_>) -> Self {
+        Catalog {
+            procedures: value.procedures.iter().map(Procedure::from).collect(),
+            main: value
+                .main
+                .iter()
+                .map(|item0| {
+                    item0
+                        .iter()
+                        .map(|(key1, value1)| (
+                            *key1,
+                            ::std::string::String::from(*value1),
+                        ))
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+impl ::std::convert::From<CatalogRef<'_>> for Catalog {
+    fn from(value: CatalogRef<'_>) -> Self {
+        Catalog::from(&value)
+    }
+}
 
 }
