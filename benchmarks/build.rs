@@ -1,5 +1,6 @@
 //! Generates every contender's code from the same IDL into `OUT_DIR`:
-//! - ours: `thrift_codegen::Builder` (bench.thrift and parquet.thrift) -> `OUT_DIR/ours/thrift.rs`;
+//! - ours: `thrift_codegen::Builder` (bench.thrift and parquet.thrift) -> `OUT_DIR/ours/thrift.rs`,
+//!   and bench.thrift again with `Collections::Hash` -> `OUT_DIR/ours_hash/thrift.rs`;
 //! - Apache (feature `apache`): `thrift --gen rs` (Debian's thrift-compiler 0.17; `THRIFT`
 //!   overrides the binary) -> `OUT_DIR/apache/*.rs`, post-processed so it can be `include!`d:
 //!   the inner attributes at the top of Apache's files (`#![allow(...)]`,
@@ -40,6 +41,16 @@ fn main() {
     if let Err(e) = thrift_codegen::Builder::new()
         .out_dir(&ours)
         .compile([&bench, &parquet])
+    {
+        panic!("thrift-codegen: {e}");
+    }
+    // Ours with `Collections::Hash` (HashSet/HashMap), for the `ours-hash` decoder.
+    let ours_hash = out.join("ours_hash");
+    std::fs::create_dir_all(&ours_hash).unwrap();
+    if let Err(e) = thrift_codegen::Builder::new()
+        .out_dir(&ours_hash)
+        .collections(thrift_codegen::Collections::Hash)
+        .compile([&bench])
     {
         panic!("thrift-codegen: {e}");
     }

@@ -94,6 +94,9 @@ pub trait Workload: 'static {
     type Ref<'a>: ThriftRead<'a>;
     #[cfg(feature = "borrowed")]
     fn ref_to_owned(r: &Self::Ref<'_>) -> Self::Ours;
+    /// The same type generated with `Collections::Hash`, when the workload has sets or maps.
+    type Hash: for<'de> ThriftRead<'de> + ThriftWrite;
+    const HAS_HASH: bool;
     /// Contenders only this workload has (the parquet crate's footer decoder).
     fn extra_decoders<'a>(_value: &'a Self::Ours, _bytes: &'a [u8]) -> Vec<Contender<'a>> {
         Vec::new()
@@ -331,6 +334,25 @@ impl<W: Workload> Prepared<W> {
         })();
         out.push(Contender { name: "ours", runner: ours });
 
+        // Ours with `Collections::Hash`: decode only (its encoding order is the maps' own).
+        if W::HAS_HASH && op == Op::Decode {
+            let check = (|| {
+                let hashed: W::Hash = decode_ours(proto, bytes)?;
+                let back: W::Ours = decode_ours(proto, &encode_ours(proto, &hashed))?;
+                if back != self.value {
+                    return Err("decodes to a different value".to_string());
+                }
+                Ok(())
+            })();
+            out.push(Contender {
+                name: "ours-hash",
+                runner: check.map(|()| match proto {
+                    Proto::Binary => ours_decoder::<W::Hash, Binary>(bytes),
+                    Proto::Compact => ours_decoder::<W::Hash, Compact>(bytes),
+                }),
+            });
+        }
+
         // Ours, borrowed (`FooRef<'a>`).
         #[cfg(feature = "borrowed")]
         if op == Op::Decode {
@@ -484,6 +506,8 @@ macro_rules! bench_workload {
         pub struct $marker;
         impl Workload for $marker {
             type Ours = gen::ours::bench::$ty;
+            type Hash = gen::ours_hash::bench::$ty;
+            const HAS_HASH: bool = true;
             #[cfg(feature = "apache")]
             type Apache = gen::apache::bench::$ty;
             #[cfg(feature = "pilota")]
@@ -512,6 +536,8 @@ pub struct ParquetW;
 
 impl Workload for ParquetW {
     type Ours = gen::ours::parquet::FileMetaData;
+    type Hash = gen::ours::parquet::FileMetaData;
+    const HAS_HASH: bool = false;
     #[cfg(feature = "apache")]
     type Apache = gen::apache::parquet::FileMetaData;
     #[cfg(feature = "pilota")]

@@ -11,7 +11,7 @@
 //!   --budget SECS      time budget per scenario (default 1.5; at least --samples samples)
 //!   --samples N        minimum samples per contender (default 30)
 //!   --filter TEXT      only scenarios whose id contains TEXT (repeatable), e.g. large/compact
-//!   --only A,B         only these contenders (`ours` = ours and ours-borrowed)
+//!   --only A,B         only these contenders (`ours` = ours and ours-borrowed; ours-hash by name)
 //!   --json PATH        where to write the results (default benchmarks/results/latest.json)
 //!   --markdown         rewrite the section of BENCHMARKS.md and benchmarks/scaling.svg
 //!   --data DIR         directory of the Parquet files (default benchmarks/data)
@@ -39,6 +39,11 @@ static GLOBAL: alloc::Counting = alloc::Counting;
 pub mod gen {
     pub mod ours {
         include!(concat!(env!("OUT_DIR"), "/ours/thrift.rs"));
+    }
+
+    /// bench.thrift with `Collections::Hash`: sets and maps as `HashSet`/`HashMap`.
+    pub mod ours_hash {
+        include!(concat!(env!("OUT_DIR"), "/ours_hash/thrift.rs"));
     }
 
     /// Apache's `thrift --gen rs` output (inner attributes stripped by build.rs).
@@ -149,7 +154,7 @@ impl Opts {
             None => true,
             Some(list) => list
                 .iter()
-                .any(|o| name == o || (o == "ours" && name.starts_with("ours"))),
+                .any(|o| name == o || (o == "ours" && name == "ours-borrowed")),
         }
     }
 }
