@@ -7,14 +7,23 @@ pub mod golden {
     pub mod fixture_base_types {
         include!("../../thrift-codegen/tests/golden/base_types.rs");
     }
+    pub mod fixture_base_types_bytes {
+        include!("../../thrift-codegen/tests/golden/base_types_bytes.rs");
+    }
     pub mod fixture_consts {
         include!("../../thrift-codegen/tests/golden/consts.rs");
+    }
+    pub mod fixture_consts_bytes {
+        include!("../../thrift-codegen/tests/golden/consts_bytes.rs");
     }
     pub mod fixture_consts_hash {
         include!("../../thrift-codegen/tests/golden/consts_hash.rs");
     }
     pub mod fixture_containers {
         include!("../../thrift-codegen/tests/golden/containers.rs");
+    }
+    pub mod fixture_containers_bytes {
+        include!("../../thrift-codegen/tests/golden/containers_bytes.rs");
     }
     pub mod fixture_containers_hash {
         include!("../../thrift-codegen/tests/golden/containers_hash.rs");

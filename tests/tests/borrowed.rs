@@ -13,6 +13,7 @@ use std::cell::Cell;
 use proptest::prelude::*;
 use thrift_runtime::{Binary, Compact, Protocol, ThriftRead, ThriftWrite};
 use thrift_tests::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesRef};
+use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
 use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef};
 use thrift_tests::golden::fixture_containers_hash::containers::Containers as HashContainers;
 use thrift_tests::golden::fixture_exceptions::exceptions::{NotFound, NotFoundRef};
@@ -142,6 +143,33 @@ fn hash_collections_allocate_once_binary() {
 #[test]
 fn hash_collections_allocate_once_compact() {
     hash_collections_allocate_once::<Compact>();
+}
+
+/// With `Strings::Bytes`, decoding from a `Bytes` shares it: no allocation per string or
+/// binary (the buffer's first clone turns a `Vec`-backed `Bytes` into a shared one, which
+/// allocates once; a buffer that is already shared does not).
+fn shared_strings_allocate_nothing<P: Protocol>() {
+    let bytes = thrift_runtime::Bytes::from(base_types().encode_to_vec::<P>().unwrap());
+    let shared = bytes.clone();
+    let (decoded, count) = allocations(|| SharedBaseTypes::decode_bytes::<P>(&shared).unwrap());
+    assert_eq!(count, 0, "SharedBaseTypes::decode_bytes");
+    assert_eq!(&*decoded.a_string, "héllo");
+    assert_eq!(&decoded.a_binary[..], &[0, 1, 2, 255]);
+    assert!(shared.as_ptr_range().contains(&decoded.a_string.as_ptr()));
+    // From a plain slice: one copy each, like `String`/`Vec<u8>`.
+    let (copied, count) = allocations(|| SharedBaseTypes::decode::<P>(&bytes).unwrap());
+    assert_eq!(count, 2, "a_string and a_binary copied");
+    assert_eq!(copied, decoded);
+}
+
+#[test]
+fn shared_strings_allocate_nothing_binary() {
+    shared_strings_allocate_nothing::<Binary>();
+}
+
+#[test]
+fn shared_strings_allocate_nothing_compact() {
+    shared_strings_allocate_nothing::<Compact>();
 }
 
 #[test]

@@ -12,7 +12,9 @@ use thrift_runtime::{Binary, Compact, OrderedF64, Protocol, ThriftRead, ThriftWr
 use thrift_tests::golden::fixture_base_types::base_types::{
     BaseTypes, Empty, OutOfOrder, Requiredness,
 };
+use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
 use thrift_tests::golden::fixture_containers::containers::Containers;
+use thrift_tests::golden::fixture_containers_bytes::containers::Containers as SharedContainers;
 use thrift_tests::golden::fixture_containers_hash::containers::Containers as HashContainers;
 use thrift_tests::golden::fixture_enums::enums::{Color, Signed, UsesEnums};
 use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree, Wrapper};
@@ -215,6 +217,21 @@ fn hash_round_trip<P: Protocol>(value: &Containers) {
     assert_eq!(back.encode_to_vec::<P>().unwrap(), bytes);
 }
 
+/// `Strings::Bytes` types read and write the same bytes as the `String`/`Vec<u8>` ones,
+/// decoded from a `Bytes` (shared) or from a slice (copied).
+fn shared_round_trip<T, P>(bytes: &[u8])
+where
+    T: for<'de> ThriftRead<'de> + ThriftWrite + Debug,
+    P: Protocol,
+{
+    let buffer = thrift_runtime::Bytes::copy_from_slice(bytes);
+    let shared = T::decode_bytes::<P>(&buffer).unwrap();
+    assert_eq!(shared.encode_to_vec::<P>().unwrap(), bytes, "{shared:?}");
+    assert_eq!(shared.encoded_len::<P>(), bytes.len());
+    let copied = T::decode::<P>(bytes).unwrap();
+    assert_eq!(copied.encode_to_vec::<P>().unwrap(), bytes);
+}
+
 fn color() -> impl Strategy<Value = Color> {
     // Named values and numbers the IDL does not name: both must survive.
     prop_oneof![
@@ -297,6 +314,18 @@ proptest! {
 
     #[test]
     fn containers_round_trip(value in containers()) { both(&value); }
+
+    #[test]
+    fn shared_strings_round_trip(value in base_types(), containers in containers()) {
+        let bytes = value.encode_to_vec::<Binary>().unwrap();
+        shared_round_trip::<SharedBaseTypes, Binary>(&bytes);
+        let bytes = value.encode_to_vec::<Compact>().unwrap();
+        shared_round_trip::<SharedBaseTypes, Compact>(&bytes);
+        let bytes = containers.encode_to_vec::<Binary>().unwrap();
+        shared_round_trip::<SharedContainers, Binary>(&bytes);
+        let bytes = containers.encode_to_vec::<Compact>().unwrap();
+        shared_round_trip::<SharedContainers, Compact>(&bytes);
+    }
 
     #[test]
     fn hash_collections_round_trip(value in containers()) {

@@ -70,6 +70,7 @@ pub struct Builder {
     include_file: String,
     emit_rerun_if_changed: bool,
     collections: crate::Collections,
+    strings: crate::Strings,
 }
 
 impl Default for Builder {
@@ -87,6 +88,7 @@ impl Builder {
             include_file: "thrift.rs".into(),
             emit_rerun_if_changed: true,
             collections: crate::Collections::BTree,
+            strings: crate::Strings::Std,
         }
     }
 
@@ -130,6 +132,14 @@ impl Builder {
         self
     }
 
+    /// How strings and binaries are represented: `String`/`Vec<u8>` (the default) or the
+    /// runtime's `ByteString`/`Bytes`, slices of the input when decoding from a `Bytes`
+    /// (`Foo::decode_bytes`); see [`crate::Strings`].
+    pub fn strings(&mut self, strings: crate::Strings) -> &mut Builder {
+        self.strings = strings;
+        self
+    }
+
     fn check<P: AsRef<Path>>(&self, files: &[P]) -> Result<Checked, Error> {
         let mut loader = Loader::new();
         for dir in &self.include_dirs {
@@ -158,7 +168,7 @@ impl Builder {
             .runtime_path
             .parse()
             .unwrap_or_else(|_| "::thrift_runtime".parse().expect("valid path"));
-        let model = Model::new(&checked.program, runtime, self.collections);
+        let model = Model::new(&checked.program, runtime, self.collections, self.strings);
         let mut out: Vec<GeneratedFile> = model
             .files()
             .map(|file| {

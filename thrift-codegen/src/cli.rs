@@ -55,9 +55,22 @@ pub struct GenerateArgs {
     /// encoding) or `hash` (`HashSet`/`HashMap`, one allocation per decoded set or map).
     #[arg(long, value_enum, default_value_t = CollectionsArg::Btree)]
     pub collections: CollectionsArg,
+    /// How strings and binaries are represented: `std` (`String`/`Vec<u8>`) or `bytes`
+    /// (`thrift_runtime::ByteString`/`Bytes`, shared slices when decoding from a `Bytes`).
+    #[arg(long, value_enum, default_value_t = StringsArg::Std)]
+    pub strings: StringsArg,
     /// The IDL files to generate code for (their includes are generated too).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+}
+
+/// Values of `generate --strings`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StringsArg {
+    /// `String` / `Vec<u8>`.
+    Std,
+    /// `ByteString` / `Bytes`.
+    Bytes,
 }
 
 /// Values of `generate --collections`.
@@ -123,6 +136,10 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     builder.collections(match args.collections {
         CollectionsArg::Btree => crate::Collections::BTree,
         CollectionsArg::Hash => crate::Collections::Hash,
+    });
+    builder.strings(match args.strings {
+        StringsArg::Std => crate::Strings::Std,
+        StringsArg::Bytes => crate::Strings::Bytes,
     });
     let files = match builder.generate(&args.files) {
         Ok(files) => files,

@@ -15,7 +15,7 @@
 //! | `typedef` | `pub type` |
 //! | `const` | `pub const` for scalars and strings (`&str`), binaries (`&[u8]`); `pub static …: LazyLock<T>` for containers and structs |
 //! | `bool` `byte`/`i8` `i16` `i32` `i64` `double` | `bool` `i8` `i16` `i32` `i64` `f64` |
-//! | `string`, `binary`, `uuid` | `String`, `Vec<u8>`, `[u8; 16]` |
+//! | `string`, `binary`, `uuid` | `String`, `Vec<u8>`, `[u8; 16]`; or with [`Strings::Bytes`] `thrift_runtime::ByteString`, `thrift_runtime::Bytes` (slices of the input when decoded with `Foo::decode_bytes`) |
 //! | `list<T>`, `set<T>`, `map<K, V>` | `Vec<T>`, `BTreeSet<T>`, `BTreeMap<K, V>` (ordered: deterministic encoding, and `Hash`/`Ord` can be derived), or `HashSet<T>`, `HashMap<K, V>` with [`Collections::Hash`] (one allocation per decoded set or map); a `double` inside a set element or map key is `thrift_runtime::OrderedF64` |
 //!
 //! Requiredness follows Apache Thrift's wire semantics:
@@ -54,6 +54,20 @@ mod ident;
 mod model;
 
 pub use builder::{mod_rs, single_file, Builder, Error, GeneratedFile};
+
+/// How `string` and `binary` are represented in the owned types ([`Builder::strings`],
+/// `thrift-codegen generate --strings`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strings {
+    /// `String` and `Vec<u8>` (the default): one allocation and copy per decoded value.
+    #[default]
+    Std,
+    /// `thrift_runtime::ByteString` and `thrift_runtime::Bytes` (from the `bytestring` and
+    /// `bytes` crates): decoded with `Foo::decode_bytes::<P>(&bytes)` they are slices of the
+    /// input buffer, a reference-count increment instead of an allocation and a copy; decoded
+    /// from a `&[u8]` they are copies. Both deref to `str` / `[u8]`.
+    Bytes,
+}
 
 /// How `set<T>` and `map<K, V>` are represented in the owned types
 /// ([`Builder::collections`], `thrift-codegen generate --collections`).

@@ -147,3 +147,19 @@ fn collections_flag_selects_hash_maps() {
     let out = run(&["generate", "-o", "-", "--collections", "tree", fixture]);
     assert_eq!(out.status.code(), Some(2), "unknown value is a usage error");
 }
+
+#[test]
+fn strings_flag_selects_shared_buffers() {
+    let fixture = "tests/golden/base_types.thrift";
+    let out = run(&["generate", "-o", "-", "--strings", "bytes", fixture]);
+    assert_eq!(out.status.code(), Some(0));
+    let golden = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/base_types_bytes.rs"),
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), golden);
+    let out = run(&["generate", "-o", "-", "--strings", "std", fixture]);
+    assert!(!String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("ByteString"));
+}

@@ -4,13 +4,14 @@
 //! By default (CI) a subset: the 10 largest valid files, then files taken in turn from every
 //! source project until there are at least 60 — every source is covered. The whole valid
 //! corpus: `THRIFT_CORPUS_ALL=1 cargo test -p thrift-codegen --test corpus_compile -- --nocapture`.
-//! `THRIFT_CORPUS_COLLECTIONS=hash` generates with `Collections::Hash` instead.
+//! `THRIFT_CORPUS_COLLECTIONS=hash` generates with `Collections::Hash` instead,
+//! `THRIFT_CORPUS_STRINGS=bytes` with `Strings::Bytes`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use thrift_codegen::{Builder, Collections};
+use thrift_codegen::{Builder, Collections, Strings};
 
 struct Entry {
     path: String,
@@ -108,6 +109,9 @@ fn generated_corpus_code_compiles_without_warnings() {
         let mut builder = Builder::new();
         if std::env::var("THRIFT_CORPUS_COLLECTIONS").as_deref() == Ok("hash") {
             builder.collections(Collections::Hash);
+        }
+        if std::env::var("THRIFT_CORPUS_STRINGS").as_deref() == Ok("bytes") {
+            builder.strings(Strings::Bytes);
         }
         for dir in &entry.include_dirs {
             builder.include_dir(root.join(dir));

@@ -5,24 +5,34 @@
 
 use std::path::{Path, PathBuf};
 
-use thrift_codegen::{single_file, Builder, Collections};
+use thrift_codegen::{single_file, Builder, Collections, Strings};
 
-/// Fixtures also generated with `Collections::Hash`, into `<name>_hash.rs`.
+/// Fixtures also generated with other options: `Collections::Hash` into `<name>_hash.rs`,
+/// `Strings::Bytes` into `<name>_bytes.rs`.
 const HASH_FIXTURES: &[&str] = &["consts", "containers", "typedefs"];
+const BYTES_FIXTURES: &[&str] = &["base_types", "consts", "containers"];
 
-/// Every (fixture, collections, golden file) to check.
-fn cases() -> Vec<(PathBuf, Collections, PathBuf)> {
+/// Every (fixture, builder, golden file) to check.
+fn cases() -> Vec<(PathBuf, Builder, PathBuf)> {
     let mut cases = Vec::new();
     for fixture in fixtures() {
         let stem = fixture.file_stem().unwrap().to_string_lossy().into_owned();
         cases.push((
             fixture.clone(),
-            Collections::BTree,
+            Builder::new(),
             fixture.with_extension("rs"),
         ));
         if HASH_FIXTURES.contains(&stem.as_str()) {
             let golden = fixture.with_file_name(format!("{stem}_hash.rs"));
-            cases.push((fixture, Collections::Hash, golden));
+            let mut builder = Builder::new();
+            builder.collections(Collections::Hash);
+            cases.push((fixture.clone(), builder, golden));
+        }
+        if BYTES_FIXTURES.contains(&stem.as_str()) {
+            let golden = fixture.with_file_name(format!("{stem}_bytes.rs"));
+            let mut builder = Builder::new();
+            builder.strings(Strings::Bytes);
+            cases.push((fixture.clone(), builder, golden));
         }
     }
     cases
@@ -43,10 +53,9 @@ fn fixtures() -> Vec<PathBuf> {
 fn generated_code_matches_golden_files() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     let mut stale = Vec::new();
-    for (fixture, collections, golden) in cases() {
+    for (fixture, builder, golden) in cases() {
         let generated = single_file(
-            &Builder::new()
-                .collections(collections)
+            &builder
                 .generate([&fixture])
                 .unwrap_or_else(|e| panic!("{e}")),
         );
@@ -69,15 +78,8 @@ fn generated_code_matches_golden_files() {
 
 #[test]
 fn generation_is_deterministic() {
-    for (fixture, collections, _) in cases() {
-        let generate = || {
-            single_file(
-                &Builder::new()
-                    .collections(collections)
-                    .generate([&fixture])
-                    .unwrap(),
-            )
-        };
+    for (fixture, builder, _) in cases() {
+        let generate = || single_file(&builder.generate([&fixture]).unwrap());
         let (first, second) = (generate(), generate());
         assert_eq!(first, second, "{}", fixture.display());
     }

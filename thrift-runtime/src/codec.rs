@@ -4,7 +4,9 @@
 use std::io::{BufRead, BufReader, Read, Write};
 
 use crate::error::Result;
-use crate::input::{IoInput, SliceInput};
+use bytes::Bytes;
+
+use crate::input::{BytesInput, IoInput, SliceInput};
 use crate::limits::ReadLimits;
 use crate::output::IoOutput;
 use crate::protocol::{Protocol, ProtocolReader, ProtocolSize, ProtocolWriter};
@@ -63,6 +65,15 @@ pub trait ThriftRead<'de>: Sized {
     /// Decodes from a byte slice with the given limits.
     fn decode_with_limits<P: Protocol>(bytes: &'de [u8], limits: ReadLimits) -> Result<Self> {
         let mut r = P::reader(SliceInput::new(bytes), limits);
+        Self::read(&mut r)
+    }
+
+    /// Decodes from a shared [`Bytes`] buffer with default limits: like
+    /// [`ThriftRead::decode`], and the `ByteString`/`Bytes` fields of types generated with
+    /// `Strings::Bytes` become slices of `bytes` (no copy, no allocation per field).
+    #[inline]
+    fn decode_bytes<P: Protocol>(bytes: &'de Bytes) -> Result<Self> {
+        let mut r = P::reader(BytesInput::new(bytes), ReadLimits::default());
         Self::read(&mut r)
     }
 }

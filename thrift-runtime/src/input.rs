@@ -4,6 +4,8 @@
 use std::borrow::Cow;
 use std::io::{self, BufRead};
 
+use bytes::Bytes;
+
 use crate::error::{Error, ErrorKind, Result};
 
 /// Size of the chunks in which [`IoInput`] grows a buffer for a
@@ -49,6 +51,16 @@ pub trait Input<'de> {
     #[inline]
     fn peek_ten(&self) -> Option<&[u8; 10]> {
         None
+    }
+
+    /// Reads `len` bytes as a shared buffer: a slice of the input's own `Bytes` when it has
+    /// one ([`BytesInput`]), otherwise a copy (one allocation).
+    #[inline]
+    fn read_shared(&mut self, len: usize) -> Result<Bytes> {
+        Ok(match self.read_cow(len)? {
+            Cow::Borrowed(b) => Bytes::copy_from_slice(b),
+            Cow::Owned(v) => Bytes::from(v),
+        })
     }
 
     /// The next `N` bytes, without consuming them, when the input can show them cheaply
@@ -185,6 +197,85 @@ impl<'de> Input<'de> for SliceInput<'de> {
             self.hidden += self.rest.len() - max;
             self.rest = &self.rest[..max];
         }
+    }
+}
+
+/// Input from a [`Bytes`] buffer: everything [`SliceInput`] does (borrowed reads included),
+/// and [`Input::read_shared`] returns slices of the same buffer (a reference-count increment,
+/// no copy), which is how types generated with `Strings::Bytes` decode without allocating per
+/// string or binary.
+#[derive(Clone, Debug)]
+pub struct BytesInput<'de> {
+    buffer: &'de Bytes,
+    slice: SliceInput<'de>,
+}
+
+impl<'de> BytesInput<'de> {
+    /// Reads from `buffer`.
+    #[inline]
+    pub fn new(buffer: &'de Bytes) -> Self {
+        BytesInput {
+            buffer,
+            slice: SliceInput::new(buffer),
+        }
+    }
+
+    /// Number of bytes read so far.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.slice.position()
+    }
+}
+
+impl<'de> Input<'de> for BytesInput<'de> {
+    #[inline]
+    fn read_u8(&mut self) -> Result<u8> {
+        self.slice.read_u8()
+    }
+
+    #[inline]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        self.slice.read_array()
+    }
+
+    #[inline]
+    fn read_cow(&mut self, len: usize) -> Result<Cow<'de, [u8]>> {
+        self.slice.read_cow(len)
+    }
+
+    #[inline]
+    fn read_borrowed(&mut self, len: usize) -> Result<&'de [u8]> {
+        self.slice.read_borrowed(len)
+    }
+
+    #[inline]
+    fn read_shared(&mut self, len: usize) -> Result<Bytes> {
+        let part = self.slice.take(len)?;
+        Ok(self.buffer.slice_ref(part))
+    }
+
+    #[inline]
+    fn skip(&mut self, len: usize) -> Result<()> {
+        self.slice.skip(len)
+    }
+
+    #[inline]
+    fn remaining(&self) -> Option<usize> {
+        self.slice.remaining()
+    }
+
+    fn set_max_message_size(&mut self, max: usize) {
+        self.slice.set_max_message_size(max);
+    }
+
+    #[inline]
+    fn peek_ten(&self) -> Option<&[u8; 10]> {
+        self.slice.peek_ten()
+    }
+
+    #[inline]
+    fn peek_array<const N: usize>(&self) -> Option<[u8; N]> {
+        self.slice.peek_array()
     }
 }
 

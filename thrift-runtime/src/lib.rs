@@ -158,11 +158,15 @@ pub mod wire;
 
 pub use application::{ApplicationException, ApplicationExceptionKind};
 pub use binary::{Binary, BinaryReader, BinaryWriter};
+/// The shared buffer type of `binary` fields generated with `Strings::Bytes` (re-exported).
+pub use bytes::Bytes;
+/// The shared string type of `string` fields generated with `Strings::Bytes` (re-exported).
+pub use bytestring::ByteString;
 pub use codec::{capacity_hint, ThriftRead, ThriftReadOwned, ThriftWrite};
 pub use compact::{Compact, CompactReader, CompactWriter};
 pub use error::{Error, ErrorKind, Result};
 pub use float::OrderedF64;
-pub use input::{Input, IoInput, SliceInput};
+pub use input::{BytesInput, Input, IoInput, SliceInput};
 pub use limits::ReadLimits;
 pub use output::{IoOutput, Output, SliceOutput};
 pub use protocol::{

@@ -1,6 +1,9 @@
 //! The traits generated code is generic over: [`ProtocolReader`],
 //! [`ProtocolWriter`], [`ProtocolSize`] and the [`Protocol`] marker trait.
 
+use bytes::Bytes;
+use bytestring::ByteString;
+
 use crate::error::{Error, Result};
 use crate::input::Input;
 use crate::limits::ReadLimits;
@@ -95,6 +98,12 @@ pub trait ProtocolReader<'de> {
     /// Reads a `binary` borrowed from the input (zero-copy). Only slice
     /// input can lend; other inputs give `BorrowUnsupported`.
     fn read_bytes(&mut self) -> Result<&'de [u8]>;
+    /// Reads a `string` as a [`ByteString`]: a slice of the input's buffer when decoding from a
+    /// [`Bytes`] ([`crate::BytesInput`]), otherwise a copy. UTF-8 validated.
+    fn read_byte_string(&mut self) -> Result<ByteString>;
+    /// Reads a `binary` as [`Bytes`]: a slice of the input's buffer when decoding from a
+    /// [`Bytes`] ([`crate::BytesInput`]), otherwise a copy.
+    fn read_shared_bytes(&mut self) -> Result<Bytes>;
     /// Skips a `string`/`binary` without allocating.
     fn skip_binary(&mut self) -> Result<()>;
     /// Skips one value of type `ttype` (unknown fields), recursively,

@@ -88,6 +88,15 @@ pub(crate) fn utf8_owned(bytes: Vec<u8>) -> Result<String> {
     }
 }
 
+/// Validates UTF-8 of a shared buffer without copying.
+#[inline]
+pub(crate) fn byte_string(bytes: bytes::Bytes) -> Result<bytestring::ByteString> {
+    match crate::utf8::byte_string_from_utf8(bytes) {
+        Some(s) => Ok(s),
+        None => Err(Error::invalid_utf8()),
+    }
+}
+
 /// Converts possibly-borrowed bytes to an owned, validated `String`,
 /// validating before copying.
 #[inline]

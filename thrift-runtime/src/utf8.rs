@@ -11,6 +11,9 @@
 //! standard library accepts.
 #![allow(unsafe_code)]
 
+use bytes::Bytes;
+use bytestring::ByteString;
+
 /// Longest string checked by the word-at-a-time ASCII test; longer ones go
 /// straight to the standard validator.
 const SHORT: usize = 64;
@@ -69,6 +72,18 @@ pub(crate) fn string_from_utf8(v: Vec<u8>) -> Option<String> {
         Some(unsafe { String::from_utf8_unchecked(v) })
     } else {
         String::from_utf8(v).ok()
+    }
+}
+
+/// A [`ByteString`] over `b` if it is UTF-8 (same rules as [`str_from_utf8`]).
+#[inline]
+pub(crate) fn byte_string_from_utf8(b: Bytes) -> Option<ByteString> {
+    if str_from_utf8(&b).is_some() {
+        // SAFETY: `b` was just checked to be valid UTF-8, `from_bytes_unchecked`'s only
+        // requirement.
+        Some(unsafe { ByteString::from_bytes_unchecked(b) })
+    } else {
+        None
     }
 }
 

@@ -283,9 +283,9 @@ fn convert(
     match m.resolve(file, ty) {
         Resolved::Base(BaseType::Double) if key => (quote!(#rt::OrderedF64(#deref)), None),
         Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum => {
-            (quote!(::std::string::String::from(#deref)), None)
+            (m.string_from(deref), None)
         }
-        Resolved::Base(BaseType::Binary) => (quote!(#receiver.to_vec()), None),
+        Resolved::Base(BaseType::Binary) => (m.binary_from(receiver.clone()), None),
         Resolved::Base(_) | Resolved::Enum(_) => (deref, None),
         Resolved::Struct(id, _) if m.is_borrowing(id) => {
             let path = m.path_to(file, id);

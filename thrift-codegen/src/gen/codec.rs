@@ -222,9 +222,12 @@ pub fn read_value(
             BaseType::Double if in_key => quote!(#rt::OrderedF64(r.read_double()?)),
             BaseType::Double => quote!(r.read_double()?),
             BaseType::String | BaseType::Slist if borrowed => quote!(r.read_str()?),
-            BaseType::String | BaseType::Slist => quote!(r.read_string()?),
+            BaseType::String | BaseType::Slist => m.read_string(),
             BaseType::Binary if borrowed => quote!(r.read_bytes()?),
-            BaseType::Binary => quote!(r.read_binary()?),
+            BaseType::Binary => match m.strings {
+                crate::Strings::Std => quote!(r.read_binary()?),
+                crate::Strings::Bytes => quote!(r.read_shared_bytes()?),
+            },
             BaseType::Uuid => quote!(r.read_uuid()?),
         },
         Resolved::Enum(id) => {
@@ -232,7 +235,7 @@ pub fn read_value(
             quote!(#path(r.read_i32()?))
         }
         Resolved::Senum if borrowed => quote!(r.read_str()?),
-        Resolved::Senum => quote!(r.read_string()?),
+        Resolved::Senum => m.read_string(),
         Resolved::Struct(id, _) => {
             let path = if borrowed && m.is_borrowing(id) {
                 m.ref_path(id)

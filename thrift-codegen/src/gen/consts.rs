@@ -117,23 +117,14 @@ pub fn value_expr(
                     lit
                 }
             }
-            BaseType::String | BaseType::Slist => {
-                let s = as_str(value);
-                quote!(::std::string::String::from(#s))
-            }
-            BaseType::Binary => {
-                let s = as_str(value);
-                quote!(#s.as_bytes().to_vec())
-            }
+            BaseType::String | BaseType::Slist => m.string_literal(as_str(value)),
+            BaseType::Binary => m.binary_literal(as_str(value)),
             BaseType::Uuid => {
                 let bytes = parse_uuid(as_str(value));
                 quote!([#(#bytes),*])
             }
         },
-        Resolved::Senum => {
-            let s = as_str(value);
-            quote!(::std::string::String::from(#s))
-        }
+        Resolved::Senum => m.string_literal(as_str(value)),
         Resolved::Enum(id) => {
             let path = m.path_to(file, id);
             let v = as_int(value) as i32;

@@ -37,7 +37,8 @@ pub fn module_code(m: &Model<'_>, file: FileId) -> String {
             Definition::Senum(s) => {
                 let name = ident::ident(m.name(id));
                 let docs = docs::doc_attrs(s.doc.as_deref());
-                quote! { #docs pub type #name = ::std::string::String; }
+                let string = m.string_type();
+                quote! { #docs pub type #name = #string; }
             }
             Definition::Struct(s) if s.kind == StructKind::Union => unions::union_item(m, id, s),
             Definition::Struct(s) => structs::struct_item(m, id, s),

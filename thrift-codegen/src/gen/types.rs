@@ -10,19 +10,18 @@ use crate::model::{Model, Resolved};
 /// The Rust type of a value of `ty` written in `file`. `in_key`: inside a set element or map
 /// key, where `f64` becomes the runtime's ordered float so the collection can be ordered.
 pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
-    let rt = &m.runtime;
     if m.borrowed() {
         return borrowed_type(m, file, ty);
     }
     match &ty.kind {
-        TypeKind::Base(base) => base_type(rt, *base, in_key),
+        TypeKind::Base(base) => base_type(m, *base, in_key),
         TypeKind::Named(name) => {
             if in_key && m.has_key_form(file, ty) {
                 // An alias would name the plain `f64` form: spell the key form out.
                 return resolved_type(m, file, ty, true);
             }
             match m.resolve(file, ty) {
-                Resolved::Senum => quote!(::std::string::String),
+                Resolved::Senum => m.string_type(),
                 _ => m.path_to(file, m.lookup(file, &name.name)),
             }
         }
@@ -52,7 +51,7 @@ fn borrowed_type(m: &Model<'_>, file: FileId, ty: &Type) -> TokenStream {
     match m.resolve(file, ty) {
         Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum => quote!(&'de str),
         Resolved::Base(BaseType::Binary) => quote!(&'de [u8]),
-        Resolved::Base(base) => base_type(&m.runtime, base, false),
+        Resolved::Base(base) => base_type(m, base, false),
         Resolved::Enum(id) => m.path_to(file, id),
         Resolved::Struct(id, _) if m.is_borrowing(id) => m.ref_path(id),
         Resolved::Struct(id, _) => m.path_to(file, id),
@@ -69,11 +68,10 @@ fn borrowed_type(m: &Model<'_>, file: FileId, ty: &Type) -> TokenStream {
 
 /// The Rust type of `ty` with typedefs expanded at the top level.
 fn resolved_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
-    let rt = &m.runtime;
     match m.resolve(file, ty) {
-        Resolved::Base(base) => base_type(rt, base, in_key),
+        Resolved::Base(base) => base_type(m, base, in_key),
         Resolved::Enum(id) | Resolved::Struct(id, _) => m.path_to(file, id),
-        Resolved::Senum => quote!(::std::string::String),
+        Resolved::Senum => m.string_type(),
         Resolved::List(f, e) => {
             let e = rust_type(m, f, e, in_key);
             quote!(::std::vec::Vec<#e>)
@@ -92,7 +90,8 @@ fn resolved_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenS
     }
 }
 
-fn base_type(rt: &TokenStream, base: BaseType, in_key: bool) -> TokenStream {
+fn base_type(m: &Model<'_>, base: BaseType, in_key: bool) -> TokenStream {
+    let rt = &m.runtime;
     match base {
         BaseType::Bool => quote!(bool),
         BaseType::I8 => quote!(i8),
@@ -101,8 +100,8 @@ fn base_type(rt: &TokenStream, base: BaseType, in_key: bool) -> TokenStream {
         BaseType::I64 => quote!(i64),
         BaseType::Double if in_key => quote!(#rt::OrderedF64),
         BaseType::Double => quote!(f64),
-        BaseType::String | BaseType::Slist => quote!(::std::string::String),
-        BaseType::Binary => quote!(::std::vec::Vec<u8>),
+        BaseType::String | BaseType::Slist => m.string_type(),
+        BaseType::Binary => m.binary_type(),
         BaseType::Uuid => quote!([u8; 16]),
     }
 }

@@ -37,6 +37,8 @@ pub struct Model<'p> {
     pub runtime: TokenStream,
     /// Sets and maps as `BTree…` or `Hash…`.
     pub collections: crate::Collections,
+    /// Strings and binaries as `String`/`Vec<u8>` or `ByteString`/`Bytes`.
+    pub strings: crate::Strings,
     modules: HashMap<FileId, Vec<String>>,
     names: HashMap<DefId, String>,
     boxed: BTreeSet<(DefId, usize)>,
@@ -57,11 +59,13 @@ impl<'p> Model<'p> {
         program: &'p Program,
         runtime: TokenStream,
         collections: crate::Collections,
+        strings: crate::Strings,
     ) -> Model<'p> {
         let mut model = Model {
             program,
             runtime,
             collections,
+            strings,
             modules: HashMap::new(),
             names: HashMap::new(),
             boxed: BTreeSet::new(),
@@ -242,6 +246,65 @@ impl<'p> Model<'p> {
                     || !self.has_default(id.file, &field.ty, self.is_key_struct(id))
             }
             Requiredness::Required => false,
+        }
+    }
+
+    /// The owned type of `string` values.
+    pub fn string_type(&self) -> TokenStream {
+        let rt = &self.runtime;
+        match self.strings {
+            crate::Strings::Std => quote::quote!(::std::string::String),
+            crate::Strings::Bytes => quote::quote!(#rt::ByteString),
+        }
+    }
+
+    /// The owned type of `binary` values.
+    pub fn binary_type(&self) -> TokenStream {
+        let rt = &self.runtime;
+        match self.strings {
+            crate::Strings::Std => quote::quote!(::std::vec::Vec<u8>),
+            crate::Strings::Bytes => quote::quote!(#rt::Bytes),
+        }
+    }
+
+    /// The reader call for an owned `string`.
+    pub fn read_string(&self) -> TokenStream {
+        match self.strings {
+            crate::Strings::Std => quote::quote!(r.read_string()?),
+            crate::Strings::Bytes => quote::quote!(r.read_byte_string()?),
+        }
+    }
+
+    /// An owned string from a `&str` expression (a copy).
+    pub fn string_from(&self, s: TokenStream) -> TokenStream {
+        let ty = self.string_type();
+        quote::quote!(#ty::from(#s))
+    }
+
+    /// An owned string from a string literal (`from_static` for `ByteString`: no copy).
+    pub fn string_literal(&self, lit: &str) -> TokenStream {
+        let ty = self.string_type();
+        match self.strings {
+            crate::Strings::Std => quote::quote!(#ty::from(#lit)),
+            crate::Strings::Bytes => quote::quote!(#ty::from_static(#lit)),
+        }
+    }
+
+    /// An owned binary from a `&[u8]` expression (a copy).
+    pub fn binary_from(&self, b: TokenStream) -> TokenStream {
+        let rt = &self.runtime;
+        match self.strings {
+            crate::Strings::Std => quote::quote!(#b.to_vec()),
+            crate::Strings::Bytes => quote::quote!(#rt::Bytes::copy_from_slice(#b)),
+        }
+    }
+
+    /// An owned binary from a string literal (`from_static` for `Bytes`: no copy).
+    pub fn binary_literal(&self, lit: &str) -> TokenStream {
+        let rt = &self.runtime;
+        match self.strings {
+            crate::Strings::Std => quote::quote!(#lit.as_bytes().to_vec()),
+            crate::Strings::Bytes => quote::quote!(#rt::Bytes::from_static(#lit.as_bytes())),
         }
     }
 

@@ -4,7 +4,9 @@ use crate::error::{Error, Result};
 use crate::input::Input;
 use crate::limits::ReadLimits;
 use crate::protocol::ProtocolReader;
-use crate::reader_util::{container_len, cow_to_str, cow_to_string, string_len, utf8, Depth};
+use crate::reader_util::{
+    byte_string, container_len, cow_to_str, cow_to_string, string_len, utf8, Depth,
+};
 use crate::varint::{read_varint_u32, read_varint_u64, unzigzag32, unzigzag64};
 use crate::wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
@@ -333,6 +335,18 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
     fn read_binary(&mut self) -> Result<Vec<u8>> {
         let len = self.read_len()?;
         Ok(self.input.read_cow(len)?.into_owned())
+    }
+
+    #[inline]
+    fn read_byte_string(&mut self) -> Result<bytestring::ByteString> {
+        let len = self.read_len()?;
+        byte_string(self.input.read_shared(len)?)
+    }
+
+    #[inline]
+    fn read_shared_bytes(&mut self) -> Result<bytes::Bytes> {
+        let len = self.read_len()?;
+        self.input.read_shared(len)
     }
 
     #[inline]

@@ -2,8 +2,8 @@
 
 use std::io::{self, BufReader, Read, Write};
 
-use super::assert_kind;
 use super::codec::sample_person;
+use super::{assert_kind, bin};
 use crate::{
     Binary, BinaryWriter, Compact, CompactReader, CompactWriter, ErrorKind, IoInput, IoOutput,
     ProtocolReader, ProtocolWriter, ReadLimits, SliceOutput, TType, ThriftReadOwned, ThriftWrite,
@@ -168,4 +168,97 @@ fn writer_rejects_oversized_lengths() {
         w.write_map_begin(TType::I8, TType::I8, usize::MAX),
         ErrorKind::SizeLimit
     );
+}
+
+#[test]
+fn bytes_input_shares_the_buffer() {
+    use crate::{BinaryReader, Bytes, BytesInput, SliceInput};
+    for compact in [false, true] {
+        let write = |w: &mut dyn ProtocolWriter| {
+            w.write_string("héllo").unwrap();
+            w.write_binary(&[1, 2, 3]).unwrap();
+            w.write_string("").unwrap();
+        };
+        let bytes = if compact {
+            let mut w = CompactWriter::new(Vec::new());
+            write(&mut w);
+            w.into_output()
+        } else {
+            let mut w = BinaryWriter::new(Vec::new());
+            write(&mut w);
+            w.into_output()
+        };
+        let buffer = Bytes::from(bytes.clone());
+        let range = buffer.as_ptr_range();
+        let check = |r: &mut dyn FnMut() -> (crate::ByteString, Bytes, crate::ByteString)| {
+            let (s, b, empty) = r();
+            assert_eq!((&*s, &b[..], &*empty), ("héllo", &[1u8, 2, 3][..], ""));
+            (s, b)
+        };
+        // From a `Bytes`: slices of the same allocation.
+        let (s, b) = if compact {
+            let mut r = CompactReader::new(BytesInput::new(&buffer));
+            check(&mut || {
+                (
+                    r.read_byte_string().unwrap(),
+                    r.read_shared_bytes().unwrap(),
+                    r.read_byte_string().unwrap(),
+                )
+            })
+        } else {
+            let mut r = BinaryReader::new(BytesInput::new(&buffer));
+            check(&mut || {
+                (
+                    r.read_byte_string().unwrap(),
+                    r.read_shared_bytes().unwrap(),
+                    r.read_byte_string().unwrap(),
+                )
+            })
+        };
+        assert!(range.contains(&s.as_bytes().as_ptr()), "string not shared");
+        assert!(range.contains(&b.as_ptr()), "binary not shared");
+        // From a slice: copies, same values.
+        let (s, b) = if compact {
+            let mut r = CompactReader::new(SliceInput::new(&bytes));
+            check(&mut || {
+                (
+                    r.read_byte_string().unwrap(),
+                    r.read_shared_bytes().unwrap(),
+                    r.read_byte_string().unwrap(),
+                )
+            })
+        } else {
+            let mut r = BinaryReader::new(SliceInput::new(&bytes));
+            check(&mut || {
+                (
+                    r.read_byte_string().unwrap(),
+                    r.read_shared_bytes().unwrap(),
+                    r.read_byte_string().unwrap(),
+                )
+            })
+        };
+        assert!(!range.contains(&s.as_bytes().as_ptr()));
+        assert!(!range.contains(&b.as_ptr()));
+    }
+}
+
+#[test]
+fn bytes_input_checks_utf8_and_lengths() {
+    use crate::{BinaryReader, Bytes, BytesInput};
+    // Invalid UTF-8 as a string: error; the same bytes as a binary: fine.
+    let bytes = Bytes::from(bin(|w| w.write_binary(&[0xff, 0xfe])));
+    assert_kind!(
+        BinaryReader::new(BytesInput::new(&bytes)).read_byte_string(),
+        ErrorKind::InvalidUtf8
+    );
+    assert!(BinaryReader::new(BytesInput::new(&bytes))
+        .read_shared_bytes()
+        .is_ok());
+    // A length prefix beyond the input: an error, nothing allocated for it.
+    let bytes = Bytes::from(vec![0x7f, 0xff, 0xff, 0xff, b'a']);
+    assert!(BinaryReader::new(BytesInput::new(&bytes))
+        .read_shared_bytes()
+        .is_err());
+    let mut r = CompactReader::new(BytesInput::new(&bytes));
+    assert!(r.read_byte_string().is_err());
 }
