@@ -402,3 +402,39 @@ fn unknown_enum_values_are_kept() {
     assert_eq!(Color::RED.name(), Some("RED"));
     let _: BTreeSet<Color> = Color::KNOWN.iter().copied().collect();
 }
+
+/// A map with a repeated key keeps the last value, and a set with a repeated element keeps
+/// one, in every representation (insert one by one, bulk build, hash).
+#[test]
+fn repeated_keys_keep_the_last_value() {
+    use thrift_runtime::{BinaryWriter, ProtocolWriter, TType};
+    let mut bytes = Vec::new();
+    let mut w = BinaryWriter::new(&mut bytes);
+    let token = w.write_struct_begin().unwrap();
+    // 2: set<string> tags = {"b", "a", "b"}
+    w.write_field_begin(TType::Set, 2).unwrap();
+    w.write_set_begin(TType::String, 3).unwrap();
+    for s in ["b", "a", "b"] {
+        w.write_string(s).unwrap();
+    }
+    w.write_set_end().unwrap();
+    w.write_field_end().unwrap();
+    // 7: map<binary, bool> by_bytes = {[1]: true, [0]: true, [1]: false}
+    w.write_field_begin(TType::Map, 7).unwrap();
+    w.write_map_begin(TType::String, TType::Bool, 3).unwrap();
+    for (k, v) in [(1u8, true), (0, true), (1, false)] {
+        w.write_binary(&[k]).unwrap();
+        w.write_bool(v).unwrap();
+    }
+    w.write_map_end().unwrap();
+    w.write_field_end().unwrap();
+    w.write_field_stop().unwrap();
+    w.write_struct_end(token).unwrap();
+
+    let ordered = Containers::decode::<Binary>(&bytes).unwrap();
+    assert_eq!(ordered.tags, BTreeSet::from(["a".to_string(), "b".to_string()]));
+    assert_eq!(ordered.by_bytes, BTreeMap::from([(vec![0], true), (vec![1], false)]));
+    let hashed = HashContainers::decode::<Binary>(&bytes).unwrap();
+    assert_eq!(ordered_form(&hashed).tags, ordered.tags);
+    assert_eq!(ordered_form(&hashed).by_bytes, ordered.by_bytes);
+}

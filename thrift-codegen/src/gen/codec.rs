@@ -251,22 +251,32 @@ pub fn read_value(
             let elem_key = (in_key || is_set) && !m.borrowed();
             let elem_rust = rust_type(m, f, element, elem_key);
             let read = read_value(m, f, element, elem_key, depth + 1);
-            if is_set && !borrowed {
+            if is_set && !borrowed && m.hashed(in_key) {
                 let (set, _) = m.set_map_types(in_key);
-                let new_set = if m.hashed(in_key) {
-                    quote!(#set::with_capacity(#rt::capacity_hint::<#elem_rust>(#header.len)))
-                } else {
-                    quote!(#set::new())
-                };
                 quote! {{
                     let #header = r.read_set_begin()?;
                     #rt::check_element_type(#header.elem, #elem_type, #header.len)?;
-                    let mut #out = #new_set;
+                    let mut #out = #set::with_capacity(#rt::capacity_hint::<#elem_rust>(#header.len));
                     for _ in 0..#header.len {
                         #out.insert(#read);
                     }
                     r.read_set_end()?;
                     #out
+                }}
+            } else if is_set && !borrowed {
+                // Elements into a vector, then one bulk build: writers emit sets in order, so
+                // the sort is a single pass, where inserting one by one searches the tree for
+                // every element.
+                let (set, _) = m.set_map_types(in_key);
+                quote! {{
+                    let #header = r.read_set_begin()?;
+                    #rt::check_element_type(#header.elem, #elem_type, #header.len)?;
+                    let mut #out = ::std::vec::Vec::with_capacity(#rt::capacity_hint::<#elem_rust>(#header.len));
+                    for _ in 0..#header.len {
+                        #out.push(#read);
+                    }
+                    r.read_set_end()?;
+                    #out.into_iter().collect::<#set<_>>()
                 }}
             } else {
                 quote! {{
@@ -305,25 +315,37 @@ pub fn read_value(
                 }};
             }
             let (_, map) = m.set_map_types(in_key);
-            let new_map = if m.hashed(in_key) {
-                let (key_rust, val_rust) =
-                    (rust_type(m, f, key, true), rust_type(m, f, val, in_key));
-                quote!(#map::with_capacity(#rt::capacity_hint::<(#key_rust, #val_rust)>(#header.len)))
-            } else {
-                quote!(#map::new())
-            };
+            let (key_rust, val_rust) = (rust_type(m, f, key, true), rust_type(m, f, val, in_key));
+            let hint = quote!(#rt::capacity_hint::<(#key_rust, #val_rust)>(#header.len));
+            if m.hashed(in_key) {
+                return quote! {{
+                    let #header = r.read_map_begin()?;
+                    #rt::check_element_type(#header.key, #key_type, #header.len)?;
+                    #rt::check_element_type(#header.value, #value_type, #header.len)?;
+                    let mut #out = #map::with_capacity(#hint);
+                    for _ in 0..#header.len {
+                        let #k = #read_key;
+                        let #v = #read_val;
+                        #out.insert(#k, #v);
+                    }
+                    r.read_map_end()?;
+                    #out
+                }};
+            }
+            // Entries into a vector, then one bulk build (as for sets); with repeated keys
+            // the last entry wins, as with `insert`.
             quote! {{
                 let #header = r.read_map_begin()?;
                 #rt::check_element_type(#header.key, #key_type, #header.len)?;
                 #rt::check_element_type(#header.value, #value_type, #header.len)?;
-                let mut #out = #new_map;
+                let mut #out = ::std::vec::Vec::with_capacity(#hint);
                 for _ in 0..#header.len {
                     let #k = #read_key;
                     let #v = #read_val;
-                    #out.insert(#k, #v);
+                    #out.push((#k, #v));
                 }
                 r.read_map_end()?;
-                #out
+                #out.into_iter().collect::<#map<_, _>>()
             }}
         }
     }

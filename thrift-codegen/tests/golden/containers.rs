@@ -338,12 +338,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<::std::string::String>(header0.len),
+                );
                 for _ in 0..header0.len {
-                    items0.insert(r.read_string()?);
+                    items0.push(r.read_string()?);
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -360,7 +362,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Map,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (
+                            ::std::string::String,
+                            ::std::collections::BTreeMap<
+                                i32,
+                                ::std::vec::Vec<::std::string::String>,
+                            >,
+                        ),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = r.read_string()?;
                     let value0 = {
@@ -375,7 +387,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::List,
                             header1.len,
                         )?;
-                        let mut items1 = ::std::collections::BTreeMap::new();
+                        let mut items1 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (i32, ::std::vec::Vec<::std::string::String>),
+                            >(header1.len),
+                        );
                         for _ in 0..header1.len {
                             let key1 = r.read_i32()?;
                             let value1 = {
@@ -396,15 +412,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 r.read_list_end()?;
                                 items2
                             };
-                            items1.insert(key1, value1);
+                            items1.push((key1, value1));
                         }
                         r.read_map_end()?;
                         items1
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     };
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -416,12 +434,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::thrift_runtime::OrderedF64,
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
-                    items0.insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                    items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -438,14 +460,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (::thrift_runtime::OrderedF64, f64),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                     let value0 = r.read_double()?;
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -471,13 +497,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 ::thrift_runtime::TType::Double,
                                 header1.len,
                             )?;
-                            let mut items1 = ::std::collections::BTreeSet::new();
+                            let mut items1 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<
+                                    ::thrift_runtime::OrderedF64,
+                                >(header1.len),
+                            );
                             for _ in 0..header1.len {
-                                items1
-                                    .insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                                items1.push(::thrift_runtime::OrderedF64(r.read_double()?));
                             }
                             r.read_set_end()?;
                             items1
+                                .into_iter()
+                                .collect::<::std::collections::BTreeSet<_>>()
                         });
                 }
                 r.read_list_end()?;
@@ -498,14 +529,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Bool,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (::std::vec::Vec<u8>, bool),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = r.read_binary()?;
                     let value0 = r.read_bool()?;
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -555,10 +590,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::List,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::std::vec::Vec<::thrift_runtime::OrderedF64>,
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     items0
-                        .insert({
+                        .push({
                             let header1 = r.read_list_begin()?;
                             ::thrift_runtime::check_element_type(
                                 header1.elem,
@@ -578,7 +617,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         });
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -632,12 +671,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::string::String,
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
-                            items0.insert(r.read_string()?);
+                            items0.push(r.read_string()?);
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (3, ::thrift_runtime::TType::Map) => {
@@ -653,7 +696,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Map,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (
+                                    ::std::string::String,
+                                    ::std::collections::BTreeMap<
+                                        i32,
+                                        ::std::vec::Vec<::std::string::String>,
+                                    >,
+                                ),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = r.read_string()?;
                             let value0 = {
@@ -668,7 +721,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                     ::thrift_runtime::TType::List,
                                     header1.len,
                                 )?;
-                                let mut items1 = ::std::collections::BTreeMap::new();
+                                let mut items1 = ::std::vec::Vec::with_capacity(
+                                    ::thrift_runtime::capacity_hint::<
+                                        (i32, ::std::vec::Vec<::std::string::String>),
+                                    >(header1.len),
+                                );
                                 for _ in 0..header1.len {
                                     let key1 = r.read_i32()?;
                                     let value1 = {
@@ -689,15 +746,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                         r.read_list_end()?;
                                         items2
                                     };
-                                    items1.insert(key1, value1);
+                                    items1.push((key1, value1));
                                 }
                                 r.read_map_end()?;
                                 items1
+                                    .into_iter()
+                                    .collect::<::std::collections::BTreeMap<_, _>>()
                             };
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (4, ::thrift_runtime::TType::Set) => {
@@ -708,13 +769,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::thrift_runtime::OrderedF64,
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
-                            items0
-                                .insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                            items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (5, ::thrift_runtime::TType::Map) => {
@@ -730,14 +794,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (::thrift_runtime::OrderedF64, f64),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                             let value0 = r.read_double()?;
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (6, ::thrift_runtime::TType::List) => {
@@ -762,13 +832,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                         ::thrift_runtime::TType::Double,
                                         header1.len,
                                     )?;
-                                    let mut items1 = ::std::collections::BTreeSet::new();
+                                    let mut items1 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<
+                                            ::thrift_runtime::OrderedF64,
+                                        >(header1.len),
+                                    );
                                     for _ in 0..header1.len {
-                                        items1
-                                            .insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                                        items1.push(::thrift_runtime::OrderedF64(r.read_double()?));
                                     }
                                     r.read_set_end()?;
                                     items1
+                                        .into_iter()
+                                        .collect::<::std::collections::BTreeSet<_>>()
                                 });
                         }
                         r.read_list_end()?;
@@ -788,14 +863,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Bool,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (::std::vec::Vec<u8>, bool),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = r.read_binary()?;
                             let value0 = r.read_bool()?;
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (8, ::thrift_runtime::TType::List) => {
@@ -844,10 +925,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::List,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::vec::Vec<::thrift_runtime::OrderedF64>,
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             items0
-                                .insert({
+                                .push({
                                     let header1 = r.read_list_begin()?;
                                     ::thrift_runtime::check_element_type(
                                         header1.elem,
@@ -867,7 +952,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 });
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (_, ttype) => r.skip(ttype)?,
@@ -1931,12 +2016,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<::std::string::String>(header0.len),
+                );
                 for _ in 0..header0.len {
-                    items0.insert(r.read_string()?);
+                    items0.push(r.read_string()?);
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -1960,12 +2047,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::string::String,
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
-                            items0.insert(r.read_string()?);
+                            items0.push(r.read_string()?);
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (2, ::thrift_runtime::TType::Double) => {
@@ -2269,7 +2360,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::Set,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (KeyWithSet, ::std::collections::BTreeSet<i32>),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = <KeyWithSet as ::thrift_runtime::ThriftRead<
                         'de,
@@ -2281,17 +2376,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::I32,
                             header1.len,
                         )?;
-                        let mut items1 = ::std::collections::BTreeSet::new();
+                        let mut items1 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                        );
                         for _ in 0..header1.len {
-                            items1.insert(r.read_i32()?);
+                            items1.push(r.read_i32()?);
                         }
                         r.read_set_end()?;
-                        items1
+                        items1.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     };
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -2303,15 +2400,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::Struct,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
+                );
                 for _ in 0..header0.len {
                     items0
-                        .insert(
+                        .push(
                             <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                         );
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -2328,7 +2427,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::List,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (
+                            ::std::string::String,
+                            ::std::vec::Vec<
+                                ::std::collections::BTreeMap<i32, ::std::string::String>,
+                            >,
+                        ),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = r.read_string()?;
                     let value0 = {
@@ -2357,23 +2465,29 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                         ::thrift_runtime::TType::String,
                                         header2.len,
                                     )?;
-                                    let mut items2 = ::std::collections::BTreeMap::new();
+                                    let mut items2 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<
+                                            (i32, ::std::string::String),
+                                        >(header2.len),
+                                    );
                                     for _ in 0..header2.len {
                                         let key2 = r.read_i32()?;
                                         let value2 = r.read_string()?;
-                                        items2.insert(key2, value2);
+                                        items2.push((key2, value2));
                                     }
                                     r.read_map_end()?;
                                     items2
+                                        .into_iter()
+                                        .collect::<::std::collections::BTreeMap<_, _>>()
                                 });
                         }
                         r.read_list_end()?;
                         items1
                     };
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -2396,7 +2510,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::Set,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (KeyWithSet, ::std::collections::BTreeSet<i32>),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = <KeyWithSet as ::thrift_runtime::ThriftRead<
                                 'de,
@@ -2408,17 +2526,23 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                     ::thrift_runtime::TType::I32,
                                     header1.len,
                                 )?;
-                                let mut items1 = ::std::collections::BTreeSet::new();
+                                let mut items1 = ::std::vec::Vec::with_capacity(
+                                    ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                                );
                                 for _ in 0..header1.len {
-                                    items1.insert(r.read_i32()?);
+                                    items1.push(r.read_i32()?);
                                 }
                                 r.read_set_end()?;
                                 items1
+                                    .into_iter()
+                                    .collect::<::std::collections::BTreeSet<_>>()
                             };
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (2, ::thrift_runtime::TType::Set) => {
@@ -2429,15 +2553,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::Struct,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
+                        );
                         for _ in 0..header0.len {
                             items0
-                                .insert(
+                                .push(
                                     <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                                 );
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (3, ::thrift_runtime::TType::Map) => {
@@ -2453,7 +2579,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::List,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (
+                                    ::std::string::String,
+                                    ::std::vec::Vec<
+                                        ::std::collections::BTreeMap<i32, ::std::string::String>,
+                                    >,
+                                ),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = r.read_string()?;
                             let value0 = {
@@ -2482,23 +2617,31 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                                 ::thrift_runtime::TType::String,
                                                 header2.len,
                                             )?;
-                                            let mut items2 = ::std::collections::BTreeMap::new();
+                                            let mut items2 = ::std::vec::Vec::with_capacity(
+                                                ::thrift_runtime::capacity_hint::<
+                                                    (i32, ::std::string::String),
+                                                >(header2.len),
+                                            );
                                             for _ in 0..header2.len {
                                                 let key2 = r.read_i32()?;
                                                 let value2 = r.read_string()?;
-                                                items2.insert(key2, value2);
+                                                items2.push((key2, value2));
                                             }
                                             r.read_map_end()?;
                                             items2
+                                                .into_iter()
+                                                .collect::<::std::collections::BTreeMap<_, _>>()
                                         });
                                 }
                                 r.read_list_end()?;
                                 items1
                             };
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (_, ttype) => r.skip(ttype)?,

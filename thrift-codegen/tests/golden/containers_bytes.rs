@@ -338,12 +338,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::thrift_runtime::ByteString,
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
-                    items0.insert(r.read_byte_string()?);
+                    items0.push(r.read_byte_string()?);
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -360,7 +364,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Map,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (
+                            ::thrift_runtime::ByteString,
+                            ::std::collections::BTreeMap<
+                                i32,
+                                ::std::vec::Vec<::thrift_runtime::ByteString>,
+                            >,
+                        ),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = r.read_byte_string()?;
                     let value0 = {
@@ -375,7 +389,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::List,
                             header1.len,
                         )?;
-                        let mut items1 = ::std::collections::BTreeMap::new();
+                        let mut items1 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (i32, ::std::vec::Vec<::thrift_runtime::ByteString>),
+                            >(header1.len),
+                        );
                         for _ in 0..header1.len {
                             let key1 = r.read_i32()?;
                             let value1 = {
@@ -396,15 +414,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 r.read_list_end()?;
                                 items2
                             };
-                            items1.insert(key1, value1);
+                            items1.push((key1, value1));
                         }
                         r.read_map_end()?;
                         items1
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     };
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -416,12 +436,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::thrift_runtime::OrderedF64,
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
-                    items0.insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                    items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -438,14 +462,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (::thrift_runtime::OrderedF64, f64),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                     let value0 = r.read_double()?;
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -471,13 +499,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 ::thrift_runtime::TType::Double,
                                 header1.len,
                             )?;
-                            let mut items1 = ::std::collections::BTreeSet::new();
+                            let mut items1 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<
+                                    ::thrift_runtime::OrderedF64,
+                                >(header1.len),
+                            );
                             for _ in 0..header1.len {
-                                items1
-                                    .insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                                items1.push(::thrift_runtime::OrderedF64(r.read_double()?));
                             }
                             r.read_set_end()?;
                             items1
+                                .into_iter()
+                                .collect::<::std::collections::BTreeSet<_>>()
                         });
                 }
                 r.read_list_end()?;
@@ -498,14 +531,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Bool,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (::thrift_runtime::Bytes, bool),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = r.read_shared_bytes()?;
                     let value0 = r.read_bool()?;
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -557,10 +594,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::List,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::std::vec::Vec<::thrift_runtime::OrderedF64>,
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     items0
-                        .insert({
+                        .push({
                             let header1 = r.read_list_begin()?;
                             ::thrift_runtime::check_element_type(
                                 header1.elem,
@@ -580,7 +621,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         });
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -634,12 +675,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::thrift_runtime::ByteString,
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
-                            items0.insert(r.read_byte_string()?);
+                            items0.push(r.read_byte_string()?);
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (3, ::thrift_runtime::TType::Map) => {
@@ -655,7 +700,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Map,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (
+                                    ::thrift_runtime::ByteString,
+                                    ::std::collections::BTreeMap<
+                                        i32,
+                                        ::std::vec::Vec<::thrift_runtime::ByteString>,
+                                    >,
+                                ),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = r.read_byte_string()?;
                             let value0 = {
@@ -670,7 +725,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                     ::thrift_runtime::TType::List,
                                     header1.len,
                                 )?;
-                                let mut items1 = ::std::collections::BTreeMap::new();
+                                let mut items1 = ::std::vec::Vec::with_capacity(
+                                    ::thrift_runtime::capacity_hint::<
+                                        (i32, ::std::vec::Vec<::thrift_runtime::ByteString>),
+                                    >(header1.len),
+                                );
                                 for _ in 0..header1.len {
                                     let key1 = r.read_i32()?;
                                     let value1 = {
@@ -691,15 +750,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                         r.read_list_end()?;
                                         items2
                                     };
-                                    items1.insert(key1, value1);
+                                    items1.push((key1, value1));
                                 }
                                 r.read_map_end()?;
                                 items1
+                                    .into_iter()
+                                    .collect::<::std::collections::BTreeMap<_, _>>()
                             };
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (4, ::thrift_runtime::TType::Set) => {
@@ -710,13 +773,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::thrift_runtime::OrderedF64,
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
-                            items0
-                                .insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                            items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (5, ::thrift_runtime::TType::Map) => {
@@ -732,14 +798,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (::thrift_runtime::OrderedF64, f64),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                             let value0 = r.read_double()?;
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (6, ::thrift_runtime::TType::List) => {
@@ -764,13 +836,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                         ::thrift_runtime::TType::Double,
                                         header1.len,
                                     )?;
-                                    let mut items1 = ::std::collections::BTreeSet::new();
+                                    let mut items1 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<
+                                            ::thrift_runtime::OrderedF64,
+                                        >(header1.len),
+                                    );
                                     for _ in 0..header1.len {
-                                        items1
-                                            .insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                                        items1.push(::thrift_runtime::OrderedF64(r.read_double()?));
                                     }
                                     r.read_set_end()?;
                                     items1
+                                        .into_iter()
+                                        .collect::<::std::collections::BTreeSet<_>>()
                                 });
                         }
                         r.read_list_end()?;
@@ -790,14 +867,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Bool,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (::thrift_runtime::Bytes, bool),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = r.read_shared_bytes()?;
                             let value0 = r.read_bool()?;
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (8, ::thrift_runtime::TType::List) => {
@@ -846,10 +929,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::List,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::vec::Vec<::thrift_runtime::OrderedF64>,
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             items0
-                                .insert({
+                                .push({
                                     let header1 = r.read_list_begin()?;
                                     ::thrift_runtime::check_element_type(
                                         header1.elem,
@@ -869,7 +956,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 });
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (_, ttype) => r.skip(ttype)?,
@@ -1940,12 +2027,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::thrift_runtime::ByteString,
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
-                    items0.insert(r.read_byte_string()?);
+                    items0.push(r.read_byte_string()?);
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -1969,12 +2060,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::thrift_runtime::ByteString,
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
-                            items0.insert(r.read_byte_string()?);
+                            items0.push(r.read_byte_string()?);
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (2, ::thrift_runtime::TType::Double) => {
@@ -2278,7 +2373,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::Set,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (KeyWithSet, ::std::collections::BTreeSet<i32>),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = <KeyWithSet as ::thrift_runtime::ThriftRead<
                         'de,
@@ -2290,17 +2389,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::I32,
                             header1.len,
                         )?;
-                        let mut items1 = ::std::collections::BTreeSet::new();
+                        let mut items1 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                        );
                         for _ in 0..header1.len {
-                            items1.insert(r.read_i32()?);
+                            items1.push(r.read_i32()?);
                         }
                         r.read_set_end()?;
-                        items1
+                        items1.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     };
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -2312,15 +2413,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::Struct,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
+                );
                 for _ in 0..header0.len {
                     items0
-                        .insert(
+                        .push(
                             <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                         );
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -2337,7 +2440,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::List,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (
+                            ::thrift_runtime::ByteString,
+                            ::std::vec::Vec<
+                                ::std::collections::BTreeMap<
+                                    i32,
+                                    ::thrift_runtime::ByteString,
+                                >,
+                            >,
+                        ),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = r.read_byte_string()?;
                     let value0 = {
@@ -2369,23 +2484,29 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                         ::thrift_runtime::TType::String,
                                         header2.len,
                                     )?;
-                                    let mut items2 = ::std::collections::BTreeMap::new();
+                                    let mut items2 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<
+                                            (i32, ::thrift_runtime::ByteString),
+                                        >(header2.len),
+                                    );
                                     for _ in 0..header2.len {
                                         let key2 = r.read_i32()?;
                                         let value2 = r.read_byte_string()?;
-                                        items2.insert(key2, value2);
+                                        items2.push((key2, value2));
                                     }
                                     r.read_map_end()?;
                                     items2
+                                        .into_iter()
+                                        .collect::<::std::collections::BTreeMap<_, _>>()
                                 });
                         }
                         r.read_list_end()?;
                         items1
                     };
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -2408,7 +2529,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::Set,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (KeyWithSet, ::std::collections::BTreeSet<i32>),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = <KeyWithSet as ::thrift_runtime::ThriftRead<
                                 'de,
@@ -2420,17 +2545,23 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                     ::thrift_runtime::TType::I32,
                                     header1.len,
                                 )?;
-                                let mut items1 = ::std::collections::BTreeSet::new();
+                                let mut items1 = ::std::vec::Vec::with_capacity(
+                                    ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                                );
                                 for _ in 0..header1.len {
-                                    items1.insert(r.read_i32()?);
+                                    items1.push(r.read_i32()?);
                                 }
                                 r.read_set_end()?;
                                 items1
+                                    .into_iter()
+                                    .collect::<::std::collections::BTreeSet<_>>()
                             };
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (2, ::thrift_runtime::TType::Set) => {
@@ -2441,15 +2572,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::Struct,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
+                        );
                         for _ in 0..header0.len {
                             items0
-                                .insert(
+                                .push(
                                     <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                                 );
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (3, ::thrift_runtime::TType::Map) => {
@@ -2465,7 +2598,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::List,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (
+                                    ::thrift_runtime::ByteString,
+                                    ::std::vec::Vec<
+                                        ::std::collections::BTreeMap<
+                                            i32,
+                                            ::thrift_runtime::ByteString,
+                                        >,
+                                    >,
+                                ),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = r.read_byte_string()?;
                             let value0 = {
@@ -2497,23 +2642,31 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                                 ::thrift_runtime::TType::String,
                                                 header2.len,
                                             )?;
-                                            let mut items2 = ::std::collections::BTreeMap::new();
+                                            let mut items2 = ::std::vec::Vec::with_capacity(
+                                                ::thrift_runtime::capacity_hint::<
+                                                    (i32, ::thrift_runtime::ByteString),
+                                                >(header2.len),
+                                            );
                                             for _ in 0..header2.len {
                                                 let key2 = r.read_i32()?;
                                                 let value2 = r.read_byte_string()?;
-                                                items2.insert(key2, value2);
+                                                items2.push((key2, value2));
                                             }
                                             r.read_map_end()?;
                                             items2
+                                                .into_iter()
+                                                .collect::<::std::collections::BTreeMap<_, _>>()
                                         });
                                 }
                                 r.read_list_end()?;
                                 items1
                             };
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (_, ttype) => r.skip(ttype)?,

@@ -2005,12 +2005,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<::std::string::String>(header0.len),
+                );
                 for _ in 0..header0.len {
-                    items0.insert(r.read_string()?);
+                    items0.push(r.read_string()?);
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -2034,12 +2036,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::std::string::String,
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
-                            items0.insert(r.read_string()?);
+                            items0.push(r.read_string()?);
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (2, ::thrift_runtime::TType::Double) => {

@@ -170,7 +170,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                     ::thrift_runtime::TType::List,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (::std::string::String, Ids),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = r.read_string()?;
                     let value0 = {
@@ -189,10 +193,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                         r.read_list_end()?;
                         items1
                     };
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -204,12 +208,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                     ::thrift_runtime::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        ::thrift_runtime::OrderedF64,
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
-                    items0.insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                    items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -226,14 +234,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeMap::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<
+                        (::thrift_runtime::OrderedF64, ::std::string::String),
+                    >(header0.len),
+                );
                 for _ in 0..header0.len {
                     let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                     let value0 = r.read_string()?;
-                    items0.insert(key0, value0);
+                    items0.push((key0, value0));
                 }
                 r.read_map_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
             });
             r.read_field_end()?;
         }
@@ -277,7 +289,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                             ::thrift_runtime::TType::List,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (::std::string::String, Ids),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = r.read_string()?;
                             let value0 = {
@@ -296,10 +312,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                                 r.read_list_end()?;
                                 items1
                             };
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (4, ::thrift_runtime::TType::Set) => {
@@ -310,13 +328,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                             ::thrift_runtime::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                ::thrift_runtime::OrderedF64,
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
-                            items0
-                                .insert(::thrift_runtime::OrderedF64(r.read_double()?));
+                            items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (5, ::thrift_runtime::TType::Map) => {
@@ -332,14 +353,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeMap::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                (::thrift_runtime::OrderedF64, ::std::string::String),
+                            >(header0.len),
+                        );
                         for _ in 0..header0.len {
                             let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                             let value0 = r.read_string()?;
-                            items0.insert(key0, value0);
+                            items0.push((key0, value0));
                         }
                         r.read_map_end()?;
                         items0
+                            .into_iter()
+                            .collect::<::std::collections::BTreeMap<_, _>>()
                     });
                 }
                 (_, ttype) => r.skip(ttype)?,
@@ -844,14 +871,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
                                 ::thrift_runtime::TType::String,
                                 header1.len,
                             )?;
-                            let mut items1 = ::std::collections::BTreeMap::new();
+                            let mut items1 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<
+                                    (i32, ::std::string::String),
+                                >(header1.len),
+                            );
                             for _ in 0..header1.len {
                                 let key1 = r.read_i32()?;
                                 let value1 = r.read_string()?;
-                                items1.insert(key1, value1);
+                                items1.push((key1, value1));
                             }
                             r.read_map_end()?;
                             items1
+                                .into_iter()
+                                .collect::<::std::collections::BTreeMap<_, _>>()
                         });
                 }
                 r.read_list_end()?;
@@ -892,14 +925,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
                                         ::thrift_runtime::TType::String,
                                         header1.len,
                                     )?;
-                                    let mut items1 = ::std::collections::BTreeMap::new();
+                                    let mut items1 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<
+                                            (i32, ::std::string::String),
+                                        >(header1.len),
+                                    );
                                     for _ in 0..header1.len {
                                         let key1 = r.read_i32()?;
                                         let value1 = r.read_string()?;
-                                        items1.insert(key1, value1);
+                                        items1.push((key1, value1));
                                     }
                                     r.read_map_end()?;
                                     items1
+                                        .into_iter()
+                                        .collect::<::std::collections::BTreeMap<_, _>>()
                                 });
                         }
                         r.read_list_end()?;
@@ -1196,15 +1235,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                     ::thrift_runtime::TType::Struct,
                     header0.len,
                 )?;
-                let mut items0 = ::std::collections::BTreeSet::new();
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<Procedure>(header0.len),
+                );
                 for _ in 0..header0.len {
                     items0
-                        .insert(
+                        .push(
                             <Procedure as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                         );
                 }
                 r.read_set_end()?;
-                items0
+                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
             });
             r.read_field_end()?;
         }
@@ -1235,14 +1276,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                                 ::thrift_runtime::TType::String,
                                 header1.len,
                             )?;
-                            let mut items1 = ::std::collections::BTreeMap::new();
+                            let mut items1 = ::std::vec::Vec::with_capacity(
+                                ::thrift_runtime::capacity_hint::<
+                                    (i32, ::std::string::String),
+                                >(header1.len),
+                            );
                             for _ in 0..header1.len {
                                 let key1 = r.read_i32()?;
                                 let value1 = r.read_string()?;
-                                items1.insert(key1, value1);
+                                items1.push((key1, value1));
                             }
                             r.read_map_end()?;
                             items1
+                                .into_iter()
+                                .collect::<::std::collections::BTreeMap<_, _>>()
                         });
                 }
                 r.read_list_end()?;
@@ -1264,15 +1311,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                             ::thrift_runtime::TType::Struct,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::collections::BTreeSet::new();
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<Procedure>(header0.len),
+                        );
                         for _ in 0..header0.len {
                             items0
-                                .insert(
+                                .push(
                                     <Procedure as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                                 );
                         }
                         r.read_set_end()?;
-                        items0
+                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
                     });
                 }
                 (2, ::thrift_runtime::TType::List) => {
@@ -1302,14 +1351,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                                         ::thrift_runtime::TType::String,
                                         header1.len,
                                     )?;
-                                    let mut items1 = ::std::collections::BTreeMap::new();
+                                    let mut items1 = ::std::vec::Vec::with_capacity(
+                                        ::thrift_runtime::capacity_hint::<
+                                            (i32, ::std::string::String),
+                                        >(header1.len),
+                                    );
                                     for _ in 0..header1.len {
                                         let key1 = r.read_i32()?;
                                         let value1 = r.read_string()?;
-                                        items1.insert(key1, value1);
+                                        items1.push((key1, value1));
                                     }
                                     r.read_map_end()?;
                                     items1
+                                        .into_iter()
+                                        .collect::<::std::collections::BTreeMap<_, _>>()
                                 });
                         }
                         r.read_list_end()?;
