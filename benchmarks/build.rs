@@ -1,6 +1,7 @@
 //! Generates every contender's code from the same IDL into `OUT_DIR`:
 //! - ours: `thrift_codegen::Builder` (bench.thrift and parquet.thrift) -> `OUT_DIR/ours/thrift.rs`,
-//!   and bench.thrift again with `Collections::Hash` -> `OUT_DIR/ours_hash/thrift.rs`;
+//!   both again with `Strings::Bytes` -> `OUT_DIR/ours_bytes/thrift.rs`, and bench.thrift with
+//!   `Collections::Hash` -> `OUT_DIR/ours_hash/thrift.rs`;
 //! - Apache (feature `apache`): `thrift --gen rs` (Debian's thrift-compiler 0.17; `THRIFT`
 //!   overrides the binary) -> `OUT_DIR/apache/*.rs`, post-processed so it can be `include!`d:
 //!   the inner attributes at the top of Apache's files (`#![allow(...)]`,
@@ -40,6 +41,16 @@ fn main() {
     std::fs::create_dir_all(&ours).unwrap();
     if let Err(e) = thrift_codegen::Builder::new()
         .out_dir(&ours)
+        .compile([&bench, &parquet])
+    {
+        panic!("thrift-codegen: {e}");
+    }
+    // Ours with `Strings::Bytes` (ByteString/Bytes), for the `ours-bytes` decoder.
+    let ours_bytes = out.join("ours_bytes");
+    std::fs::create_dir_all(&ours_bytes).unwrap();
+    if let Err(e) = thrift_codegen::Builder::new()
+        .out_dir(&ours_bytes)
+        .strings(thrift_codegen::Strings::Bytes)
         .compile([&bench, &parquet])
     {
         panic!("thrift-codegen: {e}");

@@ -94,6 +94,8 @@ pub trait Workload: 'static {
     type Ref<'a>: ThriftRead<'a>;
     #[cfg(feature = "borrowed")]
     fn ref_to_owned(r: &Self::Ref<'_>) -> Self::Ours;
+    /// The same type generated with `Strings::Bytes`.
+    type Shared: for<'de> ThriftRead<'de> + ThriftWrite;
     /// The same type generated with `Collections::Hash`, when the workload has sets or maps.
     type Hash: for<'de> ThriftRead<'de> + ThriftWrite;
     const HAS_HASH: bool;
@@ -137,6 +139,18 @@ fn ours_decoder<'a, T: for<'de> ThriftRead<'de>, P: Protocol>(bytes: &'a [u8]) -
     Box::new(move |n: u64| {
         for _ in 0..n {
             black_box(T::decode::<P>(black_box(bytes)).unwrap());
+        }
+    })
+}
+
+/// Decodes from a shared buffer (`decode_bytes`); the buffer is already shared (its first
+/// slice, made by the check before timing, promoted it), so decoding allocates nothing for it.
+fn shared_decoder<'a, T: for<'de> ThriftRead<'de>, P: Protocol>(
+    buffer: thrift_runtime::Bytes,
+) -> Runner<'a> {
+    Box::new(move |n: u64| {
+        for _ in 0..n {
+            black_box(T::decode_bytes::<P>(black_box(&buffer)).unwrap());
         }
     })
 }
@@ -334,6 +348,31 @@ impl<W: Workload> Prepared<W> {
         })();
         out.push(Contender { name: "ours", runner: ours });
 
+        // Ours with `Strings::Bytes`, decoded from a `Bytes` (strings and binaries are slices
+        // of it): decode only, like ours-hash.
+        if op == Op::Decode {
+            let buffer = thrift_runtime::Bytes::copy_from_slice(bytes);
+            let check = (|| {
+                let shared: W::Shared = match proto {
+                    Proto::Binary => W::Shared::decode_bytes::<Binary>(&buffer),
+                    Proto::Compact => W::Shared::decode_bytes::<Compact>(&buffer),
+                }
+                .map_err(|e| format!("{e}"))?;
+                let back: W::Ours = decode_ours(proto, &encode_ours(proto, &shared))?;
+                if back != self.value {
+                    return Err("decodes to a different value".to_string());
+                }
+                Ok(())
+            })();
+            out.push(Contender {
+                name: "ours-bytes",
+                runner: check.map(|()| match proto {
+                    Proto::Binary => shared_decoder::<W::Shared, Binary>(buffer),
+                    Proto::Compact => shared_decoder::<W::Shared, Compact>(buffer),
+                }),
+            });
+        }
+
         // Ours with `Collections::Hash`: decode only (its encoding order is the maps' own).
         if W::HAS_HASH && op == Op::Decode {
             let check = (|| {
@@ -507,6 +546,7 @@ macro_rules! bench_workload {
         impl Workload for $marker {
             type Ours = gen::ours::bench::$ty;
             type Hash = gen::ours_hash::bench::$ty;
+            type Shared = gen::ours_bytes::bench::$ty;
             const HAS_HASH: bool = true;
             #[cfg(feature = "apache")]
             type Apache = gen::apache::bench::$ty;
@@ -537,6 +577,7 @@ pub struct ParquetW;
 impl Workload for ParquetW {
     type Ours = gen::ours::parquet::FileMetaData;
     type Hash = gen::ours::parquet::FileMetaData;
+    type Shared = gen::ours_bytes::parquet::FileMetaData;
     const HAS_HASH: bool = false;
     #[cfg(feature = "apache")]
     type Apache = gen::apache::parquet::FileMetaData;

@@ -41,6 +41,12 @@ pub mod gen {
         include!(concat!(env!("OUT_DIR"), "/ours/thrift.rs"));
     }
 
+    /// bench.thrift and parquet.thrift with `Strings::Bytes`: strings and binaries as
+    /// `ByteString`/`Bytes`, decoded from a `Bytes` as slices of it.
+    pub mod ours_bytes {
+        include!(concat!(env!("OUT_DIR"), "/ours_bytes/thrift.rs"));
+    }
+
     /// bench.thrift with `Collections::Hash`: sets and maps as `HashSet`/`HashMap`.
     pub mod ours_hash {
         include!(concat!(env!("OUT_DIR"), "/ours_hash/thrift.rs"));
