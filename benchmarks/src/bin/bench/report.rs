@@ -209,6 +209,8 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
         let enc = format!("large/{p}/encode");
         ratio_target("owned decode ≥3x faster than Apache", &dec, "ours", "apache", 3.0);
         ratio_target("owned decode ≥2x faster than pilota", &dec, "ours", "pilota", 2.0);
+        ratio_target("(Strings::Bytes) owned decode ≥3x faster than Apache", &dec, "ours-bytes", "apache", 3.0);
+        ratio_target("(Strings::Bytes) owned decode ≥2x faster than pilota", &dec, "ours-bytes", "pilota", 2.0);
         ratio_target("borrowed decode ≥6x faster than Apache", &dec, "ours-borrowed", "apache", 6.0);
         ratio_target("encode ≥5x faster than Apache", &enc, "ours", "apache", 5.0);
         ratio_target("encode ≥1.5x faster than pilota", &enc, "ours", "pilota", 1.5);
@@ -216,6 +218,7 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
     for s in results.iter().filter(|s| s.workload.starts_with("parquet-") && s.op == Op::Decode) {
         let id = s.id();
         ratio_target("Parquet footer decode at least as fast as the parquet crate", &id, "ours", "parquet-crate", 1.0);
+        ratio_target("(Strings::Bytes) Parquet footer decode vs the parquet crate", &id, "ours-bytes", "parquet-crate", 1.0);
         ratio_target("(borrowed) Parquet footer decode vs the parquet crate", &id, "ours-borrowed", "parquet-crate", 1.0);
     }
     let mut worst: Option<(f64, String)> = None;
@@ -568,6 +571,8 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
 const COLORS: &[(&str, &str)] = &[
     ("ours", "#d62728"),
     ("ours-borrowed", "#ff7f0e"),
+    ("ours-bytes", "#e377c2"),
+    ("ours-hash", "#8c564b"),
     ("apache", "#1f77b4"),
     ("pilota", "#2ca02c"),
     ("serde_json", "#9467bd"),
