@@ -87,7 +87,11 @@ fn apache(out: &Path, files: &[&Path]) {
             .unwrap_or_else(|e| {
                 panic!("cannot run `{thrift}` (Apache's compiler; run benchmarks/setup.sh): {e}")
             });
-        assert!(status.success(), "{thrift} --gen rs {} failed", file.display());
+        assert!(
+            status.success(),
+            "{thrift} --gen rs {} failed",
+            file.display()
+        );
         let name = file.file_stem().unwrap().to_string_lossy().to_lowercase();
         let path = dir.join(format!("{name}.rs"));
         let text = std::fs::read_to_string(&path).unwrap();

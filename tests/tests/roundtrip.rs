@@ -432,8 +432,14 @@ fn repeated_keys_keep_the_last_value() {
     w.write_struct_end(token).unwrap();
 
     let ordered = Containers::decode::<Binary>(&bytes).unwrap();
-    assert_eq!(ordered.tags, BTreeSet::from(["a".to_string(), "b".to_string()]));
-    assert_eq!(ordered.by_bytes, BTreeMap::from([(vec![0], true), (vec![1], false)]));
+    assert_eq!(
+        ordered.tags,
+        BTreeSet::from(["a".to_string(), "b".to_string()])
+    );
+    assert_eq!(
+        ordered.by_bytes,
+        BTreeMap::from([(vec![0], true), (vec![1], false)])
+    );
     let hashed = HashContainers::decode::<Binary>(&bytes).unwrap();
     assert_eq!(ordered_form(&hashed).tags, ordered.tags);
     assert_eq!(ordered_form(&hashed).by_bytes, ordered.by_bytes);

@@ -38,14 +38,21 @@ fn main() {
         .collect();
 
     let thrift = std::env::var("THRIFT").unwrap_or_else(|_| "thrift".into());
-    let apache_version = Command::new(&thrift).arg("--version").output().ok().filter(|o| o.status.success());
+    let apache_version = Command::new(&thrift)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
     let out_dir = std::env::temp_dir().join(format!("thrift-parser-bench-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).unwrap();
 
     // The common set: files Apache's compiler accepts (all of them when it is not installed).
     let (common, apache_time) = match &apache_version {
         Some(version) => {
-            println!("Apache compiler: {}", String::from_utf8_lossy(&version.stdout).trim());
+            println!(
+                "Apache compiler: {}",
+                String::from_utf8_lossy(&version.stdout).trim()
+            );
             let mut accepted = Vec::new();
             for entry in &entries {
                 if apache(&thrift, entry, &out_dir) {
@@ -67,21 +74,28 @@ fn main() {
             (accepted, Some(time))
         }
         None => {
-            println!("Apache compiler `{thrift}` not found: run the setup script; timing ours only\n");
+            println!(
+                "Apache compiler `{thrift}` not found: run the setup script; timing ours only\n"
+            );
             (entries.iter().collect(), None)
         }
     };
 
-    let bytes: u64 = common.iter().map(|e| std::fs::metadata(&e.path).unwrap().len()).sum();
+    let bytes: u64 = common
+        .iter()
+        .map(|e| std::fs::metadata(&e.path).unwrap().len())
+        .sum();
     let files = common.len() as f64;
     let mb = bytes as f64 / 1e6;
 
     let in_process = time_in_process(&common);
     let whole = time_in_process(&entries.iter().collect::<Vec<_>>());
 
-    let cli = std::env::var("THRIFT_CODEGEN").map(PathBuf::from).unwrap_or_else(|_| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/thrift-codegen")
-    });
+    let cli = std::env::var("THRIFT_CODEGEN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/thrift-codegen")
+        });
     let cli_time = cli.exists().then(|| {
         median_of(3, || {
             let start = Instant::now();
@@ -98,11 +112,20 @@ fn main() {
         })
     });
 
-    println!("{} files, {:.2} MB (root files; includes are parsed again for each root)", common.len(), mb);
+    println!(
+        "{} files, {:.2} MB (root files; includes are parsed again for each root)",
+        common.len(),
+        mb
+    );
     println!("{:<44} {:>10} {:>10} {:>9}", "", "total", "files/s", "MB/s");
     let row = |name: &str, time: Duration| {
         let secs = time.as_secs_f64();
-        println!("{name:<44} {:>8.1}ms {:>10.0} {:>9.2}", secs * 1e3, files / secs, mb / secs);
+        println!(
+            "{name:<44} {:>8.1}ms {:>10.0} {:>9.2}",
+            secs * 1e3,
+            files / secs,
+            mb / secs
+        );
     };
     row("thrift-parser, in process, 1 thread", in_process);
     if let Some(t) = cli_time {
@@ -113,9 +136,15 @@ fn main() {
     if let Some(t) = apache_time {
         row("Apache thrift --gen json, 1 process per file", t);
         println!();
-        println!("ratio Apache / thrift-parser in process:  {:.1}x", t.as_secs_f64() / in_process.as_secs_f64());
+        println!(
+            "ratio Apache / thrift-parser in process:  {:.1}x",
+            t.as_secs_f64() / in_process.as_secs_f64()
+        );
         if let Some(c) = cli_time {
-            println!("ratio Apache / thrift-codegen check (CLI): {:.1}x", t.as_secs_f64() / c.as_secs_f64());
+            println!(
+                "ratio Apache / thrift-codegen check (CLI): {:.1}x",
+                t.as_secs_f64() / c.as_secs_f64()
+            );
         }
     }
     println!(
@@ -152,7 +181,11 @@ fn apache(thrift: &str, entry: &Entry, out_dir: &Path) -> bool {
     for dir in &entry.include_dirs {
         cmd.arg("-I").arg(dir);
     }
-    cmd.arg(&entry.path).stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
+    cmd.arg(&entry.path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 fn median_of(n: usize, mut f: impl FnMut() -> Duration) -> Duration {

@@ -196,8 +196,8 @@ pub struct Prepared<W: Workload> {
 #[cfg(feature = "apache")]
 mod apache_rt {
     use thrift::protocol::{
-        TBinaryInputProtocol, TBinaryOutputProtocol, TCompactInputProtocol,
-        TCompactOutputProtocol, TSerializable,
+        TBinaryInputProtocol, TBinaryOutputProtocol, TCompactInputProtocol, TCompactOutputProtocol,
+        TSerializable,
     };
 
     use super::Proto;
@@ -289,7 +289,9 @@ impl<W: Workload> Prepared<W> {
         // When Apache's decoder reads these bytes and pilota's does not, say so.
         #[cfg(all(feature = "pilota", feature = "apache"))]
         let pilota = match (pilota, &apache) {
-            (Err(e), Ok(_)) => Err(format!("{e} (Apache's generated code passes the same check on the same bytes)")),
+            (Err(e), Ok(_)) => Err(format!(
+                "{e} (Apache's generated code passes the same check on the same bytes)"
+            )),
             (p, _) => p,
         };
         #[cfg(feature = "json")]
@@ -346,7 +348,10 @@ impl<W: Workload> Prepared<W> {
                 (Op::Encode, Proto::Compact) => ours_encoder::<_, Compact>(&self.value, len),
             })
         })();
-        out.push(Contender { name: "ours", runner: ours });
+        out.push(Contender {
+            name: "ours",
+            runner: ours,
+        });
 
         // Ours with `Strings::Bytes`, decoded from a `Bytes` (strings and binaries are slices
         // of it): decode only, like ours-hash.
@@ -602,7 +607,8 @@ impl Workload for ParquetW {
         {
             use parquet::file::metadata::ParquetMetaDataReader;
             let check = guard(|| {
-                let md = ParquetMetaDataReader::decode_metadata(bytes).map_err(|e| e.to_string())?;
+                let md =
+                    ParquetMetaDataReader::decode_metadata(bytes).map_err(|e| e.to_string())?;
                 let f = md.file_metadata();
                 let same = f.num_rows() == value.num_rows
                     && md.num_row_groups() == value.row_groups.len()

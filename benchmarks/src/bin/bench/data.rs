@@ -75,19 +75,28 @@ pub fn large() -> Large {
                 index: i as i32,
                 label: rng.word(6, 20),
                 digest: rng.bytes(32),
-                samples: (0..16).map(|_| rng.next() as i64 >> (rng.below(60))).collect(),
+                samples: (0..16)
+                    .map(|_| rng.next() as i64 >> (rng.below(60)))
+                    .collect(),
                 attributes: (0..4)
                     .map(|k| (format!("attr-{k}"), rng.word(5, 15)))
                     .collect::<BTreeMap<_, _>>(),
             })
             .collect(),
         counters: (0..100)
-            .map(|i| (format!("counter.{i}.{}", rng.word(3, 8)), rng.next() as i64 >> 20))
+            .map(|i| {
+                (
+                    format!("counter.{i}.{}", rng.word(3, 8)),
+                    rng.next() as i64 >> 20,
+                )
+            })
             .collect(),
         by_id: (0..50)
             .map(|i| (i as i32 * 17, element(&mut rng, 1000 + i)))
             .collect(),
-        tags: (0..100).map(|i| format!("tag-{i}-{}", rng.word(2, 10))).collect::<BTreeSet<_>>(),
+        tags: (0..100)
+            .map(|i| format!("tag-{i}-{}", rng.word(2, 10)))
+            .collect::<BTreeSet<_>>(),
         ids: (0..200).map(|_| rng.next() as i64 >> 3).collect(),
         blob: rng.bytes(64 * 1024),
         smalls: (0..100).map(|i| small_with(&mut rng, i)).collect(),

@@ -208,7 +208,9 @@ fn run<W: Workload>(
                 }
                 Err(reason) => {
                     eprintln!("  {id}: {} FAILED verification: {reason}", c.name);
-                    scenario.contenders.push(ContenderResult::failed(c.name, reason));
+                    scenario
+                        .contenders
+                        .push(ContenderResult::failed(c.name, reason));
                 }
             }
         }
@@ -255,14 +257,35 @@ fn main() {
     let mut results = Vec::new();
     let protos = [Proto::Binary, Proto::Compact];
 
-    for proto in protos.into_iter().filter(|p| wanted(&opts, "small", None, *p)) {
-        run(&Prepared::<contenders::SmallW>::new(proto, data::small()), "small", None, &opts, &mut results);
+    for proto in protos
+        .into_iter()
+        .filter(|p| wanted(&opts, "small", None, *p))
+    {
+        run(
+            &Prepared::<contenders::SmallW>::new(proto, data::small()),
+            "small",
+            None,
+            &opts,
+            &mut results,
+        );
     }
-    for proto in protos.into_iter().filter(|p| wanted(&opts, "large", None, *p)) {
-        run(&Prepared::<contenders::LargeW>::new(proto, data::large()), "large", None, &opts, &mut results);
+    for proto in protos
+        .into_iter()
+        .filter(|p| wanted(&opts, "large", None, *p))
+    {
+        run(
+            &Prepared::<contenders::LargeW>::new(proto, data::large()),
+            "large",
+            None,
+            &opts,
+            &mut results,
+        );
     }
     for n in [0, 1, 10, 100, 1_000, 10_000] {
-        for proto in protos.into_iter().filter(|p| wanted(&opts, "scaling", Some(n), *p)) {
+        for proto in protos
+            .into_iter()
+            .filter(|p| wanted(&opts, "scaling", Some(n), *p))
+        {
             let p = Prepared::<contenders::ScalingW>::new(proto, data::scaling(n));
             run(&p, "scaling", Some(n), &opts, &mut results);
         }

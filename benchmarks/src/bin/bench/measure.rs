@@ -68,7 +68,14 @@ pub fn measure(runners: &mut [Runner<'_>], cfg: &Config) -> Vec<Stats> {
             .iter_mut()
             .map(|run| {
                 let per_op = time(run, n).as_nanos() as f64 / n as f64;
-                Stats { median_ns: per_op, p25_ns: per_op, p75_ns: per_op, p90_ns: per_op, samples: 1, iters_per_sample: n }
+                Stats {
+                    median_ns: per_op,
+                    p25_ns: per_op,
+                    p75_ns: per_op,
+                    p90_ns: per_op,
+                    samples: 1,
+                    iters_per_sample: n,
+                }
             })
             .collect();
     }
@@ -76,9 +83,7 @@ pub fn measure(runners: &mut [Runner<'_>], cfg: &Config) -> Vec<Stats> {
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); runners.len()];
     let start = Instant::now();
     let mut rounds = 0;
-    while rounds < cfg.max_samples
-        && (rounds < cfg.min_samples || start.elapsed() < cfg.budget)
-    {
+    while rounds < cfg.max_samples && (rounds < cfg.min_samples || start.elapsed() < cfg.budget) {
         for (i, run) in runners.iter_mut().enumerate() {
             let t = time(run, iters[i]);
             samples[i].push(t.as_nanos() as f64 / iters[i] as f64);

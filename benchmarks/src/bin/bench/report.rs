@@ -48,7 +48,12 @@ pub struct Scenario {
 impl Scenario {
     pub fn id(&self) -> String {
         let n = self.elements.map(|n| format!("-{n}")).unwrap_or_default();
-        format!("{}{n}/{}/{}", self.workload, self.proto.name(), self.op.name())
+        format!(
+            "{}{n}/{}/{}",
+            self.workload,
+            self.proto.name(),
+            self.op.name()
+        )
     }
 
     pub fn median(&self, name: &str) -> Option<f64> {
@@ -101,7 +106,10 @@ fn fmt_ratio(r: Option<f64>) -> String {
 }
 
 pub fn print_scenario(s: &Scenario) {
-    let json = s.json_bytes.map(|j| format!(", JSON {j} B")).unwrap_or_default();
+    let json = s
+        .json_bytes
+        .map(|j| format!(", JSON {j} B"))
+        .unwrap_or_default();
     println!("\n{}  (input {} B{json})", s.id(), s.bytes);
     println!(
         "  {:<14} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>10}",
@@ -201,29 +209,94 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             measured,
             goal,
             at_most: false,
-            note: if measured.is_none() { why_missing(s, &[base, other]) } else { String::new() },
+            note: if measured.is_none() {
+                why_missing(s, &[base, other])
+            } else {
+                String::new()
+            },
         });
     };
     for p in ["binary", "compact"] {
         let dec = format!("large/{p}/decode");
         let enc = format!("large/{p}/encode");
-        ratio_target("owned decode ≥3x faster than Apache", &dec, "ours", "apache", 3.0);
-        ratio_target("owned decode ≥2x faster than pilota", &dec, "ours", "pilota", 2.0);
-        ratio_target("(Strings::Bytes) owned decode ≥3x faster than Apache", &dec, "ours-bytes", "apache", 3.0);
-        ratio_target("(Strings::Bytes) owned decode ≥2x faster than pilota", &dec, "ours-bytes", "pilota", 2.0);
-        ratio_target("borrowed decode ≥6x faster than Apache", &dec, "ours-borrowed", "apache", 6.0);
+        ratio_target(
+            "owned decode ≥3x faster than Apache",
+            &dec,
+            "ours",
+            "apache",
+            3.0,
+        );
+        ratio_target(
+            "owned decode ≥2x faster than pilota",
+            &dec,
+            "ours",
+            "pilota",
+            2.0,
+        );
+        ratio_target(
+            "(Strings::Bytes) owned decode ≥3x faster than Apache",
+            &dec,
+            "ours-bytes",
+            "apache",
+            3.0,
+        );
+        ratio_target(
+            "(Strings::Bytes) owned decode ≥2x faster than pilota",
+            &dec,
+            "ours-bytes",
+            "pilota",
+            2.0,
+        );
+        ratio_target(
+            "borrowed decode ≥6x faster than Apache",
+            &dec,
+            "ours-borrowed",
+            "apache",
+            6.0,
+        );
         ratio_target("encode ≥5x faster than Apache", &enc, "ours", "apache", 5.0);
-        ratio_target("encode ≥1.5x faster than pilota", &enc, "ours", "pilota", 1.5);
+        ratio_target(
+            "encode ≥1.5x faster than pilota",
+            &enc,
+            "ours",
+            "pilota",
+            1.5,
+        );
     }
-    for s in results.iter().filter(|s| s.workload.starts_with("parquet-") && s.op == Op::Decode) {
+    for s in results
+        .iter()
+        .filter(|s| s.workload.starts_with("parquet-") && s.op == Op::Decode)
+    {
         let id = s.id();
-        ratio_target("Parquet footer decode at least as fast as the parquet crate", &id, "ours", "parquet-crate", 1.0);
-        ratio_target("(Strings::Bytes) Parquet footer decode vs the parquet crate", &id, "ours-bytes", "parquet-crate", 1.0);
-        ratio_target("(borrowed) Parquet footer decode vs the parquet crate", &id, "ours-borrowed", "parquet-crate", 1.0);
+        ratio_target(
+            "Parquet footer decode at least as fast as the parquet crate",
+            &id,
+            "ours",
+            "parquet-crate",
+            1.0,
+        );
+        ratio_target(
+            "(Strings::Bytes) Parquet footer decode vs the parquet crate",
+            &id,
+            "ours-bytes",
+            "parquet-crate",
+            1.0,
+        );
+        ratio_target(
+            "(borrowed) Parquet footer decode vs the parquet crate",
+            &id,
+            "ours-borrowed",
+            "parquet-crate",
+            1.0,
+        );
     }
     let mut worst: Option<(f64, String)> = None;
     for s in results.iter().filter(|s| s.op == Op::Encode) {
-        if let Some(c) = s.contenders.iter().find(|c| c.name == "ours" && c.failed.is_none()) {
+        if let Some(c) = s
+            .contenders
+            .iter()
+            .find(|c| c.name == "ours" && c.failed.is_none())
+        {
             if worst.as_ref().is_none_or(|(a, _)| c.allocs > *a) {
                 worst = Some((c.allocs, s.id()));
             }
@@ -231,7 +304,10 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
     }
     out.push(Target {
         what: "0 allocations per encode (reused, pre-sized Vec)".into(),
-        scenario: worst.as_ref().map(|(_, id)| format!("max over every encode scenario ({id})")).unwrap_or_default(),
+        scenario: worst
+            .as_ref()
+            .map(|(_, id)| format!("max over every encode scenario ({id})"))
+            .unwrap_or_default(),
         measured: worst.map(|(a, _)| a),
         goal: 0.0,
         at_most: true,
@@ -290,7 +366,15 @@ fn jopt<T: std::fmt::Display>(x: Option<T>) -> String {
 pub fn json(results: &[Scenario], targets: &[Target], opts: &Opts) -> String {
     let mut o = String::new();
     o.push_str("{\n  \"version\": 1,\n");
-    let _ = writeln!(o, "  \"args\": [{}],", opts.args.iter().map(|a| js(a)).collect::<Vec<_>>().join(", "));
+    let _ = writeln!(
+        o,
+        "  \"args\": [{}],",
+        opts.args
+            .iter()
+            .map(|a| js(a))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let _ = writeln!(o, "  \"quick\": {},", opts.quick);
     let _ = writeln!(o, "  \"machine\": {},", js(&machine()));
     o.push_str("  \"scenarios\": [\n");
@@ -335,7 +419,11 @@ pub fn json(results: &[Scenario], targets: &[Target], opts: &Opts) -> String {
                 if j + 1 < s.contenders.len() { "," } else { "" }
             );
         }
-        let _ = writeln!(o, "      ]}}{}", if i + 1 < results.len() { "," } else { "" });
+        let _ = writeln!(
+            o,
+            "      ]}}{}",
+            if i + 1 < results.len() { "," } else { "" }
+        );
     }
     o.push_str("  ],\n  \"targets\": [\n");
     for (i, t) in targets.iter().enumerate() {
@@ -368,14 +456,17 @@ fn machine() -> String {
                 .map(|s| s.trim().to_string())
         })
         .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(0);
     format!("{cpu}, {cores} cores")
 }
 
 /// Versions of the contender crates, from benchmarks/Cargo.lock.
 fn versions() -> String {
-    let lock = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock"))
-        .unwrap_or_default();
+    let lock =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock"))
+            .unwrap_or_default();
     let mut out = Vec::new();
     for name in ["thrift", "pilota", "pilota-build", "parquet", "serde_json"] {
         let needle = format!("name = \"{name}\"\nversion = \"");
@@ -393,7 +484,10 @@ const START: &str = "<!-- serialization-bench:start (generated by `bench --markd
 const END: &str = "<!-- serialization-bench:end -->";
 
 fn scenario_table(md: &mut String, s: &Scenario) {
-    let json = s.json_bytes.map(|j| format!(", JSON {j} B")).unwrap_or_default();
+    let json = s
+        .json_bytes
+        .map(|j| format!(", JSON {j} B"))
+        .unwrap_or_default();
     let _ = writeln!(md, "\n**`{}`** (input {} B{json})\n", s.id(), s.bytes);
     let scaling = s.elements.is_some();
     md.push_str("| contender | median | p25 | p75 | p90 | allocs/op | bytes/op |");
@@ -408,7 +502,12 @@ fn scenario_table(md: &mut String, s: &Scenario) {
     let ours = s.median("ours");
     for c in &s.contenders {
         if let Some(r) = &c.failed {
-            let _ = writeln!(md, "| {} | **failed verification**: {} |", c.name, r.replace('|', "\\|"));
+            let _ = writeln!(
+                md,
+                "| {} | **failed verification**: {} |",
+                c.name,
+                r.replace('|', "\\|")
+            );
             continue;
         }
         let _ = write!(
@@ -427,7 +526,9 @@ fn scenario_table(md: &mut String, s: &Scenario) {
                 md,
                 " {} | {} |",
                 c.peak_heap.map(|h| fmt_bytes(h as f64)).unwrap_or_default(),
-                c.peak_rss_kib.map(|r| format!("{r} KiB")).unwrap_or_else(|| "-".into())
+                c.peak_rss_kib
+                    .map(|r| format!("{r} KiB"))
+                    .unwrap_or_else(|| "-".into())
             );
         }
         let _ = writeln!(md, " {} |", fmt_ratio(ratio(ours, Some(c.stats.median_ns))));
@@ -438,7 +539,9 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut md = String::new();
     md.push_str(START);
-    md.push_str("\n\n## Serialization: ours against Apache Thrift, pilota, serde_json and memcpy\n\n");
+    md.push_str(
+        "\n\n## Serialization: ours against Apache Thrift, pilota, serde_json and memcpy\n\n",
+    );
     md.push_str("`./benchmarks/setup.sh && cargo run --release --manifest-path benchmarks/Cargo.toml --bin bench -- --markdown`\n");
     md.push_str("(see [benchmarks/README.md](benchmarks/README.md) for the quick run and the compare mode)\n\n");
     let features: Vec<&str> = [
@@ -452,20 +555,51 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
     .filter(|f| f.1)
     .map(|f| f.0)
     .collect();
-    let _ = writeln!(md, "Machine: {}. Contenders: {}. Cargo features: `{}`. Arguments: `{}`{}.\n", machine(), versions(), features.join(","), opts.args.join(" "), if opts.quick { " (**quick smoke run: numbers are rough**)" } else { "" });
+    let _ = writeln!(
+        md,
+        "Machine: {}. Contenders: {}. Cargo features: `{}`. Arguments: `{}`{}.\n",
+        machine(),
+        versions(),
+        features.join(","),
+        opts.args.join(" "),
+        if opts.quick {
+            " (**quick smoke run: numbers are rough**)"
+        } else {
+            ""
+        }
+    );
     md.push_str("Per scenario: time per operation (median and p25/p75/p90 over the samples; each sample is a batch of about ");
-    let _ = write!(md, "{} µs; at least {} samples; contenders interleaved batch by batch in one process), ", opts.cfg.batch.as_micros(), opts.cfg.min_samples);
+    let _ = write!(
+        md,
+        "{} µs; at least {} samples; contenders interleaved batch by batch in one process), ",
+        opts.cfg.batch.as_micros(),
+        opts.cfg.min_samples
+    );
     md.push_str("allocations and bytes allocated per operation (a counting global allocator), and `time / ours` = the contender's median over ours (above 1: ours is faster). ");
     md.push_str("Decode includes dropping the decoded value; encode writes into a reused, pre-sized buffer. Every contender's bytes are checked to decode to the same value before timing.\n\n");
 
-    md.push_str("### Targets\n\n| target | scenario | measured | status | note |\n|---|---|--:|---|---|\n");
+    md.push_str(
+        "### Targets\n\n| target | scenario | measured | status | note |\n|---|---|--:|---|---|\n",
+    );
     for t in targets {
-        let _ = writeln!(md, "| {} | `{}` | {} | **{}** | {} |", t.what, t.scenario, t.measured_text(), t.status(), t.note.replace('|', "\\|"));
+        let _ = writeln!(
+            md,
+            "| {} | `{}` | {} | **{}** | {} |",
+            t.what,
+            t.scenario,
+            t.measured_text(),
+            t.status(),
+            t.note.replace('|', "\\|")
+        );
     }
 
     let failures: Vec<(String, &str, &str)> = results
         .iter()
-        .flat_map(|s| s.contenders.iter().filter_map(move |c| c.failed.as_deref().map(|r| (s.id(), c.name, r))))
+        .flat_map(|s| {
+            s.contenders
+                .iter()
+                .filter_map(move |c| c.failed.as_deref().map(|r| (s.id(), c.name, r)))
+        })
         .collect();
     if !failures.is_empty() {
         md.push_str("\n### Contenders that failed verification (not timed)\n\n| scenario | contender | reason |\n|---|---|---|\n");
@@ -483,7 +617,10 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
         scenario_table(&mut md, s);
     }
     md.push_str("\n### Parquet footers (`FileMetaData`, compact protocol)\n\nFiles written by `benchmarks/setup.sh` (pyarrow). The parquet crate decodes into its own `ParquetMetaData` (`ParquetMetaDataReader::decode_metadata`).\n");
-    for s in results.iter().filter(|s| s.workload.starts_with("parquet-")) {
+    for s in results
+        .iter()
+        .filter(|s| s.workload.starts_with("parquet-"))
+    {
         scenario_table(&mut md, s);
     }
 
@@ -505,7 +642,17 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
     };
     for proto in [Proto::Binary, Proto::Compact] {
         for op in [Op::Decode, Op::Encode] {
-            let _ = write!(md, "\n`{}/{}` | N = {} |\n|---|{}\n", proto.name(), op.name(), ns.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" | "), "--:|".repeat(ns.len()));
+            let _ = write!(
+                md,
+                "\n`{}/{}` | N = {} |\n|---|{}\n",
+                proto.name(),
+                op.name(),
+                ns.iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                "--:|".repeat(ns.len())
+            );
             for name in &names {
                 let cells: Vec<String> = ns
                     .iter()
@@ -514,7 +661,13 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
                             .iter()
                             .find(|s| s.elements == Some(*n) && s.proto == proto && s.op == op)
                             .and_then(|s| s.contenders.iter().find(|c| c.name == *name))
-                            .map(|c| if c.failed.is_some() { "failed".into() } else { fmt_ns(c.stats.median_ns) })
+                            .map(|c| {
+                                if c.failed.is_some() {
+                                    "failed".into()
+                                } else {
+                                    fmt_ns(c.stats.median_ns)
+                                }
+                            })
                             .unwrap_or_else(|| "-".into())
                     })
                     .collect();
@@ -528,7 +681,17 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
     md.push_str("\nPeak live heap during one operation / growth of the process's peak RSS during one operation (VmHWM reset through `/proc/self/clear_refs`; pages the allocator already holds do not count, so the heap column is the precise one):\n");
     for proto in [Proto::Binary, Proto::Compact] {
         for op in [Op::Decode, Op::Encode] {
-            let _ = write!(md, "\n`{}/{}` | N = {} |\n|---|{}\n", proto.name(), op.name(), ns.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" | "), "--:|".repeat(ns.len()));
+            let _ = write!(
+                md,
+                "\n`{}/{}` | N = {} |\n|---|{}\n",
+                proto.name(),
+                op.name(),
+                ns.iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                "--:|".repeat(ns.len())
+            );
             for name in &names {
                 let cells: Vec<String> = ns
                     .iter()
@@ -536,8 +699,20 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
                         scaling
                             .iter()
                             .find(|s| s.elements == Some(*n) && s.proto == proto && s.op == op)
-                            .and_then(|s| s.contenders.iter().find(|c| c.name == *name && c.failed.is_none()))
-                            .map(|c| format!("{} / {}", c.peak_heap.map(|h| fmt_bytes(h as f64)).unwrap_or_default(), c.peak_rss_kib.map(|r| format!("{r} KiB")).unwrap_or_else(|| "-".into())))
+                            .and_then(|s| {
+                                s.contenders
+                                    .iter()
+                                    .find(|c| c.name == *name && c.failed.is_none())
+                            })
+                            .map(|c| {
+                                format!(
+                                    "{} / {}",
+                                    c.peak_heap.map(|h| fmt_bytes(h as f64)).unwrap_or_default(),
+                                    c.peak_rss_kib
+                                        .map(|r| format!("{r} KiB"))
+                                        .unwrap_or_else(|| "-".into())
+                                )
+                            })
                             .unwrap_or_else(|| "-".into())
                     })
                     .collect();
@@ -587,46 +762,114 @@ fn svg(scaling: &[&Scenario], names: &[&str], ns: &[usize]) -> String {
     let height = mt + 2.0 * ph + gap + 90.0;
     let all: Vec<f64> = scaling
         .iter()
-        .flat_map(|s| s.contenders.iter().filter(|c| c.failed.is_none()).map(|c| c.stats.median_ns))
+        .flat_map(|s| {
+            s.contenders
+                .iter()
+                .filter(|c| c.failed.is_none())
+                .map(|c| c.stats.median_ns)
+        })
         .filter(|x| x.is_finite() && *x > 0.0)
         .collect();
-    let lo = all.iter().cloned().fold(f64::INFINITY, f64::min).max(1.0).log10().floor();
-    let hi = all.iter().cloned().fold(0.0, f64::max).max(10.0).log10().ceil().max(lo + 1.0);
+    let lo = all
+        .iter()
+        .cloned()
+        .fold(f64::INFINITY, f64::min)
+        .max(1.0)
+        .log10()
+        .floor();
+    let hi = all
+        .iter()
+        .cloned()
+        .fold(0.0, f64::max)
+        .max(10.0)
+        .log10()
+        .ceil()
+        .max(lo + 1.0);
     let mut o = String::new();
-    let _ = writeln!(o, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">"#);
+    let _ = writeln!(
+        o,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">"#
+    );
     let _ = writeln!(o, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(o, r#"<text x="{}" y="20" font-size="14" text-anchor="middle">Scaling series: median time per operation (log scale) against the number of elements</text>"#, width / 2.0);
-    for (pi, (proto, op)) in [(Proto::Binary, Op::Decode), (Proto::Binary, Op::Encode), (Proto::Compact, Op::Decode), (Proto::Compact, Op::Encode)].into_iter().enumerate() {
+    let _ = writeln!(
+        o,
+        r#"<text x="{}" y="20" font-size="14" text-anchor="middle">Scaling series: median time per operation (log scale) against the number of elements</text>"#,
+        width / 2.0
+    );
+    for (pi, (proto, op)) in [
+        (Proto::Binary, Op::Decode),
+        (Proto::Binary, Op::Encode),
+        (Proto::Compact, Op::Decode),
+        (Proto::Compact, Op::Encode),
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let x0 = ml + (pi % 2) as f64 * (pw + gap);
         let y0 = mt + (pi / 2) as f64 * (ph + gap);
         let x = |i: usize| x0 + pw * i as f64 / (ns.len().max(2) - 1) as f64;
         let y = |ns_: f64| y0 + ph - ph * (ns_.max(1.0).log10() - lo) / (hi - lo);
-        let _ = writeln!(o, r##"<rect x="{x0}" y="{y0}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>"##);
-        let _ = writeln!(o, r#"<text x="{}" y="{}" text-anchor="middle" font-size="12">{} {}</text>"#, x0 + pw / 2.0, y0 - 6.0, proto.name(), op.name());
+        let _ = writeln!(
+            o,
+            r##"<rect x="{x0}" y="{y0}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>"##
+        );
+        let _ = writeln!(
+            o,
+            r#"<text x="{}" y="{}" text-anchor="middle" font-size="12">{} {}</text>"#,
+            x0 + pw / 2.0,
+            y0 - 6.0,
+            proto.name(),
+            op.name()
+        );
         let mut d = lo;
         while d <= hi {
             let yy = y(10f64.powf(d));
-            let _ = writeln!(o, r##"<line x1="{x0}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" text-anchor="end">{}</text>"##, x0 + pw, x0 - 4.0, yy + 4.0, fmt_ns(10f64.powf(d)));
+            let _ = writeln!(
+                o,
+                r##"<line x1="{x0}" x2="{}" y1="{yy}" y2="{yy}" stroke="#ddd"/><text x="{}" y="{}" text-anchor="end">{}</text>"##,
+                x0 + pw,
+                x0 - 4.0,
+                yy + 4.0,
+                fmt_ns(10f64.powf(d))
+            );
             d += 1.0;
         }
         for (i, n) in ns.iter().enumerate() {
-            let _ = writeln!(o, r#"<text x="{}" y="{}" text-anchor="middle">{n}</text>"#, x(i), y0 + ph + 14.0);
+            let _ = writeln!(
+                o,
+                r#"<text x="{}" y="{}" text-anchor="middle">{n}</text>"#,
+                x(i),
+                y0 + ph + 14.0
+            );
         }
         for name in names {
-            let color = COLORS.iter().find(|(n, _)| n == name).map(|(_, c)| *c).unwrap_or("black");
+            let color = COLORS
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, c)| *c)
+                .unwrap_or("black");
             let pts: Vec<String> = ns
                 .iter()
                 .enumerate()
                 .filter_map(|(i, n)| {
-                    let s = scaling.iter().find(|s| s.elements == Some(*n) && s.proto == proto && s.op == op)?;
-                    let c = s.contenders.iter().find(|c| c.name == *name && c.failed.is_none())?;
+                    let s = scaling
+                        .iter()
+                        .find(|s| s.elements == Some(*n) && s.proto == proto && s.op == op)?;
+                    let c = s
+                        .contenders
+                        .iter()
+                        .find(|c| c.name == *name && c.failed.is_none())?;
                     Some(format!("{:.1},{:.1}", x(i), y(c.stats.median_ns)))
                 })
                 .collect();
             if pts.is_empty() {
                 continue;
             }
-            let _ = writeln!(o, r#"<polyline fill="none" stroke="{color}" stroke-width="2" points="{}"/>"#, pts.join(" "));
+            let _ = writeln!(
+                o,
+                r#"<polyline fill="none" stroke="{color}" stroke-width="2" points="{}"/>"#,
+                pts.join(" ")
+            );
             for p in &pts {
                 let (px, py) = p.split_once(',').unwrap();
                 let _ = writeln!(o, r#"<circle cx="{px}" cy="{py}" r="2.5" fill="{color}"/>"#);
@@ -634,11 +877,28 @@ fn svg(scaling: &[&Scenario], names: &[&str], ns: &[usize]) -> String {
         }
     }
     let ly = mt + 2.0 * ph + gap + 30.0;
-    let _ = writeln!(o, r#"<text x="{}" y="{}" text-anchor="middle">elements (N)</text>"#, width / 2.0, ly - 8.0);
+    let _ = writeln!(
+        o,
+        r#"<text x="{}" y="{}" text-anchor="middle">elements (N)</text>"#,
+        width / 2.0,
+        ly - 8.0
+    );
     for (i, name) in names.iter().enumerate() {
-        let color = COLORS.iter().find(|(n, _)| n == name).map(|(_, c)| *c).unwrap_or("black");
+        let color = COLORS
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, c)| *c)
+            .unwrap_or("black");
         let lx = ml + i as f64 * 130.0;
-        let _ = writeln!(o, r#"<line x1="{lx}" x2="{}" y1="{}" y2="{}" stroke="{color}" stroke-width="3"/><text x="{}" y="{}">{name}</text>"#, lx + 24.0, ly + 16.0, ly + 16.0, lx + 30.0, ly + 20.0);
+        let _ = writeln!(
+            o,
+            r#"<line x1="{lx}" x2="{}" y1="{}" y2="{}" stroke="{color}" stroke-width="3"/><text x="{}" y="{}">{name}</text>"#,
+            lx + 24.0,
+            ly + 16.0,
+            ly + 16.0,
+            lx + 30.0,
+            ly + 20.0
+        );
     }
     o.push_str("</svg>\n");
     o
