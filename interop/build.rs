@@ -7,7 +7,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
     println!("cargo:rerun-if-env-changed=THRIFT_CORPUS");
+    let idl = corpus.join("apache__thrift/test/ThriftTest.thrift");
+    thrift_codegen::Builder::new().compile([&idl])?;
+    // The same types with the non-default mapping options, for `thrift-reencode --shared`.
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR not set")?).join("shared");
+    std::fs::create_dir_all(&out)?;
     thrift_codegen::Builder::new()
-        .compile([corpus.join("apache__thrift/test/ThriftTest.thrift")])?;
+        .out_dir(&out)
+        .strings(thrift_codegen::Strings::Bytes)
+        .collections(thrift_codegen::Collections::Hash)
+        .compile([&idl])?;
     Ok(())
 }

@@ -12,12 +12,17 @@
 #   THRIFT           thrift compiler (default: thrift)
 #   KEEP_TMP=1       keep the temporary vectors/outputs directory for inspection
 #   QUIET=1          compare.py prints failures only
+#   SHARED=1         re-encode with the Strings::Bytes + Collections::Hash types
+#                    (thrift-reencode --shared) and compare values only (hash order)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
 THRIFT="${THRIFT:-thrift}"
 REENCODE="${REENCODE:-cargo run --quiet -p thrift-interop --bin thrift-reencode --}"
+if [ "${SHARED:-0}" = "1" ]; then
+    REENCODE="$REENCODE --shared"
+fi
 
 missing=0
 if ! command -v "$THRIFT" >/dev/null 2>&1; then
@@ -64,6 +69,9 @@ compare_status=0
 compare_args=()
 if [ "${QUIET:-0}" = "1" ]; then
     compare_args+=(--quiet)
+fi
+if [ "${SHARED:-0}" = "1" ]; then
+    compare_args+=(--values-only)
 fi
 python3 "$HERE/compare.py" ${compare_args[@]+"${compare_args[@]}"} "$VECTORS" "$OUT" || compare_status=$?
 

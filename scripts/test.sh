@@ -14,3 +14,4 @@ cargo test --workspace --locked
 # Apache's Python library and our generated code exchange every vector.
 python3 interop/selftest.py
 QUIET=1 interop/run.sh
+QUIET=1 SHARED=1 interop/run.sh

@@ -6,3 +6,11 @@ pub mod generated {
 }
 
 pub use generated::thrift_test as types;
+
+/// The same types generated with `Strings::Bytes` and `Collections::Hash`.
+#[allow(missing_docs)]
+pub mod generated_shared {
+    include!(concat!(env!("OUT_DIR"), "/shared/thrift.rs"));
+}
+
+pub use generated_shared::thrift_test as shared_types;

@@ -1,13 +1,14 @@
-//! `thrift-reencode VECTORS_DIR OUT_DIR`: decodes every vector listed in
+//! `thrift-reencode [--shared] VECTORS_DIR OUT_DIR`: decodes every vector listed in
 //! `VECTORS_DIR/index.json` as the ThriftTest type it names, re-encodes it with the same
-//! protocol and writes `OUT_DIR/<file>`. A vector that cannot be decoded is reported on stderr
+//! protocol and writes `OUT_DIR/<file>`. `--shared` uses the types generated with
+//! `Strings::Bytes` and `Collections::Hash`, decoded from a `Bytes` with `decode_bytes`
+//! (maps and sets are then written in hash order, so only values can be compared). A vector that cannot be decoded is reported on stderr
 //! and skipped; the exit status is then non-zero.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use thrift_interop::types::*;
-use thrift_runtime::{Binary, Compact, Protocol, ThriftRead, ThriftWrite};
+use thrift_runtime::{Binary, Bytes, Compact, Protocol, ThriftRead, ThriftWrite};
 
 fn reencode<T, P>(bytes: &[u8]) -> thrift_runtime::Result<Vec<u8>>
 where
@@ -17,55 +18,52 @@ where
     T::decode::<P>(bytes)?.encode_to_vec::<P>()
 }
 
-/// Re-encodes `bytes` as the ThriftTest type called `type_name` with protocol `P`.
-fn by_type<P: Protocol>(type_name: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
-    macro_rules! dispatch {
-        ($($ty:ident),* $(,)?) => {
-            match type_name {
-                $(stringify!($ty) => reencode::<$ty, P>(bytes).map_err(|e| e.to_string()),)*
-                other => Err(format!("unknown ThriftTest type `{other}`")),
-            }
-        };
-    }
-    dispatch!(
-        Bonk,
-        Bools,
-        Xtruct,
-        Xtruct2,
-        Xtruct3,
-        Insanity,
-        CrazyNesting,
-        SomeUnion,
-        Xception,
-        Xception2,
-        EmptyStruct,
-        OneField,
-        VersioningTestV1,
-        VersioningTestV2,
-        ListTypeVersioningV1,
-        ListTypeVersioningV2,
-        GuessProtocolStruct,
-        LargeDeltas,
-        NestedListsI32x2,
-        NestedListsI32x3,
-        NestedMixedx2,
-        ListBonks,
-        NestedListsBonk,
-        BoolTest,
-        StructA,
-        StructB,
-        OptionalSetDefaultTest,
-        OptionalBinary,
-    )
+/// Decodes from a shared `Bytes` (`decode_bytes`: strings and binaries slice the buffer).
+fn reencode_shared<T, P>(bytes: &[u8]) -> thrift_runtime::Result<Vec<u8>>
+where
+    T: for<'de> ThriftRead<'de> + ThriftWrite,
+    P: Protocol,
+{
+    let buffer = Bytes::copy_from_slice(bytes);
+    T::decode_bytes::<P>(&buffer)?.encode_to_vec::<P>()
 }
 
+/// `fn $name<P>(type_name, bytes)`: re-encodes `bytes` as the ThriftTest type called
+/// `type_name` from `$module`, with `$reencode`.
+macro_rules! by_type {
+    ($name:ident, $module:ident, $reencode:ident) => {
+        fn $name<P: Protocol>(type_name: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
+            use thrift_interop::$module as t;
+            by_type!(@dispatch type_name, bytes, t, $reencode, P;
+                Bonk, Bools, Xtruct, Xtruct2, Xtruct3, Insanity, CrazyNesting, SomeUnion,
+                Xception, Xception2, EmptyStruct, OneField, VersioningTestV1, VersioningTestV2,
+                ListTypeVersioningV1, ListTypeVersioningV2, GuessProtocolStruct, LargeDeltas,
+                NestedListsI32x2, NestedListsI32x3, NestedMixedx2, ListBonks, NestedListsBonk,
+                BoolTest, StructA, StructB, OptionalSetDefaultTest, OptionalBinary)
+        }
+    };
+    (@dispatch $type_name:ident, $bytes:ident, $t:ident, $reencode:ident, $p:ident; $($ty:ident),*) => {
+        match $type_name {
+            $(stringify!($ty) => $reencode::<$t::$ty, $p>($bytes).map_err(|e| e.to_string()),)*
+            other => Err(format!("unknown ThriftTest type `{other}`")),
+        }
+    };
+}
+
+by_type!(by_type_std, types, reencode);
+by_type!(by_type_shared, shared_types, reencode_shared);
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let shared = args.first().is_some_and(|a| a == "--shared");
+    if shared {
+        args.remove(0);
+    }
     let [vectors, out] = args.as_slice() else {
-        eprintln!("usage: thrift-reencode VECTORS_DIR OUT_DIR");
+        eprintln!("usage: thrift-reencode [--shared] VECTORS_DIR OUT_DIR");
         return ExitCode::from(2);
     };
-    match run(Path::new(vectors), Path::new(out)) {
+    match run(Path::new(vectors), Path::new(out), shared) {
         Ok(0) => ExitCode::SUCCESS,
         Ok(failed) => {
             eprintln!("thrift-reencode: {failed} vector(s) could not be re-encoded");
@@ -78,7 +76,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(vectors: &Path, out: &Path) -> Result<usize, String> {
+fn run(vectors: &Path, out: &Path, shared: bool) -> Result<usize, String> {
     let index_path = vectors.join("index.json");
     let index = std::fs::read_to_string(&index_path)
         .map_err(|e| format!("{}: {e}", index_path.display()))?;
@@ -103,8 +101,10 @@ fn run(vectors: &Path, out: &Path) -> Result<usize, String> {
         let result = std::fs::read(&input)
             .map_err(|e| e.to_string())
             .and_then(|bytes| match protocol {
-                "binary" => by_type::<Binary>(type_name, &bytes),
-                "compact" => by_type::<Compact>(type_name, &bytes),
+                "binary" if shared => by_type_shared::<Binary>(type_name, &bytes),
+                "compact" if shared => by_type_shared::<Compact>(type_name, &bytes),
+                "binary" => by_type_std::<Binary>(type_name, &bytes),
+                "compact" => by_type_std::<Compact>(type_name, &bytes),
                 other => Err(format!("unknown protocol `{other}`")),
             });
         match result {
