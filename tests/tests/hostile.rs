@@ -1,11 +1,15 @@
 //! Hostile bytes into generated decoders: truncated, mutated and random input gives
-//! `Err`, never a panic, for owned and borrowing forms, both protocols; nesting deeper than the
+//! `Err`, never a panic, for owned and borrowing forms (and the `Collections::Hash` and
+//! `Strings::Bytes` mappings), both protocols; nesting deeper than the
 //! limit is an error, not a stack overflow.
 
 use proptest::prelude::*;
 use thrift_runtime::{Binary, Compact, ErrorKind, Protocol, ThriftRead, ThriftWrite};
 use thrift_tests::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesRef};
+use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
 use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef};
+use thrift_tests::golden::fixture_containers_bytes::containers::Containers as SharedContainers;
+use thrift_tests::golden::fixture_containers_hash::containers::Containers as HashContainers;
 use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree};
 use thrift_tests::golden::fixture_unions::unions::{Expr, HasUnion, HasUnionRef, Point, Shape};
 
@@ -21,6 +25,11 @@ fn decode_everything(bytes: &[u8]) {
         let _ = Node::decode::<P>(bytes);
         let _ = Tree::decode::<P>(bytes);
         let _ = Expr::decode::<P>(bytes);
+        // The other mappings: hash collections, and shared strings from a `Bytes`.
+        let _ = HashContainers::decode::<P>(bytes);
+        let buffer = thrift_runtime::Bytes::copy_from_slice(bytes);
+        let _ = SharedBaseTypes::decode_bytes::<P>(&buffer);
+        let _ = SharedContainers::decode_bytes::<P>(&buffer);
     }
     each::<Binary>(bytes);
     each::<Compact>(bytes);
