@@ -251,45 +251,35 @@ pub fn read_value(
             let elem_key = (in_key || is_set) && !m.borrowed();
             let elem_rust = rust_type(m, f, element, elem_key);
             let read = read_value(m, f, element, elem_key, depth + 1);
-            if is_set && !borrowed && m.hashed(in_key) {
-                let (set, _) = m.set_map_types(in_key);
-                quote! {{
-                    let #header = r.read_set_begin()?;
-                    #rt::check_element_type(#header.elem, #elem_type, #header.len)?;
-                    let mut #out = #set::with_capacity(#rt::capacity_hint::<#elem_rust>(#header.len));
-                    for _ in 0..#header.len {
-                        #out.insert(#read);
-                    }
-                    r.read_set_end()?;
-                    #out
-                }}
-            } else if is_set && !borrowed {
-                // Elements into a vector, then one bulk build: writers emit sets in order, so
-                // the sort is a single pass, where inserting one by one searches the tree for
-                // every element.
-                let (set, _) = m.set_map_types(in_key);
-                quote! {{
-                    let #header = r.read_set_begin()?;
-                    #rt::check_element_type(#header.elem, #elem_type, #header.len)?;
-                    let mut #out = ::std::vec::Vec::with_capacity(#rt::capacity_hint::<#elem_rust>(#header.len));
-                    for _ in 0..#header.len {
-                        #out.push(#read);
-                    }
-                    r.read_set_end()?;
-                    #out.into_iter().collect::<#set<_>>()
-                }}
+            let (begin, end) = if is_set {
+                (quote!(read_set_begin), quote!(read_set_end))
             } else {
-                quote! {{
-                    let #header = r.read_list_begin()?;
-                    #rt::check_element_type(#header.elem, #elem_type, #header.len)?;
-                    let mut #out = ::std::vec::Vec::with_capacity(#rt::capacity_hint::<#elem_rust>(#header.len));
-                    for _ in 0..#header.len {
-                        #out.push(#read);
-                    }
-                    r.read_list_end()?;
-                    #out
-                }}
-            }
+                (quote!(read_list_begin), quote!(read_list_end))
+            };
+            let capacity = quote!(#rt::capacity_hint::<#elem_rust>(#header.len));
+            let (set, _) = m.set_map_types(in_key);
+            let build = if !is_set || borrowed {
+                Build::vec(&out, &capacity, quote!(#out.push(#read)))
+            } else if m.hashed(in_key) {
+                Build {
+                    init: quote!(#set::with_capacity(#capacity)),
+                    add: quote!(#out.insert(#read)),
+                    finish: quote!(#out),
+                }
+            } else {
+                Build::bulk(&out, &capacity, quote!(#out.push(#read)), quote!(#set<_>))
+            };
+            let Build { init, add, finish } = build;
+            quote! {{
+                let #header = r.#begin()?;
+                #rt::check_element_type(#header.elem, #elem_type, #header.len)?;
+                let mut #out = #init;
+                for _ in 0..#header.len {
+                    #add;
+                }
+                r.#end()?;
+                #finish
+            }}
         }
         Resolved::Map(f, key, val) => {
             let (header, out) = (var("header", depth), var("items", depth));
@@ -297,56 +287,75 @@ pub fn read_value(
             let read_key = read_value(m, f, key, true, depth + 1);
             let read_val = read_value(m, f, val, in_key, depth + 1);
             let (k, v) = (var("key", depth), var("value", depth));
-            if borrowed {
-                let (key_rust, val_rust) =
-                    (rust_type(m, f, key, false), rust_type(m, f, val, false));
-                return quote! {{
-                    let #header = r.read_map_begin()?;
-                    #rt::check_element_type(#header.key, #key_type, #header.len)?;
-                    #rt::check_element_type(#header.value, #value_type, #header.len)?;
-                    let mut #out = ::std::vec::Vec::with_capacity(#rt::capacity_hint::<(#key_rust, #val_rust)>(#header.len));
-                    for _ in 0..#header.len {
-                        let #k = #read_key;
-                        let #v = #read_val;
-                        #out.push((#k, #v));
-                    }
-                    r.read_map_end()?;
-                    #out
-                }};
-            }
-            let (_, map) = m.set_map_types(in_key);
             let (key_rust, val_rust) = (rust_type(m, f, key, true), rust_type(m, f, val, in_key));
-            let hint = quote!(#rt::capacity_hint::<(#key_rust, #val_rust)>(#header.len));
-            if m.hashed(in_key) {
-                return quote! {{
-                    let #header = r.read_map_begin()?;
-                    #rt::check_element_type(#header.key, #key_type, #header.len)?;
-                    #rt::check_element_type(#header.value, #value_type, #header.len)?;
-                    let mut #out = #map::with_capacity(#hint);
-                    for _ in 0..#header.len {
-                        let #k = #read_key;
-                        let #v = #read_val;
-                        #out.insert(#k, #v);
-                    }
-                    r.read_map_end()?;
-                    #out
-                }};
-            }
-            // Entries into a vector, then one bulk build (as for sets); with repeated keys
-            // the last entry wins, as with `insert`.
+            let capacity = quote!(#rt::capacity_hint::<(#key_rust, #val_rust)>(#header.len));
+            let (_, map) = m.set_map_types(in_key);
+            let build = if borrowed {
+                // Borrowing forms hold maps as vectors of pairs.
+                Build::vec(&out, &capacity, quote!(#out.push((#k, #v))))
+            } else if m.hashed(in_key) {
+                Build {
+                    init: quote!(#map::with_capacity(#capacity)),
+                    add: quote!(#out.insert(#k, #v)),
+                    finish: quote!(#out),
+                }
+            } else {
+                Build::bulk(
+                    &out,
+                    &capacity,
+                    quote!(#out.push((#k, #v))),
+                    quote!(#map<_, _>),
+                )
+            };
+            let Build { init, add, finish } = build;
             quote! {{
                 let #header = r.read_map_begin()?;
                 #rt::check_element_type(#header.key, #key_type, #header.len)?;
                 #rt::check_element_type(#header.value, #value_type, #header.len)?;
-                let mut #out = ::std::vec::Vec::with_capacity(#hint);
+                let mut #out = #init;
                 for _ in 0..#header.len {
                     let #k = #read_key;
                     let #v = #read_val;
-                    #out.push((#k, #v));
+                    #add;
                 }
                 r.read_map_end()?;
-                #out.into_iter().collect::<#map<_, _>>()
+                #finish
             }}
+        }
+    }
+}
+
+/// How a decoded container is built: `init` before its elements, `add` for each, `finish`
+/// gives the value.
+struct Build {
+    init: TokenStream,
+    add: TokenStream,
+    finish: TokenStream,
+}
+
+impl Build {
+    /// A vector sized from the header (lists, and the sets and maps of borrowing forms).
+    fn vec(out: &Ident, capacity: &TokenStream, add: TokenStream) -> Build {
+        Build {
+            init: quote!(::std::vec::Vec::with_capacity(#capacity)),
+            add,
+            finish: quote!(#out),
+        }
+    }
+
+    /// A `BTreeSet`/`BTreeMap` (`collection`): the elements go into a vector, then one bulk
+    /// build. Writers emit sets and maps in order, so its sort is a single pass, where
+    /// inserting one by one searches the tree for every element; with repeated keys the last
+    /// entry wins, as with `insert`.
+    fn bulk(
+        out: &Ident,
+        capacity: &TokenStream,
+        add: TokenStream,
+        collection: TokenStream,
+    ) -> Build {
+        Build {
+            finish: quote!(#out.into_iter().collect::<#collection>()),
+            ..Build::vec(out, capacity, add)
         }
     }
 }

@@ -1301,7 +1301,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
             f_tags = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::String,
@@ -1313,7 +1313,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 for _ in 0..header0.len {
                     items0.push(r.read_str()?);
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -1387,7 +1387,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
             f_doubles = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::Double,
@@ -1399,7 +1399,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 for _ in 0..header0.len {
                     items0.push(r.read_double()?);
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -1444,7 +1444,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 for _ in 0..header0.len {
                     items0
                         .push({
-                            let header1 = r.read_list_begin()?;
+                            let header1 = r.read_set_begin()?;
                             ::thrift_runtime::check_element_type(
                                 header1.elem,
                                 ::thrift_runtime::TType::Double,
@@ -1456,7 +1456,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                             for _ in 0..header1.len {
                                 items1.push(r.read_double()?);
                             }
-                            r.read_list_end()?;
+                            r.read_set_end()?;
                             items1
                         });
                 }
@@ -1531,7 +1531,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 10) {
             f_nested_doubles = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::List,
@@ -1559,7 +1559,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                             items1
                         });
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -1608,7 +1608,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 (2, ::thrift_runtime::TType::Set) => {
                     f_tags = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::String,
@@ -1620,7 +1620,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         for _ in 0..header0.len {
                             items0.push(r.read_str()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -1695,7 +1695,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 (4, ::thrift_runtime::TType::Set) => {
                     f_doubles = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::Double,
@@ -1707,7 +1707,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         for _ in 0..header0.len {
                             items0.push(r.read_double()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -1752,7 +1752,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         for _ in 0..header0.len {
                             items0
                                 .push({
-                                    let header1 = r.read_list_begin()?;
+                                    let header1 = r.read_set_begin()?;
                                     ::thrift_runtime::check_element_type(
                                         header1.elem,
                                         ::thrift_runtime::TType::Double,
@@ -1764,7 +1764,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                                     for _ in 0..header1.len {
                                         items1.push(r.read_double()?);
                                     }
-                                    r.read_list_end()?;
+                                    r.read_set_end()?;
                                     items1
                                 });
                         }
@@ -1837,7 +1837,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 (10, ::thrift_runtime::TType::Set) => {
                     f_nested_doubles = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::List,
@@ -1867,7 +1867,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                                     items1
                                 });
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -2125,7 +2125,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
         let mut f_weight = ::std::option::Option::None;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
             f_names = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::String,
@@ -2137,7 +2137,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                 for _ in 0..header0.len {
                     items0.push(r.read_str()?);
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -2154,7 +2154,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
                     f_names = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::String,
@@ -2166,7 +2166,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                         for _ in 0..header0.len {
                             items0.push(r.read_str()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -2823,7 +2823,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         'de,
                     > as ::thrift_runtime::ThriftRead<'de>>::read(r)?;
                     let value0 = {
-                        let header1 = r.read_list_begin()?;
+                        let header1 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header1.elem,
                             ::thrift_runtime::TType::I32,
@@ -2835,7 +2835,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         for _ in 0..header1.len {
                             items1.push(r.read_i32()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items1
                     };
                     items0.push((key0, value0));
@@ -2847,7 +2847,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
             f_keys = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::Struct,
@@ -2864,7 +2864,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                             > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                         );
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -2968,7 +2968,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                                 'de,
                             > as ::thrift_runtime::ThriftRead<'de>>::read(r)?;
                             let value0 = {
-                                let header1 = r.read_list_begin()?;
+                                let header1 = r.read_set_begin()?;
                                 ::thrift_runtime::check_element_type(
                                     header1.elem,
                                     ::thrift_runtime::TType::I32,
@@ -2980,7 +2980,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                                 for _ in 0..header1.len {
                                     items1.push(r.read_i32()?);
                                 }
-                                r.read_list_end()?;
+                                r.read_set_end()?;
                                 items1
                             };
                             items0.push((key0, value0));
@@ -2991,7 +2991,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                 }
                 (2, ::thrift_runtime::TType::Set) => {
                     f_keys = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::Struct,
@@ -3010,7 +3010,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                                     > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                                 );
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }

@@ -1305,7 +1305,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
             f_tags = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::String,
@@ -1317,7 +1317,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 for _ in 0..header0.len {
                     items0.push(r.read_str()?);
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -1391,7 +1391,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
             f_doubles = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::Double,
@@ -1403,7 +1403,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 for _ in 0..header0.len {
                     items0.push(r.read_double()?);
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -1448,7 +1448,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 for _ in 0..header0.len {
                     items0
                         .push({
-                            let header1 = r.read_list_begin()?;
+                            let header1 = r.read_set_begin()?;
                             ::thrift_runtime::check_element_type(
                                 header1.elem,
                                 ::thrift_runtime::TType::Double,
@@ -1460,7 +1460,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                             for _ in 0..header1.len {
                                 items1.push(r.read_double()?);
                             }
-                            r.read_list_end()?;
+                            r.read_set_end()?;
                             items1
                         });
                 }
@@ -1535,7 +1535,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 10) {
             f_nested_doubles = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::List,
@@ -1563,7 +1563,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                             items1
                         });
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -1612,7 +1612,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 (2, ::thrift_runtime::TType::Set) => {
                     f_tags = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::String,
@@ -1624,7 +1624,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         for _ in 0..header0.len {
                             items0.push(r.read_str()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -1699,7 +1699,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 (4, ::thrift_runtime::TType::Set) => {
                     f_doubles = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::Double,
@@ -1711,7 +1711,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         for _ in 0..header0.len {
                             items0.push(r.read_double()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -1756,7 +1756,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         for _ in 0..header0.len {
                             items0
                                 .push({
-                                    let header1 = r.read_list_begin()?;
+                                    let header1 = r.read_set_begin()?;
                                     ::thrift_runtime::check_element_type(
                                         header1.elem,
                                         ::thrift_runtime::TType::Double,
@@ -1768,7 +1768,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                                     for _ in 0..header1.len {
                                         items1.push(r.read_double()?);
                                     }
-                                    r.read_list_end()?;
+                                    r.read_set_end()?;
                                     items1
                                 });
                         }
@@ -1841,7 +1841,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 (10, ::thrift_runtime::TType::Set) => {
                     f_nested_doubles = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::List,
@@ -1871,7 +1871,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                                     items1
                                 });
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -2138,7 +2138,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
         let mut f_weight = ::std::option::Option::None;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
             f_names = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::String,
@@ -2150,7 +2150,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                 for _ in 0..header0.len {
                     items0.push(r.read_str()?);
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -2167,7 +2167,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
                     f_names = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::String,
@@ -2179,7 +2179,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                         for _ in 0..header0.len {
                             items0.push(r.read_str()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -2848,7 +2848,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         'de,
                     > as ::thrift_runtime::ThriftRead<'de>>::read(r)?;
                     let value0 = {
-                        let header1 = r.read_list_begin()?;
+                        let header1 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header1.elem,
                             ::thrift_runtime::TType::I32,
@@ -2860,7 +2860,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         for _ in 0..header1.len {
                             items1.push(r.read_i32()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items1
                     };
                     items0.push((key0, value0));
@@ -2872,7 +2872,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
             f_keys = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::Struct,
@@ -2889,7 +2889,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                             > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                         );
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -2993,7 +2993,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                                 'de,
                             > as ::thrift_runtime::ThriftRead<'de>>::read(r)?;
                             let value0 = {
-                                let header1 = r.read_list_begin()?;
+                                let header1 = r.read_set_begin()?;
                                 ::thrift_runtime::check_element_type(
                                     header1.elem,
                                     ::thrift_runtime::TType::I32,
@@ -3005,7 +3005,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                                 for _ in 0..header1.len {
                                     items1.push(r.read_i32()?);
                                 }
-                                r.read_list_end()?;
+                                r.read_set_end()?;
                                 items1
                             };
                             items0.push((key0, value0));
@@ -3016,7 +3016,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                 }
                 (2, ::thrift_runtime::TType::Set) => {
                     f_keys = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::Struct,
@@ -3035,7 +3035,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                                     > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                                 );
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }

@@ -1290,7 +1290,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
             f_tags = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::String,
@@ -1302,7 +1302,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 for _ in 0..header0.len {
                     items0.push(r.read_str()?);
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -1376,7 +1376,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
             f_doubles = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::Double,
@@ -1388,7 +1388,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 for _ in 0..header0.len {
                     items0.push(r.read_double()?);
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -1433,7 +1433,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 for _ in 0..header0.len {
                     items0
                         .push({
-                            let header1 = r.read_list_begin()?;
+                            let header1 = r.read_set_begin()?;
                             ::thrift_runtime::check_element_type(
                                 header1.elem,
                                 ::thrift_runtime::TType::Double,
@@ -1445,7 +1445,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                             for _ in 0..header1.len {
                                 items1.push(r.read_double()?);
                             }
-                            r.read_list_end()?;
+                            r.read_set_end()?;
                             items1
                         });
                 }
@@ -1520,7 +1520,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 10) {
             f_nested_doubles = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::List,
@@ -1548,7 +1548,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                             items1
                         });
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -1597,7 +1597,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 (2, ::thrift_runtime::TType::Set) => {
                     f_tags = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::String,
@@ -1609,7 +1609,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         for _ in 0..header0.len {
                             items0.push(r.read_str()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -1684,7 +1684,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 (4, ::thrift_runtime::TType::Set) => {
                     f_doubles = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::Double,
@@ -1696,7 +1696,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         for _ in 0..header0.len {
                             items0.push(r.read_double()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -1741,7 +1741,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         for _ in 0..header0.len {
                             items0
                                 .push({
-                                    let header1 = r.read_list_begin()?;
+                                    let header1 = r.read_set_begin()?;
                                     ::thrift_runtime::check_element_type(
                                         header1.elem,
                                         ::thrift_runtime::TType::Double,
@@ -1753,7 +1753,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                                     for _ in 0..header1.len {
                                         items1.push(r.read_double()?);
                                     }
-                                    r.read_list_end()?;
+                                    r.read_set_end()?;
                                     items1
                                 });
                         }
@@ -1826,7 +1826,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 (10, ::thrift_runtime::TType::Set) => {
                     f_nested_doubles = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::List,
@@ -1856,7 +1856,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                                     items1
                                 });
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -2114,7 +2114,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
         let mut f_weight = ::std::option::Option::None;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
             f_names = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::String,
@@ -2126,7 +2126,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                 for _ in 0..header0.len {
                     items0.push(r.read_str()?);
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -2143,7 +2143,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
                     f_names = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::String,
@@ -2155,7 +2155,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                         for _ in 0..header0.len {
                             items0.push(r.read_str()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -2802,7 +2802,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         'de,
                     > as ::thrift_runtime::ThriftRead<'de>>::read(r)?;
                     let value0 = {
-                        let header1 = r.read_list_begin()?;
+                        let header1 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header1.elem,
                             ::thrift_runtime::TType::I32,
@@ -2814,7 +2814,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         for _ in 0..header1.len {
                             items1.push(r.read_i32()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items1
                     };
                     items0.push((key0, value0));
@@ -2826,7 +2826,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
             f_keys = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::Struct,
@@ -2843,7 +2843,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                             > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                         );
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -2947,7 +2947,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                                 'de,
                             > as ::thrift_runtime::ThriftRead<'de>>::read(r)?;
                             let value0 = {
-                                let header1 = r.read_list_begin()?;
+                                let header1 = r.read_set_begin()?;
                                 ::thrift_runtime::check_element_type(
                                     header1.elem,
                                     ::thrift_runtime::TType::I32,
@@ -2959,7 +2959,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                                 for _ in 0..header1.len {
                                     items1.push(r.read_i32()?);
                                 }
-                                r.read_list_end()?;
+                                r.read_set_end()?;
                                 items1
                             };
                             items0.push((key0, value0));
@@ -2970,7 +2970,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                 }
                 (2, ::thrift_runtime::TType::Set) => {
                     f_keys = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::Struct,
@@ -2989,7 +2989,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                                     > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                                 );
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }

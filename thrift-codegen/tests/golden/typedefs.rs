@@ -576,7 +576,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
             f_scores = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::Double,
@@ -588,7 +588,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 for _ in 0..header0.len {
                     items0.push(r.read_double()?);
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -690,7 +690,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 }
                 (4, ::thrift_runtime::TType::Set) => {
                     f_scores = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::Double,
@@ -702,7 +702,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                         for _ in 0..header0.len {
                             items0.push(r.read_double()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -1465,7 +1465,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
         let mut f_main = ::std::option::Option::None;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
             f_procedures = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::Struct,
@@ -1482,7 +1482,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                             > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                         );
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -1541,7 +1541,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
                     f_procedures = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::Struct,
@@ -1560,7 +1560,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                                     > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                                 );
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }

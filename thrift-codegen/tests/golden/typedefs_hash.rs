@@ -573,7 +573,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
             f_scores = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::Double,
@@ -585,7 +585,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 for _ in 0..header0.len {
                     items0.push(r.read_double()?);
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -687,7 +687,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 }
                 (4, ::thrift_runtime::TType::Set) => {
                     f_scores = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::Double,
@@ -699,7 +699,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                         for _ in 0..header0.len {
                             items0.push(r.read_double()?);
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
@@ -1458,7 +1458,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
         let mut f_main = ::std::option::Option::None;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
             f_procedures = ::std::option::Option::Some({
-                let header0 = r.read_list_begin()?;
+                let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
                     ::thrift_runtime::TType::Struct,
@@ -1475,7 +1475,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                             > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                         );
                 }
-                r.read_list_end()?;
+                r.read_set_end()?;
                 items0
             });
             r.read_field_end()?;
@@ -1534,7 +1534,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
                     f_procedures = ::std::option::Option::Some({
-                        let header0 = r.read_list_begin()?;
+                        let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
                             ::thrift_runtime::TType::Struct,
@@ -1553,7 +1553,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                                     > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                                 );
                         }
-                        r.read_list_end()?;
+                        r.read_set_end()?;
                         items0
                     });
                 }
