@@ -188,6 +188,15 @@ pub trait ProtocolWriter {
     fn write_struct_end(&mut self, token: StructToken) -> Result<()>;
     /// Writes a field header.
     fn write_field_begin(&mut self, ttype: TType, id: i16) -> Result<()>;
+    /// Writes a field header when the caller knows the previous field written in this struct
+    /// was `prev_id` (0: none), so that a compact header can be a constant. Generated code
+    /// calls it where that is known when the code is generated; the default is
+    /// [`ProtocolWriter::write_field_begin`].
+    #[inline]
+    fn write_field_begin_after(&mut self, ttype: TType, id: i16, prev_id: i16) -> Result<()> {
+        let _ = prev_id;
+        self.write_field_begin(ttype, id)
+    }
     /// Ends a field.
     #[inline]
     fn write_field_end(&mut self) -> Result<()> {

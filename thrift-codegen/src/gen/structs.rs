@@ -294,8 +294,15 @@ pub fn write_impl(
         } else {
             write_value(m, id.file, &field.ty, &value, key, 0)
         };
+        let begin = match prev {
+            Some(p) => {
+                let p = proc_macro2::Literal::i16_unsuffixed(p);
+                quote!(w.write_field_begin_after(#ttype, #field_id, #p)?;)
+            }
+            None => quote!(w.write_field_begin(#ttype, #field_id)?;),
+        };
         let write = quote! {
-            w.write_field_begin(#ttype, #field_id)?;
+            #begin
             #body
             w.write_field_end()?;
         };

@@ -22,34 +22,34 @@ impl ::thrift_runtime::ThriftWrite for BaseTypes {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Bool, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Bool, 1, 0)?;
         w.write_bool(self.a_bool)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I8, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I8, 2, 1)?;
         w.write_i8(self.a_byte)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I8, 3)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I8, 3, 2)?;
         w.write_i8(self.an_i8)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I16, 4)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I16, 4, 3)?;
         w.write_i16(self.an_i16)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 5)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 5, 4)?;
         w.write_i32(self.an_i32)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I64, 6)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I64, 6, 5)?;
         w.write_i64(self.an_i64)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Double, 7)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Double, 7, 6)?;
         w.write_double(self.a_double)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 8)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 8, 7)?;
         w.write_string(&self.a_string)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 9)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 9, 8)?;
         w.write_binary(&self.a_binary)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Uuid, 10)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Uuid, 10, 9)?;
         w.write_uuid(&self.a_uuid)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -220,34 +220,34 @@ impl<'de> ::thrift_runtime::ThriftWrite for BaseTypesRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Bool, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Bool, 1, 0)?;
         w.write_bool(self.a_bool)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I8, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I8, 2, 1)?;
         w.write_i8(self.a_byte)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I8, 3)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I8, 3, 2)?;
         w.write_i8(self.an_i8)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I16, 4)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I16, 4, 3)?;
         w.write_i16(self.an_i16)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 5)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 5, 4)?;
         w.write_i32(self.an_i32)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I64, 6)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I64, 6, 5)?;
         w.write_i64(self.an_i64)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Double, 7)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Double, 7, 6)?;
         w.write_double(self.a_double)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 8)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 8, 7)?;
         w.write_string(self.a_string)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 9)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 9, 8)?;
         w.write_binary(self.a_binary)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Uuid, 10)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Uuid, 10, 9)?;
         w.write_uuid(&self.a_uuid)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -436,22 +436,22 @@ impl ::thrift_runtime::ThriftWrite for Requiredness {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.req)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.opt {
-            w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+            w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
             w.write_i32(*value)?;
             w.write_field_end()?;
         }
         w.write_field_begin(::thrift_runtime::TType::I32, 3)?;
         w.write_i32(self.plain)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 4)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 4, 3)?;
         w.write_string(&self.req_string)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.opt_string {
-            w.write_field_begin(::thrift_runtime::TType::String, 5)?;
+            w.write_field_begin_after(::thrift_runtime::TType::String, 5, 4)?;
             w.write_string(value)?;
             w.write_field_end()?;
         }
@@ -459,7 +459,7 @@ impl ::thrift_runtime::ThriftWrite for Requiredness {
         w.write_string(&self.plain_string)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.opt_bool {
-            w.write_field_begin(::thrift_runtime::TType::Bool, 7)?;
+            w.write_field_begin_after(::thrift_runtime::TType::Bool, 7, 6)?;
             w.write_bool(*value)?;
             w.write_field_end()?;
         }
@@ -632,22 +632,22 @@ impl<'de> ::thrift_runtime::ThriftWrite for RequirednessRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.req)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.opt {
-            w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+            w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
             w.write_i32(*value)?;
             w.write_field_end()?;
         }
         w.write_field_begin(::thrift_runtime::TType::I32, 3)?;
         w.write_i32(self.plain)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 4)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 4, 3)?;
         w.write_string(self.req_string)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.opt_string {
-            w.write_field_begin(::thrift_runtime::TType::String, 5)?;
+            w.write_field_begin_after(::thrift_runtime::TType::String, 5, 4)?;
             w.write_string(value)?;
             w.write_field_end()?;
         }
@@ -655,7 +655,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for RequirednessRef<'de> {
         w.write_string(self.plain_string)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.opt_bool {
-            w.write_field_begin(::thrift_runtime::TType::Bool, 7)?;
+            w.write_field_begin_after(::thrift_runtime::TType::Bool, 7, 6)?;
             w.write_bool(*value)?;
             w.write_field_end()?;
         }
@@ -865,14 +865,14 @@ impl ::thrift_runtime::ThriftWrite for Defaults {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.number)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 2, 1)?;
         w.write_string(&self.text)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.ratio {
-            w.write_field_begin(::thrift_runtime::TType::Double, 3)?;
+            w.write_field_begin_after(::thrift_runtime::TType::Double, 3, 2)?;
             w.write_double(*value)?;
             w.write_field_end()?;
         }
@@ -883,16 +883,16 @@ impl ::thrift_runtime::ThriftWrite for Defaults {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Bool, 5)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Bool, 5, 4)?;
         w.write_bool(self.flag)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 6)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 6, 5)?;
         w.write_binary(&self.bytes)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Uuid, 7)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Uuid, 7, 6)?;
         w.write_uuid(&self.id)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I64, 8)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I64, 8, 7)?;
         w.write_i64(self.big)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -1080,14 +1080,14 @@ impl<'de> ::thrift_runtime::ThriftWrite for DefaultsRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.number)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 2, 1)?;
         w.write_string(self.text)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.ratio {
-            w.write_field_begin(::thrift_runtime::TType::Double, 3)?;
+            w.write_field_begin_after(::thrift_runtime::TType::Double, 3, 2)?;
             w.write_double(*value)?;
             w.write_field_end()?;
         }
@@ -1103,13 +1103,13 @@ impl<'de> ::thrift_runtime::ThriftWrite for DefaultsRef<'de> {
         w.write_field_begin(::thrift_runtime::TType::Bool, 5)?;
         w.write_bool(self.flag)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 6)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 6, 5)?;
         w.write_binary(self.bytes)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Uuid, 7)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Uuid, 7, 6)?;
         w.write_uuid(&self.id)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I64, 8)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I64, 8, 7)?;
         w.write_i64(self.big)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -1314,11 +1314,11 @@ impl ::thrift_runtime::ThriftWrite for OutOfOrder {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.a)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.b {
-            w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+            w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
             w.write_i32(*value)?;
             w.write_field_end()?;
         }

@@ -104,10 +104,10 @@ impl ::thrift_runtime::ThriftWrite for Point {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.x)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
         w.write_i32(self.y)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -824,11 +824,11 @@ impl ::thrift_runtime::ThriftWrite for HasUnion {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Struct, 1, 0)?;
         ::thrift_runtime::ThriftWrite::write(&self.shape, w)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.expr {
-            w.write_field_begin(::thrift_runtime::TType::Struct, 2)?;
+            w.write_field_begin_after(::thrift_runtime::TType::Struct, 2, 1)?;
             ::thrift_runtime::ThriftWrite::write(value, w)?;
             w.write_field_end()?;
         }
@@ -906,11 +906,11 @@ impl<'de> ::thrift_runtime::ThriftWrite for HasUnionRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Struct, 1, 0)?;
         ::thrift_runtime::ThriftWrite::write(&self.shape, w)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.expr {
-            w.write_field_begin(::thrift_runtime::TType::Struct, 2)?;
+            w.write_field_begin_after(::thrift_runtime::TType::Struct, 2, 1)?;
             ::thrift_runtime::ThriftWrite::write(value, w)?;
             w.write_field_end()?;
         }

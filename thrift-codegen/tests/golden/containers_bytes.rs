@@ -28,7 +28,7 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::List, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::List, 1, 0)?;
         w.write_list_begin(::thrift_runtime::TType::List, self.matrix.len())?;
         for item0 in &self.matrix {
             w.write_list_begin(::thrift_runtime::TType::I32, item0.len())?;
@@ -39,14 +39,14 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 2, 1)?;
         w.write_set_begin(::thrift_runtime::TType::String, self.tags.len())?;
         for item0 in &self.tags {
             w.write_string(item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 3)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
         w.write_map_begin(
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::Map,
@@ -71,14 +71,14 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 4)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 4, 3)?;
         w.write_set_begin(::thrift_runtime::TType::Double, self.doubles.len())?;
         for item0 in &self.doubles {
             w.write_double(item0.0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 5)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 5, 4)?;
         w.write_map_begin(
             ::thrift_runtime::TType::Double,
             ::thrift_runtime::TType::Double,
@@ -90,7 +90,7 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::List, 6)?;
+        w.write_field_begin_after(::thrift_runtime::TType::List, 6, 5)?;
         w.write_list_begin(::thrift_runtime::TType::Set, self.sets_of_doubles.len())?;
         for item0 in &self.sets_of_doubles {
             w.write_set_begin(::thrift_runtime::TType::Double, item0.len())?;
@@ -101,7 +101,7 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 7)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 7, 6)?;
         w.write_map_begin(
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::Bool,
@@ -114,7 +114,7 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         w.write_map_end()?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.flags {
-            w.write_field_begin(::thrift_runtime::TType::List, 8)?;
+            w.write_field_begin_after(::thrift_runtime::TType::List, 8, 7)?;
             w.write_list_begin(::thrift_runtime::TType::Bool, value.len())?;
             for item0 in value {
                 w.write_bool(*item0)?;
@@ -129,7 +129,7 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 10)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 10, 9)?;
         w.write_set_begin(::thrift_runtime::TType::List, self.nested_doubles.len())?;
         for item0 in &self.nested_doubles {
             w.write_list_begin(::thrift_runtime::TType::Double, item0.len())?;
@@ -1001,7 +1001,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::List, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::List, 1, 0)?;
         w.write_list_begin(::thrift_runtime::TType::List, self.matrix.len())?;
         for item0 in &self.matrix {
             w.write_list_begin(::thrift_runtime::TType::I32, item0.len())?;
@@ -1012,14 +1012,14 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 2, 1)?;
         w.write_set_begin(::thrift_runtime::TType::String, self.tags.len())?;
         for item0 in &self.tags {
             w.write_string(item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 3)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
         w.write_map_begin(
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::Map,
@@ -1044,14 +1044,14 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 4)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 4, 3)?;
         w.write_set_begin(::thrift_runtime::TType::Double, self.doubles.len())?;
         for item0 in &self.doubles {
             w.write_double(*item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 5)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 5, 4)?;
         w.write_map_begin(
             ::thrift_runtime::TType::Double,
             ::thrift_runtime::TType::Double,
@@ -1063,7 +1063,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::List, 6)?;
+        w.write_field_begin_after(::thrift_runtime::TType::List, 6, 5)?;
         w.write_list_begin(::thrift_runtime::TType::Set, self.sets_of_doubles.len())?;
         for item0 in &self.sets_of_doubles {
             w.write_set_begin(::thrift_runtime::TType::Double, item0.len())?;
@@ -1074,7 +1074,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 7)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 7, 6)?;
         w.write_map_begin(
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::Bool,
@@ -1087,7 +1087,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         w.write_map_end()?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.flags {
-            w.write_field_begin(::thrift_runtime::TType::List, 8)?;
+            w.write_field_begin_after(::thrift_runtime::TType::List, 8, 7)?;
             w.write_list_begin(::thrift_runtime::TType::Bool, value.len())?;
             for item0 in value {
                 w.write_bool(*item0)?;
@@ -1102,7 +1102,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 10)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 10, 9)?;
         w.write_set_begin(::thrift_runtime::TType::List, self.nested_doubles.len())?;
         for item0 in &self.nested_doubles {
             w.write_list_begin(::thrift_runtime::TType::Double, item0.len())?;
@@ -1983,14 +1983,14 @@ impl ::thrift_runtime::ThriftWrite for KeyWithSet {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 1, 0)?;
         w.write_set_begin(::thrift_runtime::TType::String, self.names.len())?;
         for item0 in &self.names {
             w.write_string(item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Double, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Double, 2, 1)?;
         w.write_double(self.weight.0)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -2100,14 +2100,14 @@ impl<'de> ::thrift_runtime::ThriftWrite for KeyWithSetRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 1, 0)?;
         w.write_set_begin(::thrift_runtime::TType::String, self.names.len())?;
         for item0 in &self.names {
             w.write_string(item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Double, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Double, 2, 1)?;
         w.write_double(self.weight)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -2232,7 +2232,7 @@ impl ::thrift_runtime::ThriftWrite for UsesKeys {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 1, 0)?;
         w.write_map_begin(
             ::thrift_runtime::TType::Struct,
             ::thrift_runtime::TType::Set,
@@ -2248,14 +2248,14 @@ impl ::thrift_runtime::ThriftWrite for UsesKeys {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 2, 1)?;
         w.write_set_begin(::thrift_runtime::TType::Struct, self.keys.len())?;
         for item0 in &self.keys {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 3)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
         w.write_map_begin(
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::List,
@@ -2697,7 +2697,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for UsesKeysRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 1, 0)?;
         w.write_map_begin(
             ::thrift_runtime::TType::Struct,
             ::thrift_runtime::TType::Set,
@@ -2713,14 +2713,14 @@ impl<'de> ::thrift_runtime::ThriftWrite for UsesKeysRef<'de> {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 2, 1)?;
         w.write_set_begin(::thrift_runtime::TType::Struct, self.keys.len())?;
         for item0 in &self.keys {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 3)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
         w.write_map_begin(
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::List,

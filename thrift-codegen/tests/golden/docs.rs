@@ -27,10 +27,10 @@ impl ::thrift_runtime::ThriftWrite for Documented {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.plain)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
         w.write_i32(self.special)?;
         w.write_field_end()?;
         w.write_field_stop()?;

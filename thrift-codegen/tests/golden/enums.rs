@@ -181,11 +181,11 @@ impl ::thrift_runtime::ThriftWrite for UsesEnums {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.color.0)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.signed {
-            w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+            w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
             w.write_i32(value.0)?;
             w.write_field_end()?;
         }
@@ -196,7 +196,7 @@ impl ::thrift_runtime::ThriftWrite for UsesEnums {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 4)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 4, 3)?;
         w.write_map_begin(
             ::thrift_runtime::TType::I32,
             ::thrift_runtime::TType::String,
@@ -398,11 +398,11 @@ impl<'de> ::thrift_runtime::ThriftWrite for UsesEnumsRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.color.0)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.signed {
-            w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+            w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
             w.write_i32(value.0)?;
             w.write_field_end()?;
         }

@@ -27,10 +27,10 @@ impl ::thrift_runtime::ThriftWrite for NotFound {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
         w.write_string(&self.message)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
         w.write_i32(self.code)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -97,10 +97,10 @@ impl<'de> ::thrift_runtime::ThriftWrite for NotFoundRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
         w.write_string(self.message)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
         w.write_i32(self.code)?;
         w.write_field_end()?;
         w.write_field_stop()?;

@@ -19,28 +19,28 @@ impl ::thrift_runtime::ThriftWrite for Type {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.r#fn)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
         w.write_i32(self.self_)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 3)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 3, 2)?;
         w.write_i32(self.super_)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 4)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 4, 3)?;
         w.write_string(&self.crate_)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 5)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 5, 4)?;
         w.write_i32(self.foo_bar)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 6)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 6, 5)?;
         w.write_i32(self.foo_bar_2)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 7)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 7, 6)?;
         w.write_i32(self.foo_bar_3)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 8)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 8, 7)?;
         w.write_i32(self.r#async)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -185,28 +185,28 @@ impl<'de> ::thrift_runtime::ThriftWrite for TypeRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.r#fn)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
         w.write_i32(self.self_)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 3)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 3, 2)?;
         w.write_i32(self.super_)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 4)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 4, 3)?;
         w.write_string(self.crate_)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 5)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 5, 4)?;
         w.write_i32(self.foo_bar)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 6)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 6, 5)?;
         w.write_i32(self.foo_bar_2)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 7)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 7, 6)?;
         w.write_i32(self.foo_bar_3)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 8)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 8, 7)?;
         w.write_i32(self.r#async)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -362,7 +362,7 @@ impl ::thrift_runtime::ThriftWrite for SnakeCaseStruct {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.camel_case_field)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -492,7 +492,7 @@ impl ::thrift_runtime::ThriftWrite for FooBar {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
         w.write_string(&self.a)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -546,7 +546,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for FooBarRef2<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
         w.write_string(self.a)?;
         w.write_field_end()?;
         w.write_field_stop()?;

@@ -14,7 +14,7 @@ impl ::thrift_runtime::ThriftWrite for Request {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Struct, 1, 0)?;
         ::thrift_runtime::ThriftWrite::write(&self.header, w)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -74,7 +74,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for RequestRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Struct, 1, 0)?;
         ::thrift_runtime::ThriftWrite::write(&self.header, w)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -152,7 +152,7 @@ impl ::thrift_runtime::ThriftWrite for Header {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
         w.write_string(&self.trace_id)?;
         w.write_field_end()?;
         w.write_field_stop()?;
@@ -206,7 +206,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for HeaderRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::String, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
         w.write_string(self.trace_id)?;
         w.write_field_end()?;
         w.write_field_stop()?;

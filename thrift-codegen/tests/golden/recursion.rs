@@ -14,11 +14,11 @@ impl ::thrift_runtime::ThriftWrite for Node {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
         w.write_i32(self.value)?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.next {
-            w.write_field_begin(::thrift_runtime::TType::Struct, 2)?;
+            w.write_field_begin_after(::thrift_runtime::TType::Struct, 2, 1)?;
             ::thrift_runtime::ThriftWrite::write(value, w)?;
             w.write_field_end()?;
         }
@@ -95,7 +95,7 @@ impl ::thrift_runtime::ThriftWrite for Tree {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::List, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::List, 1, 0)?;
         w.write_list_begin(::thrift_runtime::TType::Struct, self.children.len())?;
         for item0 in &self.children {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
@@ -192,7 +192,7 @@ impl ::thrift_runtime::ThriftWrite for Ping {
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
         if let ::std::option::Option::Some(value) = &self.pong {
-            w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+            w.write_field_begin_after(::thrift_runtime::TType::Struct, 1, 0)?;
             ::thrift_runtime::ThriftWrite::write(value, w)?;
             w.write_field_end()?;
         }
@@ -255,7 +255,7 @@ impl ::thrift_runtime::ThriftWrite for Pong {
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
         if let ::std::option::Option::Some(value) = &self.ping {
-            w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+            w.write_field_begin_after(::thrift_runtime::TType::Struct, 1, 0)?;
             ::thrift_runtime::ThriftWrite::write(value, w)?;
             w.write_field_end()?;
         }

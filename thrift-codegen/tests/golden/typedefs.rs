@@ -24,17 +24,17 @@ impl ::thrift_runtime::ThriftWrite for Record {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I64, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I64, 1, 0)?;
         w.write_i64(self.id)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::List, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::List, 2, 1)?;
         w.write_list_begin(::thrift_runtime::TType::I64, self.related.len())?;
         for item0 in &self.related {
             w.write_i64(*item0)?;
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 3)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
         w.write_map_begin(
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::List,
@@ -50,14 +50,14 @@ impl ::thrift_runtime::ThriftWrite for Record {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 4)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 4, 3)?;
         w.write_set_begin(::thrift_runtime::TType::Double, self.scores.len())?;
         for item0 in &self.scores {
             w.write_double(item0.0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 5)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 5, 4)?;
         w.write_map_begin(
             ::thrift_runtime::TType::Double,
             ::thrift_runtime::TType::String,
@@ -398,17 +398,17 @@ impl<'de> ::thrift_runtime::ThriftWrite for RecordRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::I64, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::I64, 1, 0)?;
         w.write_i64(self.id)?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::List, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::List, 2, 1)?;
         w.write_list_begin(::thrift_runtime::TType::I64, self.related.len())?;
         for item0 in &self.related {
             w.write_i64(*item0)?;
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 3)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
         w.write_map_begin(
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::List,
@@ -424,14 +424,14 @@ impl<'de> ::thrift_runtime::ThriftWrite for RecordRef<'de> {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 4)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 4, 3)?;
         w.write_set_begin(::thrift_runtime::TType::Double, self.scores.len())?;
         for item0 in &self.scores {
             w.write_double(*item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::Map, 5)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Map, 5, 4)?;
         w.write_map_begin(
             ::thrift_runtime::TType::Double,
             ::thrift_runtime::TType::String,
@@ -794,7 +794,7 @@ impl ::thrift_runtime::ThriftWrite for Procedure {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::List, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::List, 1, 0)?;
         w.write_list_begin(::thrift_runtime::TType::Map, self.steps.len())?;
         for item0 in &self.steps {
             w.write_map_begin(
@@ -966,7 +966,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for ProcedureRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::List, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::List, 1, 0)?;
         w.write_list_begin(::thrift_runtime::TType::Map, self.steps.len())?;
         for item0 in &self.steps {
             w.write_map_begin(
@@ -1158,14 +1158,14 @@ impl ::thrift_runtime::ThriftWrite for Catalog {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 1, 0)?;
         w.write_set_begin(::thrift_runtime::TType::Struct, self.procedures.len())?;
         for item0 in &self.procedures {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::List, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::List, 2, 1)?;
         w.write_list_begin(::thrift_runtime::TType::Map, self.main.len())?;
         for item0 in &self.main {
             w.write_map_begin(
@@ -1394,14 +1394,14 @@ impl<'de> ::thrift_runtime::ThriftWrite for CatalogRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin(::thrift_runtime::TType::Set, 1)?;
+        w.write_field_begin_after(::thrift_runtime::TType::Set, 1, 0)?;
         w.write_set_begin(::thrift_runtime::TType::Struct, self.procedures.len())?;
         for item0 in &self.procedures {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin(::thrift_runtime::TType::List, 2)?;
+        w.write_field_begin_after(::thrift_runtime::TType::List, 2, 1)?;
         w.write_list_begin(::thrift_runtime::TType::Map, self.main.len())?;
         for item0 in &self.main {
             w.write_map_begin(

@@ -94,6 +94,19 @@ impl<O: Output> ProtocolWriter for CompactWriter<O> {
         self.write_field_header(compact_type(ttype), id)
     }
 
+    /// With `id` and `prev_id` constants, the short header is a constant byte.
+    #[inline]
+    fn write_field_begin_after(&mut self, ttype: TType, id: i16, prev_id: i16) -> Result<()> {
+        debug_assert_eq!(prev_id, self.last_field_id, "wrong previous field id");
+        match short_delta(id, prev_id) {
+            Some(delta) if ttype != TType::Bool => {
+                self.last_field_id = id;
+                self.out.write_u8((delta << 4) | compact_type(ttype))
+            }
+            _ => self.write_field_begin(ttype, id),
+        }
+    }
+
     #[inline]
     fn write_field_stop(&mut self) -> Result<()> {
         self.out.write_u8(0)

@@ -370,3 +370,41 @@ fn strings_binary_uuid() {
         ErrorKind::InvalidUtf8
     );
 }
+
+#[test]
+fn field_header_after_a_known_field_matches_the_plain_header() {
+    use crate::{CompactWriter, ProtocolWriter, TType};
+    // Short deltas, a long jump, a bool (value in the header), and the first field.
+    let fields = [
+        (TType::I32, 1, 0),
+        (TType::String, 2, 1),
+        (TType::Bool, 3, 2),
+        (TType::I64, 40, 3),
+        (TType::Struct, 41, 40),
+    ];
+    let write = |known: bool| {
+        let mut w = CompactWriter::new(Vec::new());
+        let token = w.write_struct_begin().unwrap();
+        for (ttype, id, prev) in fields {
+            if known {
+                w.write_field_begin_after(ttype, id, prev).unwrap();
+            } else {
+                w.write_field_begin(ttype, id).unwrap();
+            }
+            match ttype {
+                TType::Bool => w.write_bool(true).unwrap(),
+                TType::Struct => {
+                    let t = w.write_struct_begin().unwrap();
+                    w.write_field_stop().unwrap();
+                    w.write_struct_end(t).unwrap();
+                }
+                _ => w.write_i32(7).unwrap(),
+            }
+            w.write_field_end().unwrap();
+        }
+        w.write_field_stop().unwrap();
+        w.write_struct_end(token).unwrap();
+        w.into_output()
+    };
+    assert_eq!(write(true), write(false));
+}
