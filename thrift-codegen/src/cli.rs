@@ -53,33 +53,15 @@ pub struct GenerateArgs {
     pub runtime_path: String,
     /// How sets and maps are represented: `btree` (`BTreeSet`/`BTreeMap`, deterministic
     /// encoding) or `hash` (`HashSet`/`HashMap`, one allocation per decoded set or map).
-    #[arg(long, value_enum, default_value_t = CollectionsArg::Btree)]
-    pub collections: CollectionsArg,
+    #[arg(long, value_enum, default_value_t = crate::Collections::BTree)]
+    pub collections: crate::Collections,
     /// How strings and binaries are represented: `std` (`String`/`Vec<u8>`) or `bytes`
     /// (`thrift_runtime::ByteString`/`Bytes`, shared slices when decoding from a `Bytes`).
-    #[arg(long, value_enum, default_value_t = StringsArg::Std)]
-    pub strings: StringsArg,
+    #[arg(long, value_enum, default_value_t = crate::Strings::Std)]
+    pub strings: crate::Strings,
     /// The IDL files to generate code for (their includes are generated too).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-}
-
-/// Values of `generate --strings`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum StringsArg {
-    /// `String` / `Vec<u8>`.
-    Std,
-    /// `ByteString` / `Bytes`.
-    Bytes,
-}
-
-/// Values of `generate --collections`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CollectionsArg {
-    /// `BTreeSet` / `BTreeMap`.
-    Btree,
-    /// `HashSet` / `HashMap`.
-    Hash,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -133,14 +115,8 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         builder.include_dir(dir);
     }
     builder.runtime_path(&args.runtime_path);
-    builder.collections(match args.collections {
-        CollectionsArg::Btree => crate::Collections::BTree,
-        CollectionsArg::Hash => crate::Collections::Hash,
-    });
-    builder.strings(match args.strings {
-        StringsArg::Std => crate::Strings::Std,
-        StringsArg::Bytes => crate::Strings::Bytes,
-    });
+    builder.collections(args.collections);
+    builder.strings(args.strings);
     let files = match builder.generate(&args.files) {
         Ok(files) => files,
         Err(e) => {

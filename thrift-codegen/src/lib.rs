@@ -57,7 +57,7 @@ pub use builder::{mod_rs, single_file, Builder, Error, GeneratedFile};
 
 /// How `string` and `binary` are represented in the owned types ([`Builder::strings`],
 /// `thrift-codegen generate --strings`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Strings {
     /// `String` and `Vec<u8>` (the default): one allocation and copy per decoded value.
     #[default]
@@ -71,12 +71,13 @@ pub enum Strings {
 
 /// How `set<T>` and `map<K, V>` are represented in the owned types
 /// ([`Builder::collections`], `thrift-codegen generate --collections`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Collections {
     /// `BTreeSet` / `BTreeMap` (the default): deterministic encoding (entries in key order),
     /// and structs holding them can derive `Hash` and `Ord`. Decoding allocates one node per
     /// eleven or so entries.
     #[default]
+    #[value(name = "btree")]
     BTree,
     /// `HashSet` / `HashMap`: decoding allocates each set or map once (sized from the header),
     /// and lookups are hashed. Entries are encoded in the map's iteration order, which differs
