@@ -143,6 +143,20 @@ fn ours_decoder<'a, T: for<'de> ThriftRead<'de>, P: Protocol>(bytes: &'a [u8]) -
     })
 }
 
+/// `decoded` (a value of another mapping of the same IDL) must re-encode to bytes that our
+/// default types decode to `value`.
+fn reencodes_to<T, O>(proto: Proto, decoded: &T, value: &O) -> Result<(), String>
+where
+    T: ThriftWrite,
+    O: for<'de> ThriftRead<'de> + PartialEq,
+{
+    let back: O = decode_ours(proto, &encode_ours(proto, decoded))?;
+    if back != *value {
+        return Err("decodes to a different value".to_string());
+    }
+    Ok(())
+}
+
 /// Decodes from a shared buffer (`decode_bytes`); the buffer is already shared (its first
 /// slice, made by the check before timing, promoted it), so decoding allocates nothing for it.
 fn shared_decoder<'a, T: for<'de> ThriftRead<'de>, P: Protocol>(
@@ -357,18 +371,12 @@ impl<W: Workload> Prepared<W> {
         // of it): decode only, like ours-hash.
         if op == Op::Decode {
             let buffer = thrift_runtime::Bytes::copy_from_slice(bytes);
-            let check = (|| {
-                let shared: W::Shared = match proto {
-                    Proto::Binary => W::Shared::decode_bytes::<Binary>(&buffer),
-                    Proto::Compact => W::Shared::decode_bytes::<Compact>(&buffer),
-                }
-                .map_err(|e| format!("{e}"))?;
-                let back: W::Ours = decode_ours(proto, &encode_ours(proto, &shared))?;
-                if back != self.value {
-                    return Err("decodes to a different value".to_string());
-                }
-                Ok(())
-            })();
+            let check = match proto {
+                Proto::Binary => W::Shared::decode_bytes::<Binary>(&buffer),
+                Proto::Compact => W::Shared::decode_bytes::<Compact>(&buffer),
+            }
+            .map_err(|e| format!("{e}"))
+            .and_then(|shared| reencodes_to(proto, &shared, &self.value));
             out.push(Contender {
                 name: "ours-bytes",
                 runner: check.map(|()| match proto {
@@ -380,14 +388,8 @@ impl<W: Workload> Prepared<W> {
 
         // Ours with `Collections::Hash`: decode only (its encoding order is the maps' own).
         if W::HAS_HASH && op == Op::Decode {
-            let check = (|| {
-                let hashed: W::Hash = decode_ours(proto, bytes)?;
-                let back: W::Ours = decode_ours(proto, &encode_ours(proto, &hashed))?;
-                if back != self.value {
-                    return Err("decodes to a different value".to_string());
-                }
-                Ok(())
-            })();
+            let check = decode_ours::<W::Hash>(proto, bytes)
+                .and_then(|hashed| reencodes_to(proto, &hashed, &self.value));
             out.push(Contender {
                 name: "ours-hash",
                 runner: check.map(|()| match proto {
