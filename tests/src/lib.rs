@@ -19,6 +19,9 @@ pub mod golden {
     pub mod fixture_consts_hash {
         include!("../../thrift-codegen/tests/golden/consts_hash.rs");
     }
+    pub mod fixture_consts_hasher {
+        include!("../../thrift-codegen/tests/golden/consts_hasher.rs");
+    }
     pub mod fixture_containers {
         include!("../../thrift-codegen/tests/golden/containers.rs");
     }
@@ -27,6 +30,9 @@ pub mod golden {
     }
     pub mod fixture_containers_hash {
         include!("../../thrift-codegen/tests/golden/containers_hash.rs");
+    }
+    pub mod fixture_containers_hasher {
+        include!("../../thrift-codegen/tests/golden/containers_hasher.rs");
     }
     pub mod fixture_docs {
         include!("../../thrift-codegen/tests/golden/docs.rs");

@@ -16,6 +16,7 @@ use thrift_tests::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesR
 use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
 use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef};
 use thrift_tests::golden::fixture_containers_hash::containers::Containers as HashContainers;
+use thrift_tests::golden::fixture_containers_hasher::containers::Containers as HasherContainers;
 use thrift_tests::golden::fixture_exceptions::exceptions::{NotFound, NotFoundRef};
 use thrift_tests::golden::fixture_namespaced::org::example::api::{Request, RequestRef};
 use thrift_tests::golden::fixture_namespaced::org::example::common::Header;
@@ -133,6 +134,30 @@ fn hash_collections_allocate_once<P: Protocol>() {
     let (decoded, count) = allocations(|| HashContainers::decode::<P>(&bytes).unwrap());
     assert_eq!(decoded, value);
     assert_eq!(count, 5, "matrix, its two rows, doubles, by_double");
+}
+
+/// The same with a hasher of the user's choice (`Builder::hasher`).
+fn hasher_collections_allocate_once<P: Protocol>() {
+    let value = HasherContainers {
+        matrix: vec![vec![1, 2], vec![3]],
+        doubles: (0..300).map(|i| f64::from(i).into()).collect(),
+        by_double: (0..500).map(|i| (f64::from(i).into(), 0.5)).collect(),
+        ..Default::default()
+    };
+    let bytes = value.encode_to_vec::<P>().unwrap();
+    let (decoded, count) = allocations(|| HasherContainers::decode::<P>(&bytes).unwrap());
+    assert_eq!(decoded, value);
+    assert_eq!(count, 5, "matrix, its two rows, doubles, by_double");
+}
+
+#[test]
+fn hasher_collections_allocate_once_binary() {
+    hasher_collections_allocate_once::<Binary>();
+}
+
+#[test]
+fn hasher_collections_allocate_once_compact() {
+    hasher_collections_allocate_once::<Compact>();
 }
 
 #[test]

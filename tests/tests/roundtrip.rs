@@ -16,6 +16,7 @@ use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as Sha
 use thrift_tests::golden::fixture_containers::containers::Containers;
 use thrift_tests::golden::fixture_containers_bytes::containers::Containers as SharedContainers;
 use thrift_tests::golden::fixture_containers_hash::containers::Containers as HashContainers;
+use thrift_tests::golden::fixture_containers_hasher::containers::Containers as HasherContainers;
 use thrift_tests::golden::fixture_enums::enums::{Color, Signed, UsesEnums};
 use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree, Wrapper};
 use thrift_tests::golden::fixture_unions::unions::{Expr, HasUnion, Point, Shape};
@@ -217,6 +218,20 @@ fn hash_round_trip<P: Protocol>(value: &Containers) {
     assert_eq!(back.encode_to_vec::<P>().unwrap(), bytes);
 }
 
+/// The same with a hasher (`Builder::hasher`): the bytes of the ordered form decode into the
+/// hasher form, whose own bytes decode back to the same value in both forms.
+fn hasher_round_trip<P: Protocol>(value: &Containers) {
+    let bytes = value.encode_to_vec::<P>().unwrap();
+    let hashed = HasherContainers::decode::<P>(&bytes).unwrap();
+    let hashed_bytes = hashed.encode_to_vec::<P>().unwrap();
+    assert_eq!(hashed_bytes.len(), hashed.encoded_len::<P>());
+    assert_eq!(hashed_bytes.len(), bytes.len());
+    let again = HasherContainers::decode::<P>(&hashed_bytes).unwrap();
+    assert_eq!(again.encode_to_vec::<P>().unwrap().len(), bytes.len());
+    let back = Containers::decode::<P>(&hashed_bytes).unwrap();
+    assert_eq!(back.encode_to_vec::<P>().unwrap(), bytes);
+}
+
 /// `Strings::Bytes` types read and write the same bytes as the `String`/`Vec<u8>` ones,
 /// decoded from a `Bytes` (shared) or from a slice (copied).
 fn shared_round_trip<T, P>(bytes: &[u8])
@@ -331,6 +346,8 @@ proptest! {
     fn hash_collections_round_trip(value in containers()) {
         hash_round_trip::<Binary>(&value);
         hash_round_trip::<Compact>(&value);
+        hasher_round_trip::<Binary>(&value);
+        hasher_round_trip::<Compact>(&value);
     }
 
     #[test]
@@ -443,4 +460,51 @@ fn repeated_keys_keep_the_last_value() {
     let hashed = HashContainers::decode::<Binary>(&bytes).unwrap();
     assert_eq!(ordered_form(&hashed).tags, ordered.tags);
     assert_eq!(ordered_form(&hashed).by_bytes, ordered.by_bytes);
+    let hasher = HasherContainers::decode::<Binary>(&bytes).unwrap();
+    assert_eq!(hasher.tags.len(), 2);
+    assert!(hasher.tags.contains("a") && hasher.tags.contains("b"));
+    assert_eq!(hasher.by_bytes.len(), 2);
+    assert_eq!(hasher.by_bytes.get(&vec![1]), Some(&false));
+}
+
+/// Constant sets and maps hold the same entries with std's hasher and with another one.
+#[test]
+fn constants_with_a_hasher() {
+    use thrift_tests::golden::{fixture_consts_hash as std_hasher, fixture_consts_hasher as other};
+    let same_entries = |a: Vec<String>, mut b: Vec<String>| {
+        let mut a = a;
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+    };
+    same_entries(
+        std_hasher::consts::PRIMES
+            .iter()
+            .map(|p| p.to_string())
+            .collect(),
+        other::consts::PRIMES
+            .iter()
+            .map(|p| p.to_string())
+            .collect(),
+    );
+    same_entries(
+        std_hasher::consts::LEVELS
+            .iter()
+            .map(|e| format!("{e:?}"))
+            .collect(),
+        other::consts::LEVELS
+            .iter()
+            .map(|e| format!("{e:?}"))
+            .collect(),
+    );
+    same_entries(
+        std_hasher::consts::NESTED
+            .iter()
+            .map(|e| format!("{e:?}"))
+            .collect(),
+        other::consts::NESTED
+            .iter()
+            .map(|e| format!("{e:?}"))
+            .collect(),
+    );
 }

@@ -29,6 +29,8 @@ pub enum Error {
     Io(PathBuf, std::io::Error),
     /// `OUT_DIR` is not set and no output directory was given.
     NoOutDir,
+    /// The options given to the [`Builder`] do not fit together or do not parse; says why.
+    Options(String),
 }
 
 impl fmt::Display for Error {
@@ -39,6 +41,7 @@ impl fmt::Display for Error {
             Error::NoOutDir => {
                 f.write_str("no output directory: OUT_DIR is not set (call out_dir)")
             }
+            Error::Options(why) => write!(f, "invalid options: {why}"),
         }
     }
 }
@@ -71,6 +74,7 @@ pub struct Builder {
     emit_rerun_if_changed: bool,
     collections: crate::Collections,
     strings: crate::Strings,
+    hasher: Option<String>,
 }
 
 impl Default for Builder {
@@ -89,6 +93,7 @@ impl Builder {
             emit_rerun_if_changed: true,
             collections: crate::Collections::BTree,
             strings: crate::Strings::Std,
+            hasher: None,
         }
     }
 
@@ -132,6 +137,18 @@ impl Builder {
         self
     }
 
+    /// The hasher of the `HashSet`s and `HashMap`s generated with [`crate::Collections::Hash`]:
+    /// the path of a type implementing `BuildHasher + Default + Clone`, such as
+    /// `::foldhash::fast::RandomState` or `::ahash::RandomState` (the consuming crate depends
+    /// on it). Without it, std's `RandomState` (SipHash 1-3: resistant to HashDoS from
+    /// hostile keys, and slower; see BENCHMARKS.md). Maps are then built with
+    /// `with_capacity_and_hasher(n, Default::default())`. Setting it with the `BTree`
+    /// collections is an error ([`Error::Options`]).
+    pub fn hasher(&mut self, path: impl Into<String>) -> &mut Builder {
+        self.hasher = Some(path.into());
+        self
+    }
+
     /// How strings and binaries are represented: `String`/`Vec<u8>` (the default) or the
     /// runtime's `ByteString`/`Bytes`, slices of the input when decoding from a `Bytes`
     /// (`Foo::decode_bytes`); see [`crate::Strings`].
@@ -141,6 +158,7 @@ impl Builder {
     }
 
     fn check<P: AsRef<Path>>(&self, files: &[P]) -> Result<Checked, Error> {
+        self.hasher_tokens()?;
         let mut loader = Loader::new();
         for dir in &self.include_dirs {
             loader.include_dir(dir);
@@ -163,12 +181,39 @@ impl Builder {
         Ok(self.generate_checked(&checked))
     }
 
+    /// The hasher type as tokens, checked: a type that parses, and only with `Hash` collections.
+    fn hasher_tokens(&self) -> Result<Option<TokenStream>, Error> {
+        let Some(path) = &self.hasher else {
+            return Ok(None);
+        };
+        if self.collections != crate::Collections::Hash {
+            return Err(Error::Options(format!(
+                "the hasher `{path}` needs the `hash` collections (Collections::Hash, \
+                 `--collections hash`); the `btree` collections have no hasher"
+            )));
+        }
+        match syn::parse_str::<syn::Type>(path) {
+            Ok(ty) => Ok(Some(quote::ToTokens::to_token_stream(&ty))),
+            Err(e) => Err(Error::Options(format!(
+                "the hasher `{path}` is not a Rust type path: {e}"
+            ))),
+        }
+    }
+
     fn generate_checked(&self, checked: &Checked) -> Vec<GeneratedFile> {
         let runtime: TokenStream = self
             .runtime_path
             .parse()
             .unwrap_or_else(|_| "::thrift_runtime".parse().expect("valid path"));
-        let model = Model::new(&checked.program, runtime, self.collections, self.strings);
+        // Checked in `check`, which every caller has run.
+        let hasher = self.hasher_tokens().ok().flatten();
+        let model = Model::new(
+            &checked.program,
+            runtime,
+            self.collections,
+            self.strings,
+            hasher,
+        );
         let mut out: Vec<GeneratedFile> = model
             .files()
             .map(|file| {

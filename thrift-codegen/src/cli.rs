@@ -55,6 +55,11 @@ pub struct GenerateArgs {
     /// encoding) or `hash` (`HashSet`/`HashMap`, one allocation per decoded set or map).
     #[arg(long, value_enum, default_value_t = crate::Collections::BTree)]
     pub collections: crate::Collections,
+    /// With `--collections hash`: the hasher of the generated sets and maps, the path of a
+    /// `BuildHasher + Default + Clone` type such as `::foldhash::fast::RandomState`
+    /// (default: std's `RandomState`, SipHash).
+    #[arg(long, value_name = "PATH")]
+    pub hasher: Option<String>,
     /// How strings and binaries are represented: `std` (`String`/`Vec<u8>`) or `bytes`
     /// (`thrift_runtime::ByteString`/`Bytes`, shared slices when decoding from a `Bytes`).
     #[arg(long, value_enum, default_value_t = crate::Strings::Std)]
@@ -116,11 +121,18 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     }
     builder.runtime_path(&args.runtime_path);
     builder.collections(args.collections);
+    if let Some(hasher) = &args.hasher {
+        builder.hasher(hasher);
+    }
     builder.strings(args.strings);
     let files = match builder.generate(&args.files) {
         Ok(files) => files,
         Err(e) => {
-            let _ = write!(stderr, "{e}");
+            let text = e.to_string();
+            let _ = write!(stderr, "{text}");
+            if !text.ends_with('\n') {
+                let _ = writeln!(stderr);
+            }
             return ExitCode::from(1);
         }
     };

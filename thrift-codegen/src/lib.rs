@@ -16,7 +16,7 @@
 //! | `const` | `pub const` for scalars and strings (`&str`), binaries (`&[u8]`); `pub static …: LazyLock<T>` for containers and structs |
 //! | `bool` `byte`/`i8` `i16` `i32` `i64` `double` | `bool` `i8` `i16` `i32` `i64` `f64` |
 //! | `string`, `binary`, `uuid` | `String`, `Vec<u8>`, `[u8; 16]`; or with [`Strings::Bytes`] `thrift_runtime::ByteString`, `thrift_runtime::Bytes` (slices of the input when decoded with `Foo::decode_bytes`) |
-//! | `list<T>`, `set<T>`, `map<K, V>` | `Vec<T>`, `BTreeSet<T>`, `BTreeMap<K, V>` (ordered: deterministic encoding, and `Hash`/`Ord` can be derived), or `HashSet<T>`, `HashMap<K, V>` with [`Collections::Hash`] (one allocation per decoded set or map); a `double` inside a set element or map key is `thrift_runtime::OrderedF64` |
+//! | `list<T>`, `set<T>`, `map<K, V>` | `Vec<T>`, `BTreeSet<T>`, `BTreeMap<K, V>` (ordered: deterministic encoding, and `Hash`/`Ord` can be derived), or `HashSet<T>`, `HashMap<K, V>` with [`Collections::Hash`] (one allocation per decoded set or map; `HashSet<T, H>`, `HashMap<K, V, H>` with [`Builder::hasher`]); a `double` inside a set element or map key is `thrift_runtime::OrderedF64` |
 //!
 //! Requiredness follows Apache Thrift's wire semantics:
 //! - `required` fields are `T`, always written; a missing one is a decode error naming the struct
@@ -83,6 +83,7 @@ pub enum Collections {
     /// and lookups are hashed. Entries are encoded in the map's iteration order, which differs
     /// between map instances, and structs holding them derive neither `Hash` nor
     /// `PartialOrd`/`Ord`. Sets and maps inside a set element or a map key (and inside structs
-    /// used there) stay `BTree…`, so that those keys can be hashed.
+    /// used there) stay `BTree…`, so that those keys can be hashed. The hasher is std's
+    /// `RandomState` unless [`Builder::hasher`] names another.
     Hash,
 }

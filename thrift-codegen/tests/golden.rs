@@ -8,9 +8,14 @@ use std::path::{Path, PathBuf};
 use thrift_codegen::{single_file, Builder, Collections, Strings};
 
 /// Fixtures also generated with other options: `Collections::Hash` into `<name>_hash.rs`,
-/// `Strings::Bytes` into `<name>_bytes.rs`.
+/// `Collections::Hash` with a hasher ([`HASHER`]) into `<name>_hasher.rs`, `Strings::Bytes`
+/// into `<name>_bytes.rs`.
 const HASH_FIXTURES: &[&str] = &["consts", "containers", "typedefs"];
+const HASHER_FIXTURES: &[&str] = &["consts", "containers"];
 const BYTES_FIXTURES: &[&str] = &["base_types", "consts", "containers"];
+
+/// A hasher other than std's `RandomState` that needs no extra crate in `thrift-tests`.
+const HASHER: &str = "::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>";
 
 /// Every (fixture, builder, golden file) to check.
 fn cases() -> Vec<(PathBuf, Builder, PathBuf)> {
@@ -26,6 +31,12 @@ fn cases() -> Vec<(PathBuf, Builder, PathBuf)> {
             let golden = fixture.with_file_name(format!("{stem}_hash.rs"));
             let mut builder = Builder::new();
             builder.collections(Collections::Hash);
+            cases.push((fixture.clone(), builder, golden));
+        }
+        if HASHER_FIXTURES.contains(&stem.as_str()) {
+            let golden = fixture.with_file_name(format!("{stem}_hasher.rs"));
+            let mut builder = Builder::new();
+            builder.collections(Collections::Hash).hasher(HASHER);
             cases.push((fixture.clone(), builder, golden));
         }
         if BYTES_FIXTURES.contains(&stem.as_str()) {

@@ -7,7 +7,7 @@ use thrift_parser::ast::{BaseType, Type};
 use thrift_parser::FileId;
 
 use super::types::{rust_type, wire_type};
-use crate::model::{Model, Resolved};
+use crate::model::{HashKind, Model, Resolved};
 
 /// A value in generated code: a reference (`item`, bound by a loop or `if let`) or a place
 /// (`self.field`). Scalars are copied out of either without `*&`.
@@ -257,17 +257,17 @@ pub fn read_value(
                 (quote!(read_list_begin), quote!(read_list_end))
             };
             let capacity = quote!(#rt::capacity_hint::<#elem_rust>(#header.len));
-            let (set, _) = m.set_map_types(in_key);
             let build = if !is_set || borrowed {
                 Build::vec(&out, &capacity, quote!(#out.push(#read)))
             } else if m.hashed(in_key) {
                 Build {
-                    init: quote!(#set::with_capacity(#capacity)),
+                    init: m.hash_with_capacity(HashKind::Set, &capacity),
                     add: quote!(#out.insert(#read)),
                     finish: quote!(#out),
                 }
             } else {
-                Build::bulk(&out, &capacity, quote!(#out.push(#read)), quote!(#set<_>))
+                let set = m.set_type(&quote!(_), in_key);
+                Build::bulk(&out, &capacity, quote!(#out.push(#read)), set)
             };
             let Build { init, add, finish } = build;
             quote! {{
@@ -289,23 +289,18 @@ pub fn read_value(
             let (k, v) = (var("key", depth), var("value", depth));
             let (key_rust, val_rust) = (rust_type(m, f, key, true), rust_type(m, f, val, in_key));
             let capacity = quote!(#rt::capacity_hint::<(#key_rust, #val_rust)>(#header.len));
-            let (_, map) = m.set_map_types(in_key);
             let build = if borrowed {
                 // Borrowing forms hold maps as vectors of pairs.
                 Build::vec(&out, &capacity, quote!(#out.push((#k, #v))))
             } else if m.hashed(in_key) {
                 Build {
-                    init: quote!(#map::with_capacity(#capacity)),
+                    init: m.hash_with_capacity(HashKind::Map, &capacity),
                     add: quote!(#out.insert(#k, #v)),
                     finish: quote!(#out),
                 }
             } else {
-                Build::bulk(
-                    &out,
-                    &capacity,
-                    quote!(#out.push((#k, #v))),
-                    quote!(#map<_, _>),
-                )
+                let map = m.map_type(&quote!(_), &quote!(_), in_key);
+                Build::bulk(&out, &capacity, quote!(#out.push((#k, #v))), map)
             };
             let Build { init, add, finish } = build;
             quote! {{

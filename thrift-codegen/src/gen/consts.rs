@@ -8,7 +8,7 @@ use thrift_parser::{ConstRef, DefId, FileId};
 use super::docs::doc_attrs;
 use super::types::rust_type;
 use crate::ident;
-use crate::model::{Model, Resolved};
+use crate::model::{HashKind, Model, Resolved};
 
 /// Whether a const of this type can be a Rust `const` (scalars, strings as `&str`, binaries as
 /// `&[u8]`); the others are `static` [`std::sync::LazyLock`]s, built once on first use.
@@ -160,27 +160,21 @@ pub fn value_expr(
                 .iter()
                 .map(|v| value_expr(m, f, element, vf, v, true))
                 .collect::<Vec<_>>();
-            let (set, _) = m.set_map_types(in_key);
-            if items.is_empty() {
-                quote!(#set::new())
-            } else {
-                quote!(#set::from([#(#items),*]))
-            }
+            m.collection_literal(HashKind::Set, in_key, &items)
         }
         Resolved::Map(f, key, val) => {
-            let (_, map) = m.set_map_types(in_key);
             let ConstValueKind::Map(entries) = &value.kind else {
-                return quote!(#map::new());
+                return m.collection_literal(HashKind::Map, in_key, &[]);
             };
-            if entries.is_empty() {
-                return quote!(#map::new());
-            }
-            let pairs = entries.iter().map(|(k, v)| {
-                let k = value_expr(m, f, key, vf, k, true);
-                let v = value_expr(m, f, val, vf, v, in_key);
-                quote!((#k, #v))
-            });
-            quote!(#map::from([#(#pairs),*]))
+            let pairs = entries
+                .iter()
+                .map(|(k, v)| {
+                    let k = value_expr(m, f, key, vf, k, true);
+                    let v = value_expr(m, f, val, vf, v, in_key);
+                    quote!((#k, #v))
+                })
+                .collect::<Vec<_>>();
+            m.collection_literal(HashKind::Map, in_key, &pairs)
         }
     }
 }

@@ -31,14 +31,12 @@ pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenS
         }
         TypeKind::Set { element, .. } => {
             let element = rust_type(m, file, element, true);
-            let (set, _) = m.set_map_types(in_key);
-            quote!(#set<#element>)
+            m.set_type(&element, in_key)
         }
         TypeKind::Map { key, value, .. } => {
             let key = rust_type(m, file, key, true);
             let value = rust_type(m, file, value, in_key);
-            let (_, map) = m.set_map_types(in_key);
-            quote!(#map<#key, #value>)
+            m.map_type(&key, &value, in_key)
         }
     }
 }
@@ -78,14 +76,12 @@ fn resolved_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenS
         }
         Resolved::Set(f, e) => {
             let e = rust_type(m, f, e, true);
-            let (set, _) = m.set_map_types(in_key);
-            quote!(#set<#e>)
+            m.set_type(&e, in_key)
         }
         Resolved::Map(f, k, v) => {
             let k = rust_type(m, f, k, true);
             let v = rust_type(m, f, v, in_key);
-            let (_, map) = m.set_map_types(in_key);
-            quote!(#map<#k, #v>)
+            m.map_type(&k, &v, in_key)
         }
     }
 }

@@ -39,6 +39,8 @@ pub struct Model<'p> {
     pub collections: crate::Collections,
     /// Strings and binaries as `String`/`Vec<u8>` or `ByteString`/`Bytes`.
     pub strings: crate::Strings,
+    /// The `BuildHasher` of `Hash…` sets and maps, when not std's `RandomState`.
+    hasher: Option<TokenStream>,
     modules: HashMap<FileId, Vec<String>>,
     names: HashMap<DefId, String>,
     boxed: BTreeSet<(DefId, usize)>,
@@ -60,12 +62,14 @@ impl<'p> Model<'p> {
         runtime: TokenStream,
         collections: crate::Collections,
         strings: crate::Strings,
+        hasher: Option<TokenStream>,
     ) -> Model<'p> {
         let mut model = Model {
             program,
             runtime,
             collections,
             strings,
+            hasher,
             modules: HashMap::new(),
             names: HashMap::new(),
             boxed: BTreeSet::new(),
@@ -313,18 +317,67 @@ impl<'p> Model<'p> {
         self.collections == crate::Collections::Hash && !in_key
     }
 
-    /// The set and map types of a collection, given whether it is in a key position.
-    pub fn set_map_types(&self, in_key: bool) -> (TokenStream, TokenStream) {
-        if self.hashed(in_key) {
-            (
-                quote::quote!(::std::collections::HashSet),
-                quote::quote!(::std::collections::HashMap),
-            )
+    /// The set type holding `element`, given whether it is in a key position:
+    /// `BTreeSet<T>`, `HashSet<T>` or `HashSet<T, Hasher>`.
+    pub fn set_type(&self, element: &TokenStream, in_key: bool) -> TokenStream {
+        if !self.hashed(in_key) {
+            return quote!(::std::collections::BTreeSet<#element>);
+        }
+        match &self.hasher {
+            Some(h) => quote!(::std::collections::HashSet<#element, #h>),
+            None => quote!(::std::collections::HashSet<#element>),
+        }
+    }
+
+    /// The map type from `key` to `value`, given whether it is in a key position:
+    /// `BTreeMap<K, V>`, `HashMap<K, V>` or `HashMap<K, V, Hasher>`.
+    pub fn map_type(&self, key: &TokenStream, value: &TokenStream, in_key: bool) -> TokenStream {
+        if !self.hashed(in_key) {
+            return quote!(::std::collections::BTreeMap<#key, #value>);
+        }
+        match &self.hasher {
+            Some(h) => quote!(::std::collections::HashMap<#key, #value, #h>),
+            None => quote!(::std::collections::HashMap<#key, #value>),
+        }
+    }
+
+    /// An empty `HashSet`/`HashMap` (`kind`) with room for `capacity` entries.
+    pub fn hash_with_capacity(&self, kind: HashKind, capacity: &TokenStream) -> TokenStream {
+        let ty = kind.path();
+        match &self.hasher {
+            Some(_) => quote!(#ty::with_capacity_and_hasher(
+                #capacity,
+                ::std::default::Default::default()
+            )),
+            None => quote!(#ty::with_capacity(#capacity)),
+        }
+    }
+
+    /// A set or map (`kind` in key position `in_key`) holding `items` (elements, or
+    /// `(key, value)` tuples), as a constant expression.
+    pub fn collection_literal(
+        &self,
+        kind: HashKind,
+        in_key: bool,
+        items: &[TokenStream],
+    ) -> TokenStream {
+        let hashed = self.hashed(in_key);
+        let ty = if hashed {
+            kind.path()
         } else {
-            (
-                quote::quote!(::std::collections::BTreeSet),
-                quote::quote!(::std::collections::BTreeMap),
-            )
+            kind.btree_path()
+        };
+        match &self.hasher {
+            Some(h) if hashed => {
+                let generics = kind.inferred(h);
+                if items.is_empty() {
+                    quote!(<#ty<#generics> as ::std::default::Default>::default())
+                } else {
+                    quote!(<#ty<#generics> as ::std::iter::FromIterator<_>>::from_iter([#(#items),*]))
+                }
+            }
+            _ if items.is_empty() => quote!(#ty::new()),
+            _ => quote!(#ty::from([#(#items),*])),
         }
     }
 
@@ -398,6 +451,37 @@ impl<'p> Model<'p> {
             Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum | Resolved::Struct(..) => false,
             Resolved::List(f, e) | Resolved::Set(f, e) => self.has_key_form(f, e),
             Resolved::Map(f, k, v) => self.has_key_form(f, k) || self.has_key_form(f, v),
+        }
+    }
+}
+
+/// Which of the two collection kinds a [`Model`] helper is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HashKind {
+    Set,
+    Map,
+}
+
+impl HashKind {
+    fn path(self) -> TokenStream {
+        match self {
+            HashKind::Set => quote!(::std::collections::HashSet),
+            HashKind::Map => quote!(::std::collections::HashMap),
+        }
+    }
+
+    fn btree_path(self) -> TokenStream {
+        match self {
+            HashKind::Set => quote!(::std::collections::BTreeSet),
+            HashKind::Map => quote!(::std::collections::BTreeMap),
+        }
+    }
+
+    /// The generic arguments with the element types left to inference: `_, H` or `_, _, H`.
+    fn inferred(self, hasher: &TokenStream) -> TokenStream {
+        match self {
+            HashKind::Set => quote!(_, #hasher),
+            HashKind::Map => quote!(_, _, #hasher),
         }
     }
 }
