@@ -1,7 +1,8 @@
 //! Generates every contender's code from the same IDL into `OUT_DIR`:
 //! - ours: `thrift_codegen::Builder` (bench.thrift and parquet.thrift) -> `OUT_DIR/ours/thrift.rs`,
 //!   both again with `Strings::Bytes` -> `OUT_DIR/ours_bytes/thrift.rs`, and bench.thrift with
-//!   `Collections::Hash` -> `OUT_DIR/ours_hash/thrift.rs`;
+//!   `Collections::Hash` -> `OUT_DIR/ours_hash/thrift.rs`, and with `Strings::Bytes`,
+//!   `Collections::Hash` and foldhash -> `OUT_DIR/ours_bytes_hash/thrift.rs`;
 //! - Apache (feature `apache`): `thrift --gen rs` (Debian's thrift-compiler 0.17; `THRIFT`
 //!   overrides the binary) -> `OUT_DIR/apache/*.rs`, post-processed so it can be `include!`d:
 //!   the inner attributes at the top of Apache's files (`#![allow(...)]`,
@@ -52,6 +53,19 @@ fn main() {
         .out_dir(&ours_bytes)
         .strings(thrift_codegen::Strings::Bytes)
         .compile([&bench, &parquet])
+    {
+        panic!("thrift-codegen: {e}");
+    }
+    // Ours with `Strings::Bytes`, `Collections::Hash` and foldhash (pilota's mapping: shared
+    // strings, hash maps with a fast hasher), for the `ours-bytes-hash` decoder.
+    let ours_bytes_hash = out.join("ours_bytes_hash");
+    std::fs::create_dir_all(&ours_bytes_hash).unwrap();
+    if let Err(e) = thrift_codegen::Builder::new()
+        .out_dir(&ours_bytes_hash)
+        .strings(thrift_codegen::Strings::Bytes)
+        .collections(thrift_codegen::Collections::Hash)
+        .hasher("::foldhash::fast::RandomState")
+        .compile([&bench])
     {
         panic!("thrift-codegen: {e}");
     }

@@ -98,6 +98,8 @@ pub trait Workload: 'static {
     type Shared: for<'de> ThriftRead<'de> + ThriftWrite;
     /// The same type generated with `Collections::Hash`, when the workload has sets or maps.
     type Hash: for<'de> ThriftRead<'de> + ThriftWrite;
+    /// The same type generated with `Strings::Bytes`, `Collections::Hash` and foldhash.
+    type SharedHash: for<'de> ThriftRead<'de> + ThriftWrite;
     const HAS_HASH: bool;
     /// Contenders only this workload has (the parquet crate's footer decoder).
     fn extra_decoders<'a>(_value: &'a Self::Ours, _bytes: &'a [u8]) -> Vec<Contender<'a>> {
@@ -167,6 +169,33 @@ fn shared_decoder<'a, T: for<'de> ThriftRead<'de>, P: Protocol>(
             black_box(T::decode_bytes::<P>(black_box(&buffer)).unwrap());
         }
     })
+}
+
+/// A `Strings::Bytes` contender `T`, checked to re-encode to `value` before timing.
+fn shared_contender<'a, T, O>(
+    name: &'static str,
+    proto: Proto,
+    bytes: &[u8],
+    value: &O,
+) -> Contender<'a>
+where
+    T: for<'de> ThriftRead<'de> + ThriftWrite,
+    O: for<'de> ThriftRead<'de> + PartialEq,
+{
+    let buffer = thrift_runtime::Bytes::copy_from_slice(bytes);
+    let check = match proto {
+        Proto::Binary => T::decode_bytes::<Binary>(&buffer),
+        Proto::Compact => T::decode_bytes::<Compact>(&buffer),
+    }
+    .map_err(|e| format!("{e}"))
+    .and_then(|shared| reencodes_to(proto, &shared, value));
+    Contender {
+        name,
+        runner: check.map(|()| match proto {
+            Proto::Binary => shared_decoder::<T, Binary>(buffer),
+            Proto::Compact => shared_decoder::<T, Compact>(buffer),
+        }),
+    }
 }
 
 fn ours_encoder<'a, T: ThriftWrite, P: Protocol>(value: &'a T, cap: usize) -> Runner<'a> {
@@ -368,22 +397,23 @@ impl<W: Workload> Prepared<W> {
         });
 
         // Ours with `Strings::Bytes`, decoded from a `Bytes` (strings and binaries are slices
-        // of it): decode only, like ours-hash.
+        // of it): decode only, like ours-hash. Also with `Collections::Hash` and foldhash,
+        // pilota's own mapping (`FastStr`/`Bytes` and `AHashMap`).
         if op == Op::Decode {
-            let buffer = thrift_runtime::Bytes::copy_from_slice(bytes);
-            let check = match proto {
-                Proto::Binary => W::Shared::decode_bytes::<Binary>(&buffer),
-                Proto::Compact => W::Shared::decode_bytes::<Compact>(&buffer),
+            out.push(shared_contender::<W::Shared, _>(
+                "ours-bytes",
+                proto,
+                bytes,
+                &self.value,
+            ));
+            if W::HAS_HASH {
+                out.push(shared_contender::<W::SharedHash, _>(
+                    "ours-bytes-hash",
+                    proto,
+                    bytes,
+                    &self.value,
+                ));
             }
-            .map_err(|e| format!("{e}"))
-            .and_then(|shared| reencodes_to(proto, &shared, &self.value));
-            out.push(Contender {
-                name: "ours-bytes",
-                runner: check.map(|()| match proto {
-                    Proto::Binary => shared_decoder::<W::Shared, Binary>(buffer),
-                    Proto::Compact => shared_decoder::<W::Shared, Compact>(buffer),
-                }),
-            });
         }
 
         // Ours with `Collections::Hash`: decode only (its encoding order is the maps' own).
@@ -554,6 +584,7 @@ macro_rules! bench_workload {
             type Ours = gen::ours::bench::$ty;
             type Hash = gen::ours_hash::bench::$ty;
             type Shared = gen::ours_bytes::bench::$ty;
+            type SharedHash = gen::ours_bytes_hash::bench::$ty;
             const HAS_HASH: bool = true;
             #[cfg(feature = "apache")]
             type Apache = gen::apache::bench::$ty;
@@ -585,6 +616,7 @@ impl Workload for ParquetW {
     type Ours = gen::ours::parquet::FileMetaData;
     type Hash = gen::ours::parquet::FileMetaData;
     type Shared = gen::ours_bytes::parquet::FileMetaData;
+    type SharedHash = gen::ours_bytes::parquet::FileMetaData;
     const HAS_HASH: bool = false;
     #[cfg(feature = "apache")]
     type Apache = gen::apache::parquet::FileMetaData;

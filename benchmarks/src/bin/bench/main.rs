@@ -11,7 +11,7 @@
 //!   --budget SECS      time budget per scenario (default 1.5; at least --samples samples)
 //!   --samples N        minimum samples per contender (default 30)
 //!   --filter TEXT      only scenarios whose id contains TEXT (repeatable), e.g. large/compact
-//!   --only A,B         only these contenders (`ours` = ours and ours-borrowed; ours-hash by name)
+//!   --only A,B         only these contenders (`ours` = ours and ours-borrowed; ours-bytes, ours-hash… by name)
 //!   --json PATH        where to write the results (default benchmarks/results/latest.json)
 //!   --markdown         rewrite the section of BENCHMARKS.md and benchmarks/scaling.svg
 //!   --data DIR         directory of the Parquet files (default benchmarks/data)
@@ -45,6 +45,12 @@ pub mod gen {
     /// `ByteString`/`Bytes`, decoded from a `Bytes` as slices of it.
     pub mod ours_bytes {
         include!(concat!(env!("OUT_DIR"), "/ours_bytes/thrift.rs"));
+    }
+
+    /// bench.thrift with `Strings::Bytes`, `Collections::Hash` and
+    /// `::foldhash::fast::RandomState` as the hasher: pilota's mapping.
+    pub mod ours_bytes_hash {
+        include!(concat!(env!("OUT_DIR"), "/ours_bytes_hash/thrift.rs"));
     }
 
     /// bench.thrift with `Collections::Hash`: sets and maps as `HashSet`/`HashMap`.

@@ -248,6 +248,13 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             2.0,
         );
         ratio_target(
+            "(Strings::Bytes, Collections::Hash + foldhash) owned decode ≥2x faster than pilota",
+            &dec,
+            "ours-bytes-hash",
+            "pilota",
+            2.0,
+        );
+        ratio_target(
             "borrowed decode ≥6x faster than Apache",
             &dec,
             "ours-borrowed",
@@ -748,6 +755,7 @@ const COLORS: &[(&str, &str)] = &[
     ("ours-borrowed", "#ff7f0e"),
     ("ours-bytes", "#e377c2"),
     ("ours-hash", "#8c564b"),
+    ("ours-bytes-hash", "#bcbd22"),
     ("apache", "#1f77b4"),
     ("pilota", "#2ca02c"),
     ("serde_json", "#9467bd"),
