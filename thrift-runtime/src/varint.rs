@@ -75,13 +75,21 @@ fn overlong() -> Error {
     Error::invalid_data("varint too long or out of range")
 }
 
-/// Reads a varint of at most 5 bytes whose value fits in 32 bits.
-#[inline]
+/// Reads a varint of at most 5 bytes whose value fits in 32 bits. One-byte values (most
+/// field ids, lengths, enum values and small integers) are read inline; longer ones out of
+/// line, so the common case costs one load and one compare.
+#[inline(always)]
 pub fn read_varint_u32<'de, I: Input<'de> + ?Sized>(input: &mut I) -> Result<u32> {
     let b = input.read_u8()?;
     if b < 0x80 {
         return Ok(b as u32);
     }
+    read_varint_u32_rest(input, b)
+}
+
+/// The rest of a varint whose first byte `b` has the continuation bit set.
+#[inline(never)]
+fn read_varint_u32_rest<'de, I: Input<'de> + ?Sized>(input: &mut I, b: u8) -> Result<u32> {
     let mut v = (b & 0x7f) as u32;
     for shift in [7u32, 14, 21] {
         let b = input.read_u8()?;
@@ -98,13 +106,20 @@ pub fn read_varint_u32<'de, I: Input<'de> + ?Sized>(input: &mut I) -> Result<u32
     Ok(v | ((b as u32) << 28))
 }
 
-/// Reads a varint of at most 10 bytes whose value fits in 64 bits.
-#[inline]
+/// Reads a varint of at most 10 bytes whose value fits in 64 bits: one-byte values inline,
+/// longer ones out of line.
+#[inline(always)]
 pub fn read_varint_u64<'de, I: Input<'de> + ?Sized>(input: &mut I) -> Result<u64> {
     let b = input.read_u8()?;
     if b < 0x80 {
         return Ok(b as u64);
     }
+    read_varint_u64_rest(input, b)
+}
+
+/// The rest of a varint whose first byte `b` has the continuation bit set.
+#[inline(never)]
+fn read_varint_u64_rest<'de, I: Input<'de> + ?Sized>(input: &mut I, b: u8) -> Result<u64> {
     if let Some(bytes) = input.peek_ten() {
         // The same decoding as below, on bytes already known to be there.
         let mut v = (b & 0x7f) as u64;
