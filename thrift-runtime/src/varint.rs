@@ -69,6 +69,16 @@ pub fn write_varint_u64<O: Output + ?Sized>(out: &mut O, mut v: u64) -> Result<(
     out.write_prefix(&buf, n + 1)
 }
 
+/// The low seven bits of each of the eight bytes of `x` (little-endian), packed into the low
+/// 56 bits: byte 0's in bits 0..7, byte 1's in bits 7..14, and so on.
+#[inline]
+fn gather7(x: u64) -> u64 {
+    let x = x & 0x7f7f_7f7f_7f7f_7f7f;
+    let x = (x & 0x007f_007f_007f_007f) | ((x & 0x7f00_7f00_7f00_7f00) >> 1);
+    let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x3fff_0000_3fff_0000) >> 2);
+    (x & 0x0000_0000_0fff_ffff) | ((x & 0x0fff_ffff_0000_0000) >> 4)
+}
+
 #[cold]
 #[inline(never)]
 fn overlong() -> Error {
@@ -90,6 +100,24 @@ pub fn read_varint_u32<'de, I: Input<'de> + ?Sized>(input: &mut I) -> Result<u32
 /// The rest of a varint whose first byte `b` has the continuation bit set.
 #[inline(never)]
 fn read_varint_u32_rest<'de, I: Input<'de> + ?Sized>(input: &mut I, b: u8) -> Result<u32> {
+    if let Some(bytes) = input.peek_ten() {
+        // As in `read_varint_u64_rest`: at most four more bytes, the value below 2^32.
+        let second = bytes[0];
+        if second < 0x80 {
+            input.skip(1)?;
+            return Ok((b & 0x7f) as u32 | ((second as u32) << 7));
+        }
+        let word = u64::from_le_bytes(*bytes.first_chunk::<8>().expect("ten bytes"));
+        let ends = !word & 0x8080_8080_8080_8080;
+        let n = (ends.trailing_zeros() / 8) as usize + 1; // 9 when no byte ends it
+        if n > 4 {
+            return Err(overlong());
+        }
+        let v = (b & 0x7f) as u64 | (gather7(word & (u64::MAX >> (64 - 8 * n))) << 7);
+        let v = u32::try_from(v).map_err(|_| overlong())?;
+        input.skip(n)?;
+        return Ok(v);
+    }
     let mut v = (b & 0x7f) as u32;
     for shift in [7u32, 14, 21] {
         let b = input.read_u8()?;
@@ -121,14 +149,21 @@ pub fn read_varint_u64<'de, I: Input<'de> + ?Sized>(input: &mut I) -> Result<u64
 #[inline(never)]
 fn read_varint_u64_rest<'de, I: Input<'de> + ?Sized>(input: &mut I, b: u8) -> Result<u64> {
     if let Some(bytes) = input.peek_ten() {
-        // The same decoding as below, on bytes already known to be there.
-        let mut v = (b & 0x7f) as u64;
-        for (i, &byte) in bytes[..8].iter().enumerate() {
-            v |= ((byte & 0x7f) as u64) << (7 * (i + 1));
-            if byte < 0x80 {
-                input.skip(i + 1)?;
-                return Ok(v);
-            }
+        // The same decoding as below, on bytes already known to be there: two-byte varints
+        // (the most common long ones) directly, longer ones without a branch per byte (the
+        // first byte without a continuation bit ends the varint).
+        let second = bytes[0];
+        if second < 0x80 {
+            input.skip(1)?;
+            return Ok((b & 0x7f) as u64 | ((second as u64) << 7));
+        }
+        let word = u64::from_le_bytes(*bytes.first_chunk::<8>().expect("ten bytes"));
+        let ends = !word & 0x8080_8080_8080_8080;
+        if ends != 0 {
+            let n = (ends.trailing_zeros() / 8) as usize + 1; // bytes after `b`: 1..=8
+            let kept = word & (u64::MAX >> (64 - 8 * n));
+            input.skip(n)?;
+            return Ok((b & 0x7f) as u64 | (gather7(kept) << 7));
         }
         // Tenth byte: only 1 bit left and no continuation.
         let last = bytes[8];
@@ -136,7 +171,7 @@ fn read_varint_u64_rest<'de, I: Input<'de> + ?Sized>(input: &mut I, b: u8) -> Re
             return Err(overlong());
         }
         input.skip(9)?;
-        return Ok(v | ((last as u64) << 63));
+        return Ok((b & 0x7f) as u64 | (gather7(word) << 7) | ((last as u64) << 63));
     }
     let mut v = (b & 0x7f) as u64;
     let mut shift = 7;

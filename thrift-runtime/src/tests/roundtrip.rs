@@ -9,8 +9,8 @@ use crate::varint::{
     write_varint_u32, write_varint_u64, zigzag32, zigzag64,
 };
 use crate::{
-    Binary, BinaryReader, BinaryWriter, Compact, CompactReader, CompactWriter, IoInput, IoOutput,
-    MessageType, ProtocolReader, ProtocolSize, ProtocolWriter, Result, SliceInput, TType,
+    Binary, BinaryReader, BinaryWriter, Compact, CompactReader, CompactWriter, Input, IoInput,
+    IoOutput, MessageType, ProtocolReader, ProtocolSize, ProtocolWriter, Result, SliceInput, TType,
 };
 
 #[derive(Clone, Debug)]
@@ -287,6 +287,53 @@ proptest! {
         prop_assert_eq!(unzigzag64(zigzag64(d)), d);
         // Zigzag keeps small magnitudes small.
         prop_assert!(zigzag64(d) / 2 <= d.unsigned_abs());
+    }
+
+    /// The varint readers that decode ten visible bytes in place (`SliceInput`) agree with the
+    /// byte-at-a-time ones (`IoInput`, which shows no bytes ahead) on any bytes: the same value
+    /// and the same bytes left, or both an error. The first `long` bytes get a continuation
+    /// bit, so every length, 10-byte values and overlong ones come up; `sparse` clears most
+    /// payload bits, so that overlong spellings of small values do too.
+    #[test]
+    fn varint_readers_agree(
+        mut bytes in prop::collection::vec(any::<u8>(), 12..16),
+        long in 0usize..12,
+        sparse in any::<bool>(),
+    ) {
+        for b in &mut bytes[..long] {
+            *b |= 0x80;
+        }
+        if sparse {
+            // Mostly zero payload bits: small values spelled with too many bytes.
+            for b in &mut bytes {
+                *b &= 0x81;
+            }
+        }
+        let rest_of_io = |mut input: IoInput<&[u8]>| {
+            let mut rest = Vec::new();
+            while let Ok(b) = input.read_u8() {
+                rest.push(b);
+            }
+            rest
+        };
+        let mut fast = SliceInput::new(&bytes);
+        let mut slow = IoInput::new(&bytes[..]);
+        match (read_varint_u64(&mut fast), read_varint_u64(&mut slow)) {
+            (Ok(a), Ok(b)) => {
+                prop_assert_eq!(a, b);
+                prop_assert_eq!(fast.rest(), &rest_of_io(slow)[..]);
+            }
+            (a, b) => prop_assert!(a.is_err() && b.is_err(), "{:?} {:?}", a, b),
+        }
+        let mut fast = SliceInput::new(&bytes);
+        let mut slow = IoInput::new(&bytes[..]);
+        match (read_varint_u32(&mut fast), read_varint_u32(&mut slow)) {
+            (Ok(a), Ok(b)) => {
+                prop_assert_eq!(a, b);
+                prop_assert_eq!(fast.rest(), &rest_of_io(slow)[..]);
+            }
+            (a, b) => prop_assert!(a.is_err() && b.is_err(), "{:?} {:?}", a, b),
+        }
     }
 
     #[test]
