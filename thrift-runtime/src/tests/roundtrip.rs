@@ -365,6 +365,37 @@ proptest! {
     }
 }
 
+/// The varint writer (three bytes and more without a branch per byte) against the textbook
+/// loop, at every bit length and its neighbours.
+#[test]
+fn varint_writer_matches_the_loop() {
+    fn reference(mut v: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+        out
+    }
+    let mut values = vec![0, u64::MAX];
+    for bits in 1..64 {
+        let p = 1u64 << bits;
+        values.extend([p - 1, p, p + 1, p | (p >> 1), p | 0x55]);
+    }
+    for v in values {
+        let mut out = Vec::new();
+        write_varint_u64(&mut out, v).unwrap();
+        assert_eq!(out, reference(v), "{v:#x}");
+        // Also into a buffer with no spare room (the exact-length copy).
+        let mut tight = Vec::with_capacity(0);
+        write_varint_u64(&mut tight, v).unwrap();
+        assert_eq!(tight, out);
+        assert_eq!(out.len(), varint_len_u64(v));
+        assert_eq!(read_varint_u64(&mut SliceInput::new(&out)).unwrap(), v);
+    }
+}
+
 #[test]
 fn varint_len_boundaries() {
     assert_eq!(varint_len_u64(0), 1);
