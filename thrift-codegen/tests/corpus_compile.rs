@@ -4,7 +4,9 @@
 //! By default (CI) a subset: the 10 largest valid files, then files taken in turn from every
 //! source project until there are at least 60 — every source is covered. The whole valid
 //! corpus: `THRIFT_CORPUS_ALL=1 cargo test -p thrift-codegen --test corpus_compile -- --nocapture`.
-//! `THRIFT_CORPUS_COLLECTIONS=hash` generates with `Collections::Hash` instead,
+//! `THRIFT_CORPUS_COLLECTIONS=hash` generates with `Collections::Hash` instead (and
+//! `THRIFT_CORPUS_HASHER=PATH` with that hasher, e.g.
+//! `::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>`),
 //! `THRIFT_CORPUS_STRINGS=bytes` with `Strings::Bytes`.
 
 use std::collections::BTreeMap;
@@ -109,6 +111,9 @@ fn generated_corpus_code_compiles_without_warnings() {
         let mut builder = Builder::new();
         if std::env::var("THRIFT_CORPUS_COLLECTIONS").as_deref() == Ok("hash") {
             builder.collections(Collections::Hash);
+            if let Ok(hasher) = std::env::var("THRIFT_CORPUS_HASHER") {
+                builder.hasher(hasher);
+            }
         }
         if std::env::var("THRIFT_CORPUS_STRINGS").as_deref() == Ok("bytes") {
             builder.strings(Strings::Bytes);

@@ -44,20 +44,26 @@ pub fn const_item(m: &Model<'_>, id: DefId, c: &Const) -> TokenStream {
         let value = value_expr(m, file, &c.ty, file, &c.value, false);
         let allow = super::types::complexity_allow(&quote!(::std::sync::LazyLock<#ty>));
         // `LazyLock::new(|| Vec::new())` is a redundant closure: pass the function itself.
-        let init = match value.to_string().strip_suffix(" ()") {
-            Some(path) if path.ends_with(":: new") && !path.contains('(') => value
-                .clone()
-                .into_iter()
-                .take_while(|t| !matches!(t, proc_macro2::TokenTree::Group(_)))
-                .collect::<TokenStream>(),
-            _ => quote!(|| #value),
-        };
+        let init = function_called(&value).unwrap_or_else(|| quote!(|| #value));
         quote! {
             #docs
             #allow
             pub static #name: ::std::sync::LazyLock<#ty> = ::std::sync::LazyLock::new(#init);
         }
     }
+}
+
+/// `f` when `value` is a call without arguments `f()` of a path `f` (`Vec::new()`,
+/// `<HashMap<_, _, H> as Default>::default()`), so that the function itself can be passed.
+fn function_called(value: &TokenStream) -> Option<TokenStream> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let tokens: Vec<TokenTree> = value.clone().into_iter().collect();
+    let (TokenTree::Group(args), path) = tokens.split_last()? else {
+        return None;
+    };
+    let plain_path = !path.is_empty() && !path.iter().any(|t| matches!(t, TokenTree::Group(_)));
+    (args.delimiter() == Delimiter::Parenthesis && args.stream().is_empty() && plain_path)
+        .then(|| path.iter().cloned().collect())
 }
 
 /// A string const as a `&'static str` expression (a literal, or another string const).

@@ -75,6 +75,12 @@ pub static NESTED: ::std::sync::LazyLock<
     (::thrift_runtime::OrderedF64(1.5), ::std::vec::Vec::from([1])),
     (::thrift_runtime::OrderedF64(2.5), ::std::vec::Vec::new()),
 ]));
+pub static NO_LEVELS: ::std::sync::LazyLock<
+    ::std::collections::BTreeMap<::thrift_runtime::ByteString, i32>,
+> = ::std::sync::LazyLock::new(::std::collections::BTreeMap::new);
+pub static NO_IDS: ::std::sync::LazyLock<::std::collections::BTreeSet<i64>> = ::std::sync::LazyLock::new(
+    ::std::collections::BTreeSet::new,
+);
 pub static ORIGIN: ::std::sync::LazyLock<super::unions::Point> = ::std::sync::LazyLock::new(||
 super::unions::Point { x: 0, y: 0 });
 pub static CORNERS: ::std::sync::LazyLock<::std::vec::Vec<super::unions::Point>> = ::std::sync::LazyLock::new(||

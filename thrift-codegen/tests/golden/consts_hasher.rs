@@ -107,6 +107,30 @@ pub static NESTED: ::std::sync::LazyLock<
     (::thrift_runtime::OrderedF64(1.5), ::std::vec::Vec::from([1])),
     (::thrift_runtime::OrderedF64(2.5), ::std::vec::Vec::new()),
 ]));
+pub static NO_LEVELS: ::std::sync::LazyLock<
+    ::std::collections::HashMap<
+        ::std::string::String,
+        i32,
+        ::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>,
+    >,
+> = ::std::sync::LazyLock::new(
+    <::std::collections::HashMap<
+        _,
+        _,
+        ::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>,
+    > as ::std::default::Default>::default,
+);
+pub static NO_IDS: ::std::sync::LazyLock<
+    ::std::collections::HashSet<
+        i64,
+        ::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>,
+    >,
+> = ::std::sync::LazyLock::new(
+    <::std::collections::HashSet<
+        _,
+        ::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>,
+    > as ::std::default::Default>::default,
+);
 pub static ORIGIN: ::std::sync::LazyLock<super::unions::Point> = ::std::sync::LazyLock::new(||
 super::unions::Point { x: 0, y: 0 });
 pub static CORNERS: ::std::sync::LazyLock<::std::vec::Vec<super::unions::Point>> = ::std::sync::LazyLock::new(||
