@@ -507,4 +507,6 @@ fn constants_with_a_hasher() {
             .map(|e| format!("{e:?}"))
             .collect(),
     );
+    assert!(other::consts::NO_LEVELS.is_empty() && other::consts::NO_IDS.is_empty());
+    assert!(std_hasher::consts::NO_LEVELS.is_empty() && std_hasher::consts::NO_IDS.is_empty());
 }
