@@ -1,6 +1,7 @@
 //! Generates every contender's code from the same IDL into `OUT_DIR`:
 //! - ours: `thrift_codegen::Builder` (bench.thrift and parquet.thrift) -> `OUT_DIR/ours/thrift.rs`,
-//!   both again with `Strings::Bytes` -> `OUT_DIR/ours_bytes/thrift.rs`, and bench.thrift with
+//!   and with feature `mappings` (the type-mapping options; off in `compare.sh`, so that it can
+//!   build revisions that predate them): both again with `Strings::Bytes` -> `OUT_DIR/ours_bytes/thrift.rs`, and bench.thrift with
 //!   `Collections::Hash` -> `OUT_DIR/ours_hash/thrift.rs`, and with `Strings::Bytes`,
 //!   `Collections::Hash` and foldhash -> `OUT_DIR/ours_bytes_hash/thrift.rs`;
 //! - Apache (feature `apache`): `thrift --gen rs` (Debian's thrift-compiler 0.17; `THRIFT`
@@ -14,7 +15,7 @@
 //! `../../shared/corpus/apache__parquet-format/src/main/thrift/parquet.thrift` relative to this
 //! directory; `THRIFT_CORPUS` overrides the corpus directory.
 
-#[cfg(any(feature = "apache", feature = "pilota"))]
+#[cfg(any(feature = "apache", feature = "pilota", feature = "mappings"))]
 use std::path::Path;
 use std::path::PathBuf;
 #[cfg(feature = "apache")]
@@ -46,13 +47,26 @@ fn main() {
     {
         panic!("thrift-codegen: {e}");
     }
+    #[cfg(feature = "mappings")]
+    mappings(&out, &bench, &parquet);
+
+    #[cfg(feature = "apache")]
+    apache(&out, &[&bench, &parquet]);
+
+    #[cfg(feature = "pilota")]
+    pilota(&out, &bench, &parquet);
+}
+
+/// Ours with the type-mapping options (feature `mappings`).
+#[cfg(feature = "mappings")]
+fn mappings(out: &Path, bench: &Path, parquet: &Path) {
     // Ours with `Strings::Bytes` (ByteString/Bytes), for the `ours-bytes` decoder.
     let ours_bytes = out.join("ours_bytes");
     std::fs::create_dir_all(&ours_bytes).unwrap();
     if let Err(e) = thrift_codegen::Builder::new()
         .out_dir(&ours_bytes)
         .strings(thrift_codegen::Strings::Bytes)
-        .compile([&bench, &parquet])
+        .compile([bench, parquet])
     {
         panic!("thrift-codegen: {e}");
     }
@@ -65,7 +79,7 @@ fn main() {
         .strings(thrift_codegen::Strings::Bytes)
         .collections(thrift_codegen::Collections::Hash)
         .hasher("::foldhash::fast::RandomState")
-        .compile([&bench])
+        .compile([bench])
     {
         panic!("thrift-codegen: {e}");
     }
@@ -75,16 +89,10 @@ fn main() {
     if let Err(e) = thrift_codegen::Builder::new()
         .out_dir(&ours_hash)
         .collections(thrift_codegen::Collections::Hash)
-        .compile([&bench])
+        .compile([bench])
     {
         panic!("thrift-codegen: {e}");
     }
-
-    #[cfg(feature = "apache")]
-    apache(&out, &[&bench, &parquet]);
-
-    #[cfg(feature = "pilota")]
-    pilota(&out, &bench, &parquet);
 }
 
 #[cfg(feature = "apache")]

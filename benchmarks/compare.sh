@@ -10,13 +10,15 @@
 # worktree, nothing in the repository changes); its benchmarks/ is replaced by the current
 # harness (so both sides run the same scenarios on the same data), built with
 # `--no-default-features` (ours and the memcpy floor only; FEATURES=borrowed adds the borrowed
-# contender, for revisions that generate `FooRef` types) and run with `--only ours,memcpy`.
+# contender, for revisions that generate `FooRef` types, FEATURES=borrowed,mappings also the
+# ours-bytes, ours-hash and ours-bytes-hash ones, for revisions with `Builder::hasher`) and run
+# with `--only ours,memcpy` (plus the mapping contenders when FEATURES has `mappings`).
 # Build directories are kept in benchmarks/target/compare-{a,b} so that repeated runs are
 # incremental. Results: benchmarks/results/compare-{a,b}.json.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,8 +47,12 @@ export_rev() { # REV DIR
 }
 
 features=()
+only=ours,memcpy
 if [ -n "${FEATURES:-}" ]; then
     features=(--features "$FEATURES")
+    case ",$FEATURES," in
+        *,mappings,*) only=ours,ours-bytes,ours-hash,ours-bytes-hash,memcpy ;;
+    esac
 fi
 
 for side in a b; do
@@ -57,7 +63,7 @@ for side in a b; do
     THRIFT_CORPUS="$corpus" CARGO_TARGET_DIR="$here/target/compare-$side" \
         cargo build --release --quiet --no-default-features "${features[@]}" \
         --manifest-path "$dir/benchmarks/Cargo.toml" --bin bench
-    "$here/target/compare-$side/release/bench" --only ours,memcpy --data "$here/data" \
+    "$here/target/compare-$side/release/bench" --only "$only" --data "$here/data" \
         --json "$here/results/compare-$side.json" "$@" >"$here/results/compare-$side.txt"
 done
 

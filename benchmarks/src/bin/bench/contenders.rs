@@ -95,11 +95,16 @@ pub trait Workload: 'static {
     #[cfg(feature = "borrowed")]
     fn ref_to_owned(r: &Self::Ref<'_>) -> Self::Ours;
     /// The same type generated with `Strings::Bytes`.
+    #[cfg(feature = "mappings")]
     type Shared: for<'de> ThriftRead<'de> + ThriftWrite;
     /// The same type generated with `Collections::Hash`, when the workload has sets or maps.
+    #[cfg(feature = "mappings")]
     type Hash: for<'de> ThriftRead<'de> + ThriftWrite;
     /// The same type generated with `Strings::Bytes`, `Collections::Hash` and foldhash.
+    #[cfg(feature = "mappings")]
     type SharedHash: for<'de> ThriftRead<'de> + ThriftWrite;
+    /// Whether the workload has sets or maps (the `Hash` types differ from the default ones).
+    #[cfg(feature = "mappings")]
     const HAS_HASH: bool;
     /// Contenders only this workload has (the parquet crate's footer decoder).
     fn extra_decoders<'a>(_value: &'a Self::Ours, _bytes: &'a [u8]) -> Vec<Contender<'a>> {
@@ -147,6 +152,7 @@ fn ours_decoder<'a, T: for<'de> ThriftRead<'de>, P: Protocol>(bytes: &'a [u8]) -
 
 /// `decoded` (a value of another mapping of the same IDL) must re-encode to bytes that our
 /// default types decode to `value`.
+#[cfg(feature = "mappings")]
 fn reencodes_to<T, O>(proto: Proto, decoded: &T, value: &O) -> Result<(), String>
 where
     T: ThriftWrite,
@@ -159,8 +165,45 @@ where
     Ok(())
 }
 
+/// Ours generated with the type-mapping options (decode only): `Strings::Bytes` decoded from a
+/// `Bytes` (strings and binaries are slices of it); with `Collections::Hash` and foldhash as
+/// well, pilota's own mapping (`FastStr`/`Bytes` and `AHashMap`); `Collections::Hash` alone
+/// (its encoding order is the maps' own, so it is not an encoder).
+#[cfg(feature = "mappings")]
+fn mapping_contenders<'a, W: Workload>(
+    proto: Proto,
+    bytes: &'a [u8],
+    value: &W::Ours,
+) -> Vec<Contender<'a>> {
+    let mut out = vec![shared_contender::<W::Shared, _>(
+        "ours-bytes",
+        proto,
+        bytes,
+        value,
+    )];
+    if W::HAS_HASH {
+        out.push(shared_contender::<W::SharedHash, _>(
+            "ours-bytes-hash",
+            proto,
+            bytes,
+            value,
+        ));
+        let check = decode_ours::<W::Hash>(proto, bytes)
+            .and_then(|hashed| reencodes_to(proto, &hashed, value));
+        out.push(Contender {
+            name: "ours-hash",
+            runner: check.map(|()| match proto {
+                Proto::Binary => ours_decoder::<W::Hash, Binary>(bytes),
+                Proto::Compact => ours_decoder::<W::Hash, Compact>(bytes),
+            }),
+        });
+    }
+    out
+}
+
 /// Decodes from a shared buffer (`decode_bytes`); the buffer is already shared (its first
 /// slice, made by the check before timing, promoted it), so decoding allocates nothing for it.
+#[cfg(feature = "mappings")]
 fn shared_decoder<'a, T: for<'de> ThriftRead<'de>, P: Protocol>(
     buffer: thrift_runtime::Bytes,
 ) -> Runner<'a> {
@@ -172,6 +215,7 @@ fn shared_decoder<'a, T: for<'de> ThriftRead<'de>, P: Protocol>(
 }
 
 /// A `Strings::Bytes` contender `T`, checked to re-encode to `value` before timing.
+#[cfg(feature = "mappings")]
 fn shared_contender<'a, T, O>(
     name: &'static str,
     proto: Proto,
@@ -396,37 +440,9 @@ impl<W: Workload> Prepared<W> {
             runner: ours,
         });
 
-        // Ours with `Strings::Bytes`, decoded from a `Bytes` (strings and binaries are slices
-        // of it): decode only, like ours-hash. Also with `Collections::Hash` and foldhash,
-        // pilota's own mapping (`FastStr`/`Bytes` and `AHashMap`).
+        #[cfg(feature = "mappings")]
         if op == Op::Decode {
-            out.push(shared_contender::<W::Shared, _>(
-                "ours-bytes",
-                proto,
-                bytes,
-                &self.value,
-            ));
-            if W::HAS_HASH {
-                out.push(shared_contender::<W::SharedHash, _>(
-                    "ours-bytes-hash",
-                    proto,
-                    bytes,
-                    &self.value,
-                ));
-            }
-        }
-
-        // Ours with `Collections::Hash`: decode only (its encoding order is the maps' own).
-        if W::HAS_HASH && op == Op::Decode {
-            let check = decode_ours::<W::Hash>(proto, bytes)
-                .and_then(|hashed| reencodes_to(proto, &hashed, &self.value));
-            out.push(Contender {
-                name: "ours-hash",
-                runner: check.map(|()| match proto {
-                    Proto::Binary => ours_decoder::<W::Hash, Binary>(bytes),
-                    Proto::Compact => ours_decoder::<W::Hash, Compact>(bytes),
-                }),
-            });
+            out.extend(mapping_contenders::<W>(proto, bytes, &self.value));
         }
 
         // Ours, borrowed (`FooRef<'a>`).
@@ -582,9 +598,13 @@ macro_rules! bench_workload {
         pub struct $marker;
         impl Workload for $marker {
             type Ours = gen::ours::bench::$ty;
+            #[cfg(feature = "mappings")]
             type Hash = gen::ours_hash::bench::$ty;
+            #[cfg(feature = "mappings")]
             type Shared = gen::ours_bytes::bench::$ty;
+            #[cfg(feature = "mappings")]
             type SharedHash = gen::ours_bytes_hash::bench::$ty;
+            #[cfg(feature = "mappings")]
             const HAS_HASH: bool = true;
             #[cfg(feature = "apache")]
             type Apache = gen::apache::bench::$ty;
@@ -614,9 +634,13 @@ pub struct ParquetW;
 
 impl Workload for ParquetW {
     type Ours = gen::ours::parquet::FileMetaData;
+    #[cfg(feature = "mappings")]
     type Hash = gen::ours::parquet::FileMetaData;
+    #[cfg(feature = "mappings")]
     type Shared = gen::ours_bytes::parquet::FileMetaData;
+    #[cfg(feature = "mappings")]
     type SharedHash = gen::ours_bytes::parquet::FileMetaData;
+    #[cfg(feature = "mappings")]
     const HAS_HASH: bool = false;
     #[cfg(feature = "apache")]
     type Apache = gen::apache::parquet::FileMetaData;

@@ -43,17 +43,20 @@ pub mod gen {
 
     /// bench.thrift and parquet.thrift with `Strings::Bytes`: strings and binaries as
     /// `ByteString`/`Bytes`, decoded from a `Bytes` as slices of it.
+    #[cfg(feature = "mappings")]
     pub mod ours_bytes {
         include!(concat!(env!("OUT_DIR"), "/ours_bytes/thrift.rs"));
     }
 
     /// bench.thrift with `Strings::Bytes`, `Collections::Hash` and
     /// `::foldhash::fast::RandomState` as the hasher: pilota's mapping.
+    #[cfg(feature = "mappings")]
     pub mod ours_bytes_hash {
         include!(concat!(env!("OUT_DIR"), "/ours_bytes_hash/thrift.rs"));
     }
 
     /// bench.thrift with `Collections::Hash`: sets and maps as `HashSet`/`HashMap`.
+    #[cfg(feature = "mappings")]
     pub mod ours_hash {
         include!(concat!(env!("OUT_DIR"), "/ours_hash/thrift.rs"));
     }
