@@ -20,6 +20,7 @@ use thrift_tests::golden::fixture_containers_hasher::containers::Containers as H
 use thrift_tests::golden::fixture_exceptions::exceptions::{NotFound, NotFoundRef};
 use thrift_tests::golden::fixture_namespaced::org::example::api::{Request, RequestRef};
 use thrift_tests::golden::fixture_namespaced::org::example::common::Header;
+use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree};
 use thrift_tests::golden::fixture_unions::unions::{Point, Shape, ShapeRef};
 
 struct Counting;
@@ -120,6 +121,55 @@ fn check_protocol<P: Protocol>() {
     let (borrowed, count) = allocations(|| NotFoundRef::decode::<P>(&bytes).unwrap());
     assert_eq!(count, 0);
     assert_eq!((borrowed.message, borrowed.code), ("gone", 410));
+}
+
+/// Owned decoding allocates once per `Box` and per non-empty `Vec`, nothing else: a linked list
+/// of five nodes (four boxes) and a tree of lists (one vector per node with children).
+fn boxes_and_vectors_allocate_once<P: Protocol>() {
+    let list = (1..5).rev().fold(
+        Node {
+            value: 5,
+            next: None,
+        },
+        |next, value| Node {
+            value,
+            next: Some(Box::new(next)),
+        },
+    );
+    let bytes = list.encode_to_vec::<P>().unwrap();
+    let (decoded, count) = allocations(|| Node::decode::<P>(&bytes).unwrap());
+    assert_eq!(decoded, list);
+    assert_eq!(count, 4, "one per boxed node");
+
+    let leaf = || Tree { children: vec![] };
+    let tree = Tree {
+        children: vec![
+            Tree {
+                children: vec![leaf(), leaf(), leaf()],
+            },
+            leaf(),
+            Tree {
+                children: vec![leaf()],
+            },
+        ],
+    };
+    let bytes = tree.encode_to_vec::<P>().unwrap();
+    let (decoded, count) = allocations(|| Tree::decode::<P>(&bytes).unwrap());
+    assert_eq!(decoded, tree);
+    assert_eq!(
+        count, 3,
+        "the root's children and two non-empty child lists"
+    );
+}
+
+#[test]
+fn boxes_and_vectors_allocate_once_binary() {
+    boxes_and_vectors_allocate_once::<Binary>();
+}
+
+#[test]
+fn boxes_and_vectors_allocate_once_compact() {
+    boxes_and_vectors_allocate_once::<Compact>();
 }
 
 /// With `Collections::Hash`, each decoded set and map is allocated once, sized from its header.
