@@ -172,32 +172,38 @@ fn boxes_and_vectors_allocate_once_compact() {
     boxes_and_vectors_allocate_once::<Compact>();
 }
 
-/// With `Collections::Hash`, each decoded set and map is allocated once, sized from its header.
-fn hash_collections_allocate_once<P: Protocol>() {
-    let value = HashContainers {
-        matrix: vec![vec![1, 2], vec![3]],
-        doubles: (0..300).map(|i| f64::from(i).into()).collect(),
-        by_double: (0..500).map(|i| (f64::from(i).into(), 0.5)).collect(),
-        ..Default::default()
-    };
+/// With `Collections::Hash`, each decoded set and map is allocated once, sized from its header:
+/// `value` holds a matrix of two rows, 300 doubles and a map of 500 entries.
+fn collections_allocate_once<T, P>(value: T)
+where
+    T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + std::fmt::Debug,
+    P: Protocol,
+{
     let bytes = value.encode_to_vec::<P>().unwrap();
-    let (decoded, count) = allocations(|| HashContainers::decode::<P>(&bytes).unwrap());
+    let (decoded, count) = allocations(|| T::decode::<P>(&bytes).unwrap());
     assert_eq!(decoded, value);
     assert_eq!(count, 5, "matrix, its two rows, doubles, by_double");
 }
 
+/// The value of `collections_allocate_once` in either hash mapping (std's hasher or another).
+macro_rules! hashed_containers {
+    ($ty:ident) => {
+        $ty {
+            matrix: vec![vec![1, 2], vec![3]],
+            doubles: (0..300).map(|i| f64::from(i).into()).collect(),
+            by_double: (0..500).map(|i| (f64::from(i).into(), 0.5)).collect(),
+            ..Default::default()
+        }
+    };
+}
+
+fn hash_collections_allocate_once<P: Protocol>() {
+    collections_allocate_once::<_, P>(hashed_containers!(HashContainers));
+}
+
 /// The same with a hasher of the user's choice (`Builder::hasher`).
 fn hasher_collections_allocate_once<P: Protocol>() {
-    let value = HasherContainers {
-        matrix: vec![vec![1, 2], vec![3]],
-        doubles: (0..300).map(|i| f64::from(i).into()).collect(),
-        by_double: (0..500).map(|i| (f64::from(i).into(), 0.5)).collect(),
-        ..Default::default()
-    };
-    let bytes = value.encode_to_vec::<P>().unwrap();
-    let (decoded, count) = allocations(|| HasherContainers::decode::<P>(&bytes).unwrap());
-    assert_eq!(decoded, value);
-    assert_eq!(count, 5, "matrix, its two rows, doubles, by_double");
+    collections_allocate_once::<_, P>(hashed_containers!(HasherContainers));
 }
 
 #[test]

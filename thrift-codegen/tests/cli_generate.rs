@@ -152,16 +152,8 @@ fn collections_flag_selects_hash_maps() {
 fn hasher_flag_sets_the_maps_hasher() {
     let fixture = "tests/golden/containers.thrift";
     let hasher = "::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>";
-    let args = [
-        "generate",
-        "-o",
-        "-",
-        "--collections",
-        "hash",
-        "--hasher",
-        hasher,
-    ];
-    let out = run(&[&args[..], &[fixture]].concat());
+    let generate = |flags: &[&str]| run(&[&["generate", "-o", "-"], flags, &[fixture]].concat());
+    let out = generate(&["--collections", "hash", "--hasher", hasher]);
     assert_eq!(out.status.code(), Some(0));
     let golden = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/containers_hasher.rs"),
@@ -170,24 +162,19 @@ fn hasher_flag_sets_the_maps_hasher() {
     assert_eq!(String::from_utf8(out.stdout).unwrap(), golden);
 
     // Without the hash collections, or not a type: an error that says so, nothing written.
-    let out = run(&["generate", "-o", "-", "--hasher", hasher, fixture]);
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("needs the `hash` collections"), "{stderr}");
-    assert!(out.stdout.is_empty());
-    let args = [
-        "generate",
-        "-o",
-        "-",
-        "--collections",
-        "hash",
-        "--hasher",
-        "not a type!",
-    ];
-    let out = run(&[&args[..], &[fixture]].concat());
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("is not a Rust type path"), "{stderr}");
+    for (flags, why) in [
+        (&["--hasher", hasher][..], "needs the `hash` collections"),
+        (
+            &["--collections", "hash", "--hasher", "not a type!"][..],
+            "is not a Rust type path",
+        ),
+    ] {
+        let out = generate(flags);
+        assert_eq!(out.status.code(), Some(1), "{flags:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(why), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
 }
 
 #[test]

@@ -316,23 +316,24 @@ proptest! {
             }
             rest
         };
-        let mut fast = SliceInput::new(&bytes);
-        let mut slow = IoInput::new(&bytes[..]);
-        match (read_varint_u64(&mut fast), read_varint_u64(&mut slow)) {
-            (Ok(a), Ok(b)) => {
-                prop_assert_eq!(a, b);
-                prop_assert_eq!(fast.rest(), &rest_of_io(slow)[..]);
+        // Both readers on the same bytes: (value, bytes left) each, or the errors.
+        let (mut fast, mut slow) = (SliceInput::new(&bytes), IoInput::new(&bytes[..]));
+        let u64s = (read_varint_u64(&mut fast), read_varint_u64(&mut slow));
+        let left64 = (fast.rest().to_vec(), rest_of_io(slow));
+        let (mut fast, mut slow) = (SliceInput::new(&bytes), IoInput::new(&bytes[..]));
+        let u32s = (
+            read_varint_u32(&mut fast).map(u64::from),
+            read_varint_u32(&mut slow).map(u64::from),
+        );
+        let left32 = (fast.rest().to_vec(), rest_of_io(slow));
+        for ((a, b), (left_a, left_b)) in [(u64s, left64), (u32s, left32)] {
+            match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    prop_assert_eq!(a, b);
+                    prop_assert_eq!(left_a, left_b);
+                }
+                (a, b) => prop_assert!(a.is_err() && b.is_err(), "{:?} {:?}", a, b),
             }
-            (a, b) => prop_assert!(a.is_err() && b.is_err(), "{:?} {:?}", a, b),
-        }
-        let mut fast = SliceInput::new(&bytes);
-        let mut slow = IoInput::new(&bytes[..]);
-        match (read_varint_u32(&mut fast), read_varint_u32(&mut slow)) {
-            (Ok(a), Ok(b)) => {
-                prop_assert_eq!(a, b);
-                prop_assert_eq!(fast.rest(), &rest_of_io(slow)[..]);
-            }
-            (a, b) => prop_assert!(a.is_err() && b.is_err(), "{:?} {:?}", a, b),
         }
     }
 
