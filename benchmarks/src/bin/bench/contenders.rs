@@ -277,8 +277,12 @@ pub struct Prepared<W: Workload> {
     #[cfg(feature = "pilota")]
     pilota: Result<W::Pilota, String>,
     #[cfg(feature = "json")]
-    json: Option<Result<(W::Json, Vec<u8>), String>>,
+    json: Option<Checked<(W::Json, Vec<u8>)>>,
 }
+
+/// A contender's prepared input, or why it failed the check before timing.
+#[cfg(feature = "json")]
+type Checked<T> = Result<T, String>;
 
 #[cfg(feature = "apache")]
 mod apache_rt {

@@ -43,9 +43,9 @@ fn small_with(rng: &mut Rng, i: u64) -> Small {
         id: 1_000_000_000_000 + i as i64 * 7919,
         version: 3 + (i % 5) as i32,
         name: rng.word(8, 24),
-        enabled: i % 3 != 0,
+        enabled: !i.is_multiple_of(3),
         score: rng.double(),
-        code: (i % 2 == 0).then_some(404),
+        code: i.is_multiple_of(2).then_some(404),
         kind: Kind((i % 4) as i32),
     }
 }
@@ -72,7 +72,7 @@ pub fn large() -> Large {
         elements: (0..200).map(|i| element(&mut rng, i)).collect(),
         inners: (0..50)
             .map(|i| Inner {
-                index: i as i32,
+                index: i,
                 label: rng.word(6, 20),
                 digest: rng.bytes(32),
                 samples: (0..16)

@@ -407,9 +407,9 @@ pub fn json(results: &[Scenario], targets: &[Target], opts: &Opts) -> String {
                     Some(format!("{}: {}", js(d.name), jn(r)))
                 })
                 .collect();
-            let _ = write!(
+            let _ = writeln!(
                 o,
-                "        {{\"name\": {}, \"failed\": {}, \"median_ns\": {}, \"p25_ns\": {}, \"p75_ns\": {}, \"p90_ns\": {}, \"samples\": {}, \"iters_per_sample\": {}, \"allocs_per_op\": {}, \"bytes_per_op\": {}, \"peak_heap_bytes\": {}, \"peak_rss_growth_kib\": {}, \"speedup_vs\": {{{}}}}}{}\n",
+                "        {{\"name\": {}, \"failed\": {}, \"median_ns\": {}, \"p25_ns\": {}, \"p75_ns\": {}, \"p90_ns\": {}, \"samples\": {}, \"iters_per_sample\": {}, \"allocs_per_op\": {}, \"bytes_per_op\": {}, \"peak_heap_bytes\": {}, \"peak_rss_growth_kib\": {}, \"speedup_vs\": {{{}}}}}{}",
                 js(c.name),
                 c.failed.as_deref().map(js).unwrap_or_else(|| "null".into()),
                 jn(c.stats.median_ns),
