@@ -7,7 +7,7 @@ use thrift_parser::ast::{BaseType, Type};
 use thrift_parser::FileId;
 
 use super::types::{rust_type, wire_type};
-use crate::model::{HashKind, Model, Resolved};
+use crate::model::{CollectionKind, Model, Resolved};
 
 /// A value in generated code: a reference (`item`, bound by a loop or `if let`) or a place
 /// (`self.field`). Scalars are copied out of either without `*&`.
@@ -261,7 +261,7 @@ pub fn read_value(
                 Build::vec(&out, &capacity, quote!(#out.push(#read)))
             } else if m.hashed(in_key) {
                 Build {
-                    init: m.hash_with_capacity(HashKind::Set, &capacity),
+                    init: m.hash_with_capacity(CollectionKind::Set, &capacity),
                     add: quote!(#out.insert(#read)),
                     finish: quote!(#out),
                 }
@@ -294,7 +294,7 @@ pub fn read_value(
                 Build::vec(&out, &capacity, quote!(#out.push((#k, #v))))
             } else if m.hashed(in_key) {
                 Build {
-                    init: m.hash_with_capacity(HashKind::Map, &capacity),
+                    init: m.hash_with_capacity(CollectionKind::Map, &capacity),
                     add: quote!(#out.insert(#k, #v)),
                     finish: quote!(#out),
                 }

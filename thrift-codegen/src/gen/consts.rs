@@ -8,7 +8,7 @@ use thrift_parser::{ConstRef, DefId, FileId};
 use super::docs::doc_attrs;
 use super::types::rust_type;
 use crate::ident;
-use crate::model::{HashKind, Model, Resolved};
+use crate::model::{CollectionKind, Model, Resolved};
 
 /// Whether a const of this type can be a Rust `const` (scalars, strings as `&str`, binaries as
 /// `&[u8]`); the others are `static` [`std::sync::LazyLock`]s, built once on first use.
@@ -166,11 +166,11 @@ pub fn value_expr(
                 .iter()
                 .map(|v| value_expr(m, f, element, vf, v, true))
                 .collect::<Vec<_>>();
-            m.collection_literal(HashKind::Set, in_key, &items)
+            m.collection_literal(CollectionKind::Set, in_key, &items)
         }
         Resolved::Map(f, key, val) => {
             let ConstValueKind::Map(entries) = &value.kind else {
-                return m.collection_literal(HashKind::Map, in_key, &[]);
+                return m.collection_literal(CollectionKind::Map, in_key, &[]);
             };
             let pairs = entries
                 .iter()
@@ -180,7 +180,7 @@ pub fn value_expr(
                     quote!((#k, #v))
                 })
                 .collect::<Vec<_>>();
-            m.collection_literal(HashKind::Map, in_key, &pairs)
+            m.collection_literal(CollectionKind::Map, in_key, &pairs)
         }
     }
 }

@@ -342,7 +342,7 @@ impl<'p> Model<'p> {
     }
 
     /// An empty `HashSet`/`HashMap` (`kind`) with room for `capacity` entries.
-    pub fn hash_with_capacity(&self, kind: HashKind, capacity: &TokenStream) -> TokenStream {
+    pub fn hash_with_capacity(&self, kind: CollectionKind, capacity: &TokenStream) -> TokenStream {
         let ty = kind.path();
         match &self.hasher {
             Some(_) => quote!(#ty::with_capacity_and_hasher(
@@ -357,7 +357,7 @@ impl<'p> Model<'p> {
     /// `(key, value)` tuples), as a constant expression.
     pub fn collection_literal(
         &self,
-        kind: HashKind,
+        kind: CollectionKind,
         in_key: bool,
         items: &[TokenStream],
     ) -> TokenStream {
@@ -455,33 +455,33 @@ impl<'p> Model<'p> {
     }
 }
 
-/// Which of the two collection kinds a [`Model`] helper is asked for.
+/// Sets or maps, for the [`Model`] helpers that build either.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HashKind {
+pub enum CollectionKind {
     Set,
     Map,
 }
 
-impl HashKind {
+impl CollectionKind {
     fn path(self) -> TokenStream {
         match self {
-            HashKind::Set => quote!(::std::collections::HashSet),
-            HashKind::Map => quote!(::std::collections::HashMap),
+            CollectionKind::Set => quote!(::std::collections::HashSet),
+            CollectionKind::Map => quote!(::std::collections::HashMap),
         }
     }
 
     fn btree_path(self) -> TokenStream {
         match self {
-            HashKind::Set => quote!(::std::collections::BTreeSet),
-            HashKind::Map => quote!(::std::collections::BTreeMap),
+            CollectionKind::Set => quote!(::std::collections::BTreeSet),
+            CollectionKind::Map => quote!(::std::collections::BTreeMap),
         }
     }
 
     /// The generic arguments with the element types left to inference: `_, H` or `_, _, H`.
     fn inferred(self, hasher: &TokenStream) -> TokenStream {
         match self {
-            HashKind::Set => quote!(_, #hasher),
-            HashKind::Map => quote!(_, _, #hasher),
+            CollectionKind::Set => quote!(_, #hasher),
+            CollectionKind::Map => quote!(_, _, #hasher),
         }
     }
 }
