@@ -13,12 +13,14 @@
 # contender, for revisions that generate `FooRef` types, FEATURES=borrowed,mappings also the
 # ours-bytes, ours-hash and ours-bytes-hash ones, for revisions with `Builder::hasher`) and run
 # with `--only ours,memcpy` (plus the mapping contenders when FEATURES has `mappings`).
-# Build directories are kept in benchmarks/target/compare-{a,b} so that repeated runs are
-# incremental. Results: benchmarks/results/compare-{a,b}.json.
+# The two builds then run in turns, ROUNDS times (default 3), and each ratio is the median of
+# the rounds' ratios, with their range: on a shared machine a single run of each can differ by
+# 2x. Build directories are kept in benchmarks/target/compare-{a,b} so that repeated runs are
+# incremental. Results: benchmarks/results/compare-{a,b}-ROUND.json.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,6 +49,7 @@ export_rev() { # REV DIR
 }
 
 features=()
+rounds=${ROUNDS:-3}
 only=ours,memcpy
 if [ -n "${FEATURES:-}" ]; then
     features=(--features "$FEATURES")
@@ -63,22 +66,31 @@ for side in a b; do
     THRIFT_CORPUS="$corpus" CARGO_TARGET_DIR="$here/target/compare-$side" \
         cargo build --release --quiet --no-default-features "${features[@]}" \
         --manifest-path "$dir/benchmarks/Cargo.toml" --bin bench
-    "$here/target/compare-$side/release/bench" --only "$only" --data "$here/data" \
-        --json "$here/results/compare-$side.json" "$@" >"$here/results/compare-$side.txt"
 done
 
-python3 - "$here/results/compare-a.json" "$here/results/compare-b.json" "$rev_a" "$rev_b" <<'PY'
+# A and B take turns, ROUNDS times: a shared machine's load changes over minutes, so one run of
+# each, one after the other, can differ by 2x on its own.
+for round in $(seq 1 "$rounds"); do
+    for side in a b; do
+        echo "== round $round/$rounds: $side" >&2
+        "$here/target/compare-$side/release/bench" --only "$only" --data "$here/data" \
+            --json "$here/results/compare-$side-$round.json" "$@" \
+            >"$here/results/compare-$side-$round.txt"
+    done
+done
+
+python3 - "$here/results" "$rounds" "$rev_a" "$rev_b" <<'PY'
 import json
 import math
+import statistics
 import sys
 
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-rev_a, rev_b = sys.argv[3:5]
+results, rounds, rev_a, rev_b = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 
 
-def medians(run):
+def medians(path):
     out = {}
-    for s in run["scenarios"]:
+    for s in json.load(open(path))["scenarios"]:
         for c in s["contenders"]:
             if c["failed"] is None and c["name"] != "memcpy":
                 out[(s["id"], c["name"])] = (c["median_ns"], c["allocs_per_op"])
@@ -92,19 +104,28 @@ def fmt(ns):
     return f"{ns:.1f} ns"
 
 
-ma, mb = medians(a), medians(b)
-print(f"A = {rev_a}, B = {rev_b}; ratio = B/A time (below 1: B is faster)\n")
-print(f"{'scenario':<34} {'contender':<14} {'A':>11} {'B':>11} {'B/A':>7}  allocs A -> B")
+runs = {
+    side: [medians(f"{results}/compare-{side}-{r}.json") for r in range(1, rounds + 1)]
+    for side in "ab"
+}
+print(f"A = {rev_a}, B = {rev_b}; {rounds} alternating rounds; B/A = median over rounds of")
+print("B's time / A's time (below 1: B is faster); range = lowest..highest round\n")
+print(f"{'scenario':<34} {'contender':<14} {'A':>11} {'B':>11} {'B/A':>7}  {'range':<13} allocs A -> B")
+keys = [k for k in runs["a"][0] if all(k in run for side in "ab" for run in runs[side])]
 logs = []
-for key in ma:
-    if key not in mb:
-        continue
-    (ta, aa), (tb, ab) = ma[key], mb[key]
-    r = tb / ta
+for key in keys:
+    ta = statistics.median(run[key][0] for run in runs["a"])
+    tb = statistics.median(run[key][0] for run in runs["b"])
+    per_round = [b[key][0] / a[key][0] for a, b in zip(runs["a"], runs["b"])]
+    r = statistics.median(per_round)
     logs.append(math.log(r))
-    print(f"{key[0]:<34} {key[1]:<14} {fmt(ta):>11} {fmt(tb):>11} {r:>6.2f}x  {aa:g} -> {ab:g}")
-for key in sorted(set(ma) ^ set(mb)):
-    print(f"{key[0]:<34} {key[1]:<14} only in {'A' if key in ma else 'B'}")
+    spread = f"{min(per_round):.2f}..{max(per_round):.2f}"
+    aa, ab = runs["a"][0][key][1], runs["b"][0][key][1]
+    print(f"{key[0]:<34} {key[1]:<14} {fmt(ta):>11} {fmt(tb):>11} {r:>6.2f}x  {spread:<13} {aa:g} -> {ab:g}")
+only_a = set(runs["a"][0]) - set(runs["b"][0])
+only_b = set(runs["b"][0]) - set(runs["a"][0])
+for key in sorted(only_a | only_b):
+    print(f"{key[0]:<34} {key[1]:<14} only in {'A' if key in only_a else 'B'}")
 if logs:
     print(f"\ngeometric mean B/A over {len(logs)} scenarios: {math.exp(sum(logs) / len(logs)):.3f}x")
 PY
