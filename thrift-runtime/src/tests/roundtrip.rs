@@ -397,6 +397,21 @@ fn varint_writer_matches_the_loop() {
     }
 }
 
+/// `varint_len_u64`'s closed form against the definition, at every bit length.
+#[test]
+fn varint_len_is_bits_over_seven_rounded_up() {
+    for bits in 1..=64u32 {
+        let v = u64::MAX >> (64 - bits);
+        assert_eq!(varint_len_u64(v), bits.div_ceil(7) as usize, "{bits} bits");
+        assert_eq!(
+            varint_len_u64(1 << (bits - 1)),
+            bits.div_ceil(7) as usize,
+            "{bits} bits"
+        );
+    }
+    assert_eq!(varint_len_u64(0), 1);
+}
+
 #[test]
 fn varint_len_boundaries() {
     assert_eq!(varint_len_u64(0), 1);
