@@ -158,7 +158,6 @@ impl Builder {
     }
 
     fn check<P: AsRef<Path>>(&self, files: &[P]) -> Result<Checked, Error> {
-        self.hasher_tokens()?;
         let mut loader = Loader::new();
         for dir in &self.include_dirs {
             loader.include_dir(dir);
@@ -177,8 +176,9 @@ impl Builder {
         files: impl IntoIterator<Item = P>,
     ) -> Result<Vec<GeneratedFile>, Error> {
         let files: Vec<P> = files.into_iter().collect();
+        let hasher = self.hasher_tokens()?;
         let checked = self.check(&files)?;
-        Ok(self.generate_checked(&checked))
+        Ok(self.generate_checked(&checked, hasher))
     }
 
     /// The hasher type as tokens, checked: a type that parses, and only with `Hash` collections.
@@ -200,13 +200,15 @@ impl Builder {
         }
     }
 
-    fn generate_checked(&self, checked: &Checked) -> Vec<GeneratedFile> {
+    fn generate_checked(
+        &self,
+        checked: &Checked,
+        hasher: Option<TokenStream>,
+    ) -> Vec<GeneratedFile> {
         let runtime: TokenStream = self
             .runtime_path
             .parse()
             .unwrap_or_else(|_| "::thrift_runtime".parse().expect("valid path"));
-        // Checked in `check`, which every caller has run.
-        let hasher = self.hasher_tokens().ok().flatten();
         let model = Model::new(
             &checked.program,
             runtime,
@@ -244,6 +246,7 @@ impl Builder {
     /// `cargo:rerun-if-changed` for every IDL file read.
     pub fn compile<P: AsRef<Path>>(&self, files: impl IntoIterator<Item = P>) -> Result<(), Error> {
         let files: Vec<P> = files.into_iter().collect();
+        let hasher = self.hasher_tokens()?;
         let checked = self.check(&files)?;
         if self.emit_rerun_if_changed {
             for id in 0..checked.program.sources.len() {
@@ -260,7 +263,7 @@ impl Builder {
                 .map(PathBuf::from)
                 .ok_or(Error::NoOutDir)?,
         };
-        let generated = self.generate_checked(&checked);
+        let generated = self.generate_checked(&checked, hasher);
         for file in &generated {
             write_if_changed(&out_dir.join(&file.path), &file.contents)?;
         }

@@ -44,8 +44,8 @@ pub const fn varint_len_u64(v: u64) -> usize {
     (bits * 9 + 64) / 64
 }
 
-/// Writes `v` as a varint (one `write_u8` for values below 128, otherwise
-/// one `write_bytes`).
+/// Writes `v` as a varint: values below 128 as one inline `write_u8`, others through
+/// [`write_varint_u64`].
 #[inline]
 pub fn write_varint_u32<O: Output + ?Sized>(out: &mut O, v: u32) -> Result<()> {
     if v < 0x80 {

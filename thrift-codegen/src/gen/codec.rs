@@ -224,10 +224,7 @@ pub fn read_value(
             BaseType::String | BaseType::Slist if borrowed => quote!(r.read_str()?),
             BaseType::String | BaseType::Slist => m.read_string(),
             BaseType::Binary if borrowed => quote!(r.read_bytes()?),
-            BaseType::Binary => match m.strings {
-                crate::Strings::Std => quote!(r.read_binary()?),
-                crate::Strings::Bytes => quote!(r.read_shared_bytes()?),
-            },
+            BaseType::Binary => m.read_binary(),
             BaseType::Uuid => quote!(r.read_uuid()?),
         },
         Resolved::Enum(id) => {

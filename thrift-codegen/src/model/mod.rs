@@ -279,6 +279,14 @@ impl<'p> Model<'p> {
         }
     }
 
+    /// The reader call for an owned `binary`.
+    pub fn read_binary(&self) -> TokenStream {
+        match self.strings {
+            crate::Strings::Std => quote::quote!(r.read_binary()?),
+            crate::Strings::Bytes => quote::quote!(r.read_shared_bytes()?),
+        }
+    }
+
     /// An owned string from a `&str` expression (a copy).
     pub fn string_from(&self, s: TokenStream) -> TokenStream {
         let ty = self.string_type();
@@ -317,28 +325,38 @@ impl<'p> Model<'p> {
         self.collections == crate::Collections::Hash && !in_key
     }
 
-    /// The set type holding `element`, given whether it is in a key position:
-    /// `BTreeSet<T>`, `HashSet<T>` or `HashSet<T, Hasher>`.
-    pub fn set_type(&self, element: &TokenStream, in_key: bool) -> TokenStream {
-        if !self.hashed(in_key) {
-            return quote!(::std::collections::BTreeSet<#element>);
-        }
-        match &self.hasher {
-            Some(h) => quote!(::std::collections::HashSet<#element, #h>),
-            None => quote!(::std::collections::HashSet<#element>),
+    /// The path of the set or map type (`kind`) in key position `in_key`, without generics.
+    fn collection_path(&self, kind: CollectionKind, in_key: bool) -> TokenStream {
+        if self.hashed(in_key) {
+            kind.path()
+        } else {
+            kind.btree_path()
         }
     }
 
-    /// The map type from `key` to `value`, given whether it is in a key position:
-    /// `BTreeMap<K, V>`, `HashMap<K, V>` or `HashMap<K, V, Hasher>`.
-    pub fn map_type(&self, key: &TokenStream, value: &TokenStream, in_key: bool) -> TokenStream {
-        if !self.hashed(in_key) {
-            return quote!(::std::collections::BTreeMap<#key, #value>);
-        }
+    /// `kind`'s type over `elements` (`T`, or `K, V`), given whether it is in a key position:
+    /// `BTreeSet<T>`, `HashSet<T>` or `HashSet<T, Hasher>`, and the same for maps.
+    fn collection_type(
+        &self,
+        kind: CollectionKind,
+        elements: TokenStream,
+        in_key: bool,
+    ) -> TokenStream {
+        let ty = self.collection_path(kind, in_key);
         match &self.hasher {
-            Some(h) => quote!(::std::collections::HashMap<#key, #value, #h>),
-            None => quote!(::std::collections::HashMap<#key, #value>),
+            Some(h) if self.hashed(in_key) => quote!(#ty<#elements, #h>),
+            _ => quote!(#ty<#elements>),
         }
+    }
+
+    /// The set type holding `element`, given whether it is in a key position.
+    pub fn set_type(&self, element: &TokenStream, in_key: bool) -> TokenStream {
+        self.collection_type(CollectionKind::Set, quote!(#element), in_key)
+    }
+
+    /// The map type from `key` to `value`, given whether it is in a key position.
+    pub fn map_type(&self, key: &TokenStream, value: &TokenStream, in_key: bool) -> TokenStream {
+        self.collection_type(CollectionKind::Map, quote!(#key, #value), in_key)
     }
 
     /// An empty `HashSet`/`HashMap` (`kind`) with room for `capacity` entries.
@@ -361,14 +379,9 @@ impl<'p> Model<'p> {
         in_key: bool,
         items: &[TokenStream],
     ) -> TokenStream {
-        let hashed = self.hashed(in_key);
-        let ty = if hashed {
-            kind.path()
-        } else {
-            kind.btree_path()
-        };
+        let ty = self.collection_path(kind, in_key);
         match &self.hasher {
-            Some(h) if hashed => {
+            Some(h) if self.hashed(in_key) => {
                 let generics = kind.inferred(h);
                 if items.is_empty() {
                     quote!(<#ty<#generics> as ::std::default::Default>::default())
