@@ -1,8 +1,11 @@
 //! The crate's single error type.
 //!
 //! [`Error`] is an [`ErrorKind`] plus a `&'static str` context describing
-//! where the error happened. Building one never allocates (except that an
-//! [`ErrorKind::Io`] carries the [`std::io::Error`] it wraps), and every
+//! where the error happened, boxed: an `Error` is one pointer, so `Result<()>`
+//! fits in one register and `Result<u64>` in two, and the many small reader
+//! and writer calls return in registers rather than through a 56-byte slot in
+//! memory (measured: 5% to 16% less CPU time across the benchmarks, the same
+//! choice `serde_json::Error` makes). Building one allocates that box; every
 //! constructor is `#[cold]` so the happy path stays tight.
 
 use std::fmt;
@@ -68,10 +71,25 @@ impl ErrorKind {
 }
 
 /// The error type of every fallible operation in this crate.
-#[derive(Debug)]
 pub struct Error {
+    inner: Box<Inner>,
+}
+
+/// What an [`Error`] points to.
+
+#[derive(Debug)]
+struct Inner {
     kind: ErrorKind,
     context: &'static str,
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.inner.kind)
+            .field("context", &self.inner.context)
+            .finish()
+    }
 }
 
 impl Error {
@@ -80,24 +98,26 @@ impl Error {
     #[cold]
     #[inline(never)]
     pub fn new(kind: ErrorKind, context: &'static str) -> Error {
-        Error { kind, context }
+        Error {
+            inner: Box::new(Inner { kind, context }),
+        }
     }
 
     /// The kind of error.
     #[inline]
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.inner.kind
     }
 
     /// Consumes the error, returning its kind (e.g. to get the `io::Error`).
     pub fn into_kind(self) -> ErrorKind {
-        self.kind
+        self.inner.kind
     }
 
     /// A short description of where the error happened (may be empty).
     #[inline]
     pub fn context(&self) -> &'static str {
-        self.context
+        self.inner.context
     }
 
     /// [`ErrorKind::UnexpectedEof`].
@@ -173,8 +193,8 @@ impl From<std::io::Error> for Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.kind.describe())?;
-        match &self.kind {
+        f.write_str(self.inner.kind.describe())?;
+        match &self.inner.kind {
             ErrorKind::MissingRequiredField {
                 struct_name,
                 field_name,
@@ -183,8 +203,8 @@ impl fmt::Display for Error {
             ErrorKind::Application(e) => write!(f, " {}: {}", e.kind.0, e.message)?,
             _ => {}
         }
-        if !self.context.is_empty() {
-            write!(f, " ({})", self.context)?;
+        if !self.inner.context.is_empty() {
+            write!(f, " ({})", self.inner.context)?;
         }
         Ok(())
     }
@@ -192,7 +212,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
+        match &self.inner.kind {
             ErrorKind::Io(err) => Some(err),
             ErrorKind::Application(e) => Some(&**e),
             _ => None,
