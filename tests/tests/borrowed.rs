@@ -11,8 +11,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use proptest::prelude::*;
-use thrift_runtime::{Binary, Compact, Protocol, ThriftRead, ThriftWrite};
-use thrift_tests::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesRef};
+use thrift_runtime::{Binary, Compact, Protocol, ReadLimits, SliceInput, ThriftRead, ThriftWrite};
+use thrift_tests::golden::fixture_base_types::base_types::{
+    BaseTypes, BaseTypesRef, Nested, NestedRef, OutOfOrder, Requiredness,
+};
 use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
 use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef};
 use thrift_tests::golden::fixture_containers_hash::containers::Containers as HashContainers;
@@ -121,6 +123,41 @@ fn check_protocol<P: Protocol>() {
     let (borrowed, count) = allocations(|| NotFoundRef::decode::<P>(&bytes).unwrap());
     assert_eq!(count, 0);
     assert_eq!((borrowed.message, borrowed.code), ("gone", 410));
+
+    // Structs nested in every position are read in place: the list is the one allocation,
+    // and `read_into` over another value gives what `decode` gives, both ways round.
+    let inner = Requiredness {
+        req: 1,
+        req_string: "inner".into(),
+        opt_string: Some("set".into()),
+        ..Requiredness::default()
+    };
+    let nested = Nested {
+        base: base_types(),
+        inner: Some(inner.clone()),
+        items: vec![inner.clone(), Requiredness::default()],
+        plain: OutOfOrder {
+            a: 1,
+            b: Some(2),
+            c: 3,
+        },
+    };
+    let bytes = nested.encode_to_vec::<P>().unwrap();
+    let (borrowed, count) = allocations(|| NestedRef::decode::<P>(&bytes).unwrap());
+    assert_eq!(count, 1, "NestedRef: the vector of items");
+    assert_eq!(Nested::from(&borrowed), nested);
+    let sparse = Nested {
+        inner: None,
+        ..Nested::default()
+    }
+    .encode_to_vec::<P>()
+    .unwrap();
+    for (first, second) in [(&sparse, &bytes), (&bytes, &sparse)] {
+        let mut value = NestedRef::decode::<P>(first).unwrap();
+        let mut r = P::reader(SliceInput::new(second), ReadLimits::default());
+        NestedRef::read_into(&mut r, &mut value).unwrap();
+        assert_eq!(value, NestedRef::decode::<P>(second).unwrap());
+    }
 }
 
 /// Owned decoding allocates once per `Box` and per non-empty `Vec`, nothing else: a linked list

@@ -8,9 +8,11 @@ use std::fmt::Debug;
 
 use proptest::collection::{btree_map, btree_set, vec};
 use proptest::prelude::*;
-use thrift_runtime::{Binary, Compact, OrderedF64, Protocol, ThriftRead, ThriftWrite};
+use thrift_runtime::{
+    Binary, Compact, OrderedF64, Protocol, ReadLimits, SliceInput, ThriftRead, ThriftWrite,
+};
 use thrift_tests::golden::fixture_base_types::base_types::{
-    BaseTypes, Empty, OutOfOrder, Requiredness,
+    BaseTypes, Empty, Nested, OutOfOrder, Requiredness,
 };
 use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
 use thrift_tests::golden::fixture_containers::containers::Containers;
@@ -52,6 +54,32 @@ where
 {
     round_trip::<T, Binary>(value);
     round_trip::<T, Compact>(value);
+}
+
+/// `read_into` over `previous` (a value with other fields set, other list lengths, other
+/// options present) gives what `read` gives: generated structs read in place, and fields
+/// absent from the input must not keep `previous`'s values.
+fn replaces<T>(value: &T, previous: &T)
+where
+    T: for<'de> ThriftRead<'de> + ThriftWrite + Clone + PartialEq + Debug,
+{
+    fn with<T, P>(value: &T, previous: &T)
+    where
+        T: for<'de> ThriftRead<'de> + ThriftWrite + Clone + PartialEq + Debug,
+        P: Protocol,
+    {
+        let bytes = value.encode_to_vec::<P>().expect("encode");
+        let mut out = previous.clone();
+        let mut r = P::reader(SliceInput::new(&bytes), ReadLimits::default());
+        T::read_into(&mut r, &mut out).expect("read_into");
+        assert_eq!(
+            out.encode_to_vec::<P>().expect("re-encode"),
+            bytes,
+            "{out:?} read over {previous:?}"
+        );
+    }
+    with::<T, Binary>(value, previous);
+    with::<T, Compact>(value, previous);
 }
 
 fn double() -> impl Strategy<Value = f64> {
@@ -132,6 +160,21 @@ fn requiredness() -> impl Strategy<Value = Requiredness> {
                 }
             },
         )
+}
+
+fn nested() -> impl Strategy<Value = Nested> {
+    (
+        base_types(),
+        proptest::option::of(requiredness()),
+        vec(requiredness(), 0..4),
+        (any::<i32>(), any::<Option<i32>>(), any::<i32>()),
+    )
+        .prop_map(|(base, inner, items, (a, b, c))| Nested {
+            base,
+            inner,
+            items,
+            plain: OutOfOrder { a, b, c },
+        })
 }
 
 fn ordered() -> impl Strategy<Value = OrderedF64> {
@@ -365,6 +408,30 @@ proptest! {
         both(&tree);
         both(&wrapper);
     }
+
+    #[test]
+    fn read_into_replaces_the_previous_value(
+        (base, base_before) in (base_types(), base_types()),
+        (required, required_before) in (requiredness(), requiredness()),
+        (containers, containers_before) in (containers(), containers()),
+        (tree, tree_before) in (tree(), tree()),
+        (node, node_before) in (node(), node()),
+        (wrapper, wrapper_before) in (wrapper(), wrapper()),
+        (nested, nested_before) in (nested(), nested()),
+        (shape, shape_before) in (shape(), shape()),
+    ) {
+        replaces(&base, &base_before);
+        replaces(&required, &required_before);
+        replaces(&containers, &containers_before);
+        replaces(&tree, &tree_before);
+        replaces(&node, &node_before);
+        replaces(&wrapper, &wrapper_before);
+        replaces(&nested, &nested_before);
+        replaces(&shape, &shape_before);
+    }
+
+    #[test]
+    fn nested_round_trip(value in nested()) { both(&value); }
 
     #[test]
     fn out_of_order_ids_round_trip(a in any::<i32>(), b in any::<Option<i32>>(), c in any::<i32>()) {

@@ -55,6 +55,21 @@ pub trait ThriftRead<'de>: Sized {
     /// Reads the value.
     fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self>;
 
+    /// Reads the value into `out`, replacing all of it: afterwards `*out` equals what
+    /// [`ThriftRead::read`] returns, fields absent from the input included. On error `out`
+    /// holds a partly read value. The provided method is `*out = Self::read(r)?`.
+    ///
+    /// Generated structs whose `Default` allocates nothing override it to read each field
+    /// where it lives, and read their nested structs and struct list elements the same way
+    /// ([`read_into_option`], [`read_element`]), so a nested struct is decoded in its final
+    /// place instead of being moved up through the `Result` of every enclosing read (those
+    /// moves were 18% of the time decoding a Parquet footer).
+    #[inline]
+    fn read_into<R: ProtocolReader<'de>>(r: &mut R, out: &mut Self) -> Result<()> {
+        *out = Self::read(r)?;
+        Ok(())
+    }
+
     /// Decodes from a byte slice (the fast path) with default limits.
     /// Trailing bytes after the value are ignored.
     #[inline]
@@ -147,6 +162,30 @@ pub const fn capacity_hint<T>(len: usize) -> usize {
     } else {
         max
     }
+}
+
+/// Reads a `T` into an optional field in place ([`ThriftRead::read_into`]): into the value
+/// already there, or into a `T::default()` put there first. Called by generated code.
+#[inline]
+pub fn read_into_option<'de, T, R>(r: &mut R, slot: &mut Option<T>) -> Result<()>
+where
+    T: ThriftRead<'de> + Default,
+    R: ProtocolReader<'de>,
+{
+    T::read_into(r, slot.get_or_insert_with(T::default))
+}
+
+/// Reads one more element of a list in place ([`ThriftRead::read_into`]): pushes
+/// `T::default()` and reads into it. Called by generated code for lists of structs.
+#[inline]
+pub fn read_element<'de, T, R>(r: &mut R, items: &mut Vec<T>) -> Result<()>
+where
+    T: ThriftRead<'de> + Default,
+    R: ProtocolReader<'de>,
+{
+    let index = items.len();
+    items.push(T::default());
+    T::read_into(r, &mut items[index])
 }
 
 macro_rules! scalar {

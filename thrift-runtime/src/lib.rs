@@ -164,7 +164,9 @@ pub use binary::{Binary, BinaryReader, BinaryWriter};
 pub use bytes::Bytes;
 /// The shared string type of `string` fields generated with `Strings::Bytes` (re-exported).
 pub use bytestring::ByteString;
-pub use codec::{capacity_hint, ThriftRead, ThriftReadOwned, ThriftWrite};
+pub use codec::{
+    capacity_hint, read_element, read_into_option, ThriftRead, ThriftReadOwned, ThriftWrite,
+};
 pub use compact::{Compact, CompactReader, CompactWriter};
 pub use error::{Error, ErrorKind, Result};
 pub use float::OrderedF64;

@@ -247,7 +247,13 @@ pub fn read_value(
             let elem_type = wire_type(m, f, element);
             let elem_key = (in_key || is_set) && !m.borrowed();
             let elem_rust = rust_type(m, f, element, elem_key);
-            let read = read_value(m, f, element, elem_key, depth + 1);
+            let push = match super::structs::in_place_struct(m, f, element) {
+                Some(path) => quote!(#rt::read_element::<#path, _>(r, &mut #out)?),
+                None => {
+                    let read = read_value(m, f, element, elem_key, depth + 1);
+                    quote!(#out.push(#read))
+                }
+            };
             let (begin, end) = if is_set {
                 (quote!(read_set_begin), quote!(read_set_end))
             } else {
@@ -255,8 +261,9 @@ pub fn read_value(
             };
             let capacity = quote!(#rt::capacity_hint::<#elem_rust>(#header.len));
             let build = if !is_set || borrowed {
-                Build::vec(&out, &capacity, quote!(#out.push(#read)))
+                Build::vec(&out, &capacity, push)
             } else if m.hashed(in_key) {
+                let read = read_value(m, f, element, elem_key, depth + 1);
                 Build {
                     init: m.hash_with_capacity(CollectionKind::Set, &capacity),
                     add: quote!(#out.insert(#read)),
@@ -264,7 +271,7 @@ pub fn read_value(
                 }
             } else {
                 let set = m.set_type(&quote!(_), in_key);
-                Build::bulk(&out, &capacity, quote!(#out.push(#read)), set)
+                Build::bulk(&out, &capacity, push, set)
             };
             let Build { init, add, finish } = build;
             quote! {{

@@ -12,7 +12,9 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use thrift_parser::ast::{BaseType, ConstValueKind, Field, Requiredness, Struct, StructKind};
+use thrift_parser::ast::{
+    BaseType, ConstValueKind, Definition, Field, Requiredness, Struct, StructKind,
+};
 use thrift_parser::DefId;
 
 use super::codec::{read_struct_body, read_value, value_len, write_value, Val};
@@ -244,6 +246,61 @@ pub(super) fn default_value(m: &Model<'_>, id: DefId, index: usize, field: &Fiel
     }
 }
 
+/// Whether struct `id` is read in place (`ThriftRead::read_into` generated, nested structs and
+/// struct list elements read where they live): its form being generated (the borrowing one in
+/// borrowed mode, when it has one) has a `Default` that allocates nothing to start from, i.e.
+/// derived, with no IDL defaults in the owned form, and every field held as `T` of a struct
+/// type read in place itself (unions have no such `Default`: their first variant may hold a
+/// value that allocates). Structs without fields have nothing to read in place.
+pub(super) fn reads_in_place(m: &Model<'_>, id: DefId) -> bool {
+    let outer = m.borrowed();
+    m.set_borrowed(outer && m.is_borrowing(id));
+    let result = form_reads_in_place(m, id);
+    m.set_borrowed(outer);
+    result
+}
+
+fn form_reads_in_place(m: &Model<'_>, id: DefId) -> bool {
+    let Definition::Struct(s) = m.program.definition(id) else {
+        return false;
+    };
+    if s.kind == StructKind::Union || s.fields.is_empty() || !m.derives(id).default {
+        return false;
+    }
+    s.fields.iter().enumerate().all(|(index, field)| {
+        if !m.borrowed() && idl_default(m, id, index, field).is_some() {
+            return false;
+        }
+        if holding(m, id, index, field) == Holding::Optional {
+            return true;
+        }
+        match m.resolve(id.file, &field.ty) {
+            Resolved::Struct(inner, _) => !m.is_boxed(id, index) && reads_in_place(m, inner),
+            _ => true,
+        }
+    })
+}
+
+/// The path of the struct type `ty` resolves to, in the form being generated, when it is read
+/// in place (see [`reads_in_place`]).
+pub(super) fn in_place_struct(
+    m: &Model<'_>,
+    file: thrift_parser::FileId,
+    ty: &thrift_parser::ast::Type,
+) -> Option<TokenStream> {
+    let Resolved::Struct(id, _) = m.resolve(file, ty) else {
+        return None;
+    };
+    if !reads_in_place(m, id) {
+        return None;
+    }
+    Some(if m.borrowed() && m.is_borrowing(id) {
+        m.ref_path(id)
+    } else {
+        m.path_to(file, id)
+    })
+}
+
 fn sorted_fields(s: &Struct) -> Vec<(usize, &Field)> {
     let mut fields: Vec<(usize, &Field)> = s.fields.iter().enumerate().collect();
     fields.sort_by_key(|(_, f)| f.id);
@@ -384,6 +441,9 @@ pub fn read_impl(
     names: &[String],
     target: &Target,
 ) -> TokenStream {
+    if reads_in_place(m, id) {
+        return read_in_place_impl(m, id, s, names, target);
+    }
     let key = m.is_key_struct(id) && !m.borrowed();
     let rt = &m.runtime;
     let (name, ctor) = (&target.ty, &target.ctor);
@@ -452,6 +512,123 @@ pub fn read_impl(
     quote! {
         impl<'de> #rt::ThriftRead<'de> for #name {
             fn read<R: #rt::ProtocolReader<'de>>(r: &mut R) -> #rt::Result<Self> {
+                #body
+            }
+        }
+    }
+}
+
+/// `ThriftRead` for a struct read in place (see [`reads_in_place`]): `read` starts from
+/// `Default` and calls `read_into`, which writes each field where it lives (nested structs
+/// through their own `read_into`), notes which fields it saw, and at the end resets the
+/// fields the input did not have to what `read` gives for them (or fails on a missing
+/// `required` one), so that `read_into` replaces whatever `out` held.
+fn read_in_place_impl(
+    m: &Model<'_>,
+    id: DefId,
+    s: &Struct,
+    names: &[String],
+    target: &Target,
+) -> TokenStream {
+    let key = m.is_key_struct(id) && !m.borrowed();
+    let rt = &m.runtime;
+    let name = &target.ty;
+    let idl_name = &s.name.name;
+    let seen: Vec<_> = names
+        .iter()
+        .map(|n| format_ident!("seen_{}", n.trim_start_matches("r#")))
+        .collect();
+    let declarations = seen.iter().map(|seen| quote!(let mut #seen = false;));
+    let (in_order, arms): (Vec<TokenStream>, Vec<TokenStream>) = sorted_fields(s)
+        .into_iter()
+        .map(|(index, field)| {
+            let seen = &seen[index];
+            let field_name = ident::ident(&names[index]);
+            let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
+            let ttype = wire_type(m, id.file, &field.ty);
+            let optional = holding(m, id, index, field) == Holding::Optional;
+            let in_place = if m.is_boxed(id, index) {
+                None
+            } else {
+                in_place_struct(m, id.file, &field.ty)
+            };
+            let assign = match in_place {
+                Some(path) if optional => {
+                    quote!(#rt::read_into_option::<#path, _>(r, &mut out.#field_name)?;)
+                }
+                Some(path) => {
+                    quote!(<#path as #rt::ThriftRead<'de>>::read_into(r, &mut out.#field_name)?;)
+                }
+                None => {
+                    let mut read = read_value(m, id.file, &field.ty, key, 0);
+                    if m.is_boxed(id, index) {
+                        read = quote!(::std::boxed::Box::new(#read));
+                    }
+                    if optional {
+                        read = quote!(::std::option::Option::Some(#read));
+                    }
+                    quote!(out.#field_name = #read;)
+                }
+            };
+            (
+                quote! {
+                    if r.read_field_if(#ttype, #field_id) {
+                        #assign
+                        #seen = true;
+                        r.read_field_end()?;
+                    }
+                },
+                quote!((#field_id, #ttype) => {
+                    #assign
+                    #seen = true;
+                }),
+            )
+        })
+        .unzip();
+    let absent = s.fields.iter().enumerate().map(|(index, field)| {
+        let seen = &seen[index];
+        let field_name = ident::ident(&names[index]);
+        let idl_field = &field.name.name;
+        let reset = match (field.requiredness, holding(m, id, index, field)) {
+            (Requiredness::Required, _) => quote! {
+                return ::std::result::Result::Err(
+                    #rt::Error::missing_required_field(#idl_name, #idl_field),
+                );
+            },
+            (_, Holding::Optional) => quote!(out.#field_name = ::std::option::Option::None;),
+            _ => {
+                let default = default_value(m, id, index, field);
+                quote!(out.#field_name = #default;)
+            }
+        };
+        quote! {
+            if !#seen {
+                #reset
+            }
+        }
+    });
+    let body = read_struct_body(
+        m,
+        quote!(#(#declarations)*),
+        &in_order,
+        &arms,
+        quote! {
+            #(#absent)*
+            ::std::result::Result::Ok(())
+        },
+    );
+    quote! {
+        impl<'de> #rt::ThriftRead<'de> for #name {
+            fn read<R: #rt::ProtocolReader<'de>>(r: &mut R) -> #rt::Result<Self> {
+                let mut out = <Self as ::std::default::Default>::default();
+                <Self as #rt::ThriftRead<'de>>::read_into(r, &mut out)?;
+                ::std::result::Result::Ok(out)
+            }
+
+            fn read_into<R: #rt::ProtocolReader<'de>>(
+                r: &mut R,
+                out: &mut Self,
+            ) -> #rt::Result<()> {
                 #body
             }
         }

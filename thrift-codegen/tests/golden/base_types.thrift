@@ -42,3 +42,11 @@ struct OutOfOrder {
 }
 
 struct Empty {}
+
+/** Nested structs, read in place (`read_into`) in each position. */
+struct Nested {
+  1: required BaseTypes base
+  2: optional Requiredness inner
+  3: list<Requiredness> items
+  4: OutOfOrder plain
+}

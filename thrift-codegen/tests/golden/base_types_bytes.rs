@@ -94,55 +94,73 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypes {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_a_bool = ::std::option::Option::None;
-        let mut f_a_byte = ::std::option::Option::None;
-        let mut f_an_i8 = ::std::option::Option::None;
-        let mut f_an_i16 = ::std::option::Option::None;
-        let mut f_an_i32 = ::std::option::Option::None;
-        let mut f_an_i64 = ::std::option::Option::None;
-        let mut f_a_double = ::std::option::Option::None;
-        let mut f_a_string = ::std::option::Option::None;
-        let mut f_a_binary = ::std::option::Option::None;
-        let mut f_a_uuid = ::std::option::Option::None;
+        let mut seen_a_bool = false;
+        let mut seen_a_byte = false;
+        let mut seen_an_i8 = false;
+        let mut seen_an_i16 = false;
+        let mut seen_an_i32 = false;
+        let mut seen_an_i64 = false;
+        let mut seen_a_double = false;
+        let mut seen_a_string = false;
+        let mut seen_a_binary = false;
+        let mut seen_a_uuid = false;
         if r.read_field_if(::thrift_runtime::TType::Bool, 1) {
-            f_a_bool = ::std::option::Option::Some(r.read_bool()?);
+            out.a_bool = r.read_bool()?;
+            seen_a_bool = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I8, 2) {
-            f_a_byte = ::std::option::Option::Some(r.read_i8()?);
+            out.a_byte = r.read_i8()?;
+            seen_a_byte = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I8, 3) {
-            f_an_i8 = ::std::option::Option::Some(r.read_i8()?);
+            out.an_i8 = r.read_i8()?;
+            seen_an_i8 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I16, 4) {
-            f_an_i16 = ::std::option::Option::Some(r.read_i16()?);
+            out.an_i16 = r.read_i16()?;
+            seen_an_i16 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 5) {
-            f_an_i32 = ::std::option::Option::Some(r.read_i32()?);
+            out.an_i32 = r.read_i32()?;
+            seen_an_i32 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I64, 6) {
-            f_an_i64 = ::std::option::Option::Some(r.read_i64()?);
+            out.an_i64 = r.read_i64()?;
+            seen_an_i64 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Double, 7) {
-            f_a_double = ::std::option::Option::Some(r.read_double()?);
+            out.a_double = r.read_double()?;
+            seen_a_double = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 8) {
-            f_a_string = ::std::option::Option::Some(r.read_byte_string()?);
+            out.a_string = r.read_byte_string()?;
+            seen_a_string = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 9) {
-            f_a_binary = ::std::option::Option::Some(r.read_shared_bytes()?);
+            out.a_binary = r.read_shared_bytes()?;
+            seen_a_binary = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Uuid, 10) {
-            f_a_uuid = ::std::option::Option::Some(r.read_uuid()?);
+            out.a_uuid = r.read_uuid()?;
+            seen_a_uuid = true;
             r.read_field_end()?;
         }
         loop {
@@ -152,52 +170,81 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypes {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Bool) => {
-                    f_a_bool = ::std::option::Option::Some(r.read_bool()?);
+                    out.a_bool = r.read_bool()?;
+                    seen_a_bool = true;
                 }
                 (2, ::thrift_runtime::TType::I8) => {
-                    f_a_byte = ::std::option::Option::Some(r.read_i8()?);
+                    out.a_byte = r.read_i8()?;
+                    seen_a_byte = true;
                 }
                 (3, ::thrift_runtime::TType::I8) => {
-                    f_an_i8 = ::std::option::Option::Some(r.read_i8()?);
+                    out.an_i8 = r.read_i8()?;
+                    seen_an_i8 = true;
                 }
                 (4, ::thrift_runtime::TType::I16) => {
-                    f_an_i16 = ::std::option::Option::Some(r.read_i16()?);
+                    out.an_i16 = r.read_i16()?;
+                    seen_an_i16 = true;
                 }
                 (5, ::thrift_runtime::TType::I32) => {
-                    f_an_i32 = ::std::option::Option::Some(r.read_i32()?);
+                    out.an_i32 = r.read_i32()?;
+                    seen_an_i32 = true;
                 }
                 (6, ::thrift_runtime::TType::I64) => {
-                    f_an_i64 = ::std::option::Option::Some(r.read_i64()?);
+                    out.an_i64 = r.read_i64()?;
+                    seen_an_i64 = true;
                 }
                 (7, ::thrift_runtime::TType::Double) => {
-                    f_a_double = ::std::option::Option::Some(r.read_double()?);
+                    out.a_double = r.read_double()?;
+                    seen_a_double = true;
                 }
                 (8, ::thrift_runtime::TType::String) => {
-                    f_a_string = ::std::option::Option::Some(r.read_byte_string()?);
+                    out.a_string = r.read_byte_string()?;
+                    seen_a_string = true;
                 }
                 (9, ::thrift_runtime::TType::String) => {
-                    f_a_binary = ::std::option::Option::Some(r.read_shared_bytes()?);
+                    out.a_binary = r.read_shared_bytes()?;
+                    seen_a_binary = true;
                 }
                 (10, ::thrift_runtime::TType::Uuid) => {
-                    f_a_uuid = ::std::option::Option::Some(r.read_uuid()?);
+                    out.a_uuid = r.read_uuid()?;
+                    seen_a_uuid = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(BaseTypes {
-            a_bool: f_a_bool.unwrap_or_default(),
-            a_byte: f_a_byte.unwrap_or_default(),
-            an_i8: f_an_i8.unwrap_or_default(),
-            an_i16: f_an_i16.unwrap_or_default(),
-            an_i32: f_an_i32.unwrap_or_default(),
-            an_i64: f_an_i64.unwrap_or_default(),
-            a_double: f_a_double.unwrap_or_default(),
-            a_string: f_a_string.unwrap_or_default(),
-            a_binary: f_a_binary.unwrap_or_default(),
-            a_uuid: f_a_uuid.unwrap_or_default(),
-        })
+        if !seen_a_bool {
+            out.a_bool = ::std::default::Default::default();
+        }
+        if !seen_a_byte {
+            out.a_byte = ::std::default::Default::default();
+        }
+        if !seen_an_i8 {
+            out.an_i8 = ::std::default::Default::default();
+        }
+        if !seen_an_i16 {
+            out.an_i16 = ::std::default::Default::default();
+        }
+        if !seen_an_i32 {
+            out.an_i32 = ::std::default::Default::default();
+        }
+        if !seen_an_i64 {
+            out.an_i64 = ::std::default::Default::default();
+        }
+        if !seen_a_double {
+            out.a_double = ::std::default::Default::default();
+        }
+        if !seen_a_string {
+            out.a_string = ::std::default::Default::default();
+        }
+        if !seen_a_binary {
+            out.a_binary = ::std::default::Default::default();
+        }
+        if !seen_a_uuid {
+            out.a_uuid = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`BaseTypes`]: strings and binaries point into the input.
@@ -292,55 +339,73 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypesRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_a_bool = ::std::option::Option::None;
-        let mut f_a_byte = ::std::option::Option::None;
-        let mut f_an_i8 = ::std::option::Option::None;
-        let mut f_an_i16 = ::std::option::Option::None;
-        let mut f_an_i32 = ::std::option::Option::None;
-        let mut f_an_i64 = ::std::option::Option::None;
-        let mut f_a_double = ::std::option::Option::None;
-        let mut f_a_string = ::std::option::Option::None;
-        let mut f_a_binary = ::std::option::Option::None;
-        let mut f_a_uuid = ::std::option::Option::None;
+        let mut seen_a_bool = false;
+        let mut seen_a_byte = false;
+        let mut seen_an_i8 = false;
+        let mut seen_an_i16 = false;
+        let mut seen_an_i32 = false;
+        let mut seen_an_i64 = false;
+        let mut seen_a_double = false;
+        let mut seen_a_string = false;
+        let mut seen_a_binary = false;
+        let mut seen_a_uuid = false;
         if r.read_field_if(::thrift_runtime::TType::Bool, 1) {
-            f_a_bool = ::std::option::Option::Some(r.read_bool()?);
+            out.a_bool = r.read_bool()?;
+            seen_a_bool = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I8, 2) {
-            f_a_byte = ::std::option::Option::Some(r.read_i8()?);
+            out.a_byte = r.read_i8()?;
+            seen_a_byte = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I8, 3) {
-            f_an_i8 = ::std::option::Option::Some(r.read_i8()?);
+            out.an_i8 = r.read_i8()?;
+            seen_an_i8 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I16, 4) {
-            f_an_i16 = ::std::option::Option::Some(r.read_i16()?);
+            out.an_i16 = r.read_i16()?;
+            seen_an_i16 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 5) {
-            f_an_i32 = ::std::option::Option::Some(r.read_i32()?);
+            out.an_i32 = r.read_i32()?;
+            seen_an_i32 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I64, 6) {
-            f_an_i64 = ::std::option::Option::Some(r.read_i64()?);
+            out.an_i64 = r.read_i64()?;
+            seen_an_i64 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Double, 7) {
-            f_a_double = ::std::option::Option::Some(r.read_double()?);
+            out.a_double = r.read_double()?;
+            seen_a_double = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 8) {
-            f_a_string = ::std::option::Option::Some(r.read_str()?);
+            out.a_string = r.read_str()?;
+            seen_a_string = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 9) {
-            f_a_binary = ::std::option::Option::Some(r.read_bytes()?);
+            out.a_binary = r.read_bytes()?;
+            seen_a_binary = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Uuid, 10) {
-            f_a_uuid = ::std::option::Option::Some(r.read_uuid()?);
+            out.a_uuid = r.read_uuid()?;
+            seen_a_uuid = true;
             r.read_field_end()?;
         }
         loop {
@@ -350,52 +415,81 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypesRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Bool) => {
-                    f_a_bool = ::std::option::Option::Some(r.read_bool()?);
+                    out.a_bool = r.read_bool()?;
+                    seen_a_bool = true;
                 }
                 (2, ::thrift_runtime::TType::I8) => {
-                    f_a_byte = ::std::option::Option::Some(r.read_i8()?);
+                    out.a_byte = r.read_i8()?;
+                    seen_a_byte = true;
                 }
                 (3, ::thrift_runtime::TType::I8) => {
-                    f_an_i8 = ::std::option::Option::Some(r.read_i8()?);
+                    out.an_i8 = r.read_i8()?;
+                    seen_an_i8 = true;
                 }
                 (4, ::thrift_runtime::TType::I16) => {
-                    f_an_i16 = ::std::option::Option::Some(r.read_i16()?);
+                    out.an_i16 = r.read_i16()?;
+                    seen_an_i16 = true;
                 }
                 (5, ::thrift_runtime::TType::I32) => {
-                    f_an_i32 = ::std::option::Option::Some(r.read_i32()?);
+                    out.an_i32 = r.read_i32()?;
+                    seen_an_i32 = true;
                 }
                 (6, ::thrift_runtime::TType::I64) => {
-                    f_an_i64 = ::std::option::Option::Some(r.read_i64()?);
+                    out.an_i64 = r.read_i64()?;
+                    seen_an_i64 = true;
                 }
                 (7, ::thrift_runtime::TType::Double) => {
-                    f_a_double = ::std::option::Option::Some(r.read_double()?);
+                    out.a_double = r.read_double()?;
+                    seen_a_double = true;
                 }
                 (8, ::thrift_runtime::TType::String) => {
-                    f_a_string = ::std::option::Option::Some(r.read_str()?);
+                    out.a_string = r.read_str()?;
+                    seen_a_string = true;
                 }
                 (9, ::thrift_runtime::TType::String) => {
-                    f_a_binary = ::std::option::Option::Some(r.read_bytes()?);
+                    out.a_binary = r.read_bytes()?;
+                    seen_a_binary = true;
                 }
                 (10, ::thrift_runtime::TType::Uuid) => {
-                    f_a_uuid = ::std::option::Option::Some(r.read_uuid()?);
+                    out.a_uuid = r.read_uuid()?;
+                    seen_a_uuid = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(BaseTypesRef {
-            a_bool: f_a_bool.unwrap_or_default(),
-            a_byte: f_a_byte.unwrap_or_default(),
-            an_i8: f_an_i8.unwrap_or_default(),
-            an_i16: f_an_i16.unwrap_or_default(),
-            an_i32: f_an_i32.unwrap_or_default(),
-            an_i64: f_an_i64.unwrap_or_default(),
-            a_double: f_a_double.unwrap_or_default(),
-            a_string: f_a_string.unwrap_or_default(),
-            a_binary: f_a_binary.unwrap_or_default(),
-            a_uuid: f_a_uuid.unwrap_or_default(),
-        })
+        if !seen_a_bool {
+            out.a_bool = ::std::default::Default::default();
+        }
+        if !seen_a_byte {
+            out.a_byte = ::std::default::Default::default();
+        }
+        if !seen_an_i8 {
+            out.an_i8 = ::std::default::Default::default();
+        }
+        if !seen_an_i16 {
+            out.an_i16 = ::std::default::Default::default();
+        }
+        if !seen_an_i32 {
+            out.an_i32 = ::std::default::Default::default();
+        }
+        if !seen_an_i64 {
+            out.an_i64 = ::std::default::Default::default();
+        }
+        if !seen_a_double {
+            out.a_double = ::std::default::Default::default();
+        }
+        if !seen_a_string {
+            out.a_string = ::std::default::Default::default();
+        }
+        if !seen_a_binary {
+            out.a_binary = ::std::default::Default::default();
+        }
+        if !seen_a_uuid {
+            out.a_uuid = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&BaseTypesRef<'_>> for BaseTypes {
@@ -514,45 +608,61 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Requiredness {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_req = ::std::option::Option::None;
-        let mut f_opt = ::std::option::Option::None;
-        let mut f_plain = ::std::option::Option::None;
-        let mut f_req_string = ::std::option::Option::None;
-        let mut f_opt_string = ::std::option::Option::None;
-        let mut f_plain_string = ::std::option::Option::None;
-        let mut f_opt_bool = ::std::option::Option::None;
-        let mut f_req_bool = ::std::option::Option::None;
+        let mut seen_req = false;
+        let mut seen_opt = false;
+        let mut seen_plain = false;
+        let mut seen_req_string = false;
+        let mut seen_opt_string = false;
+        let mut seen_plain_string = false;
+        let mut seen_opt_bool = false;
+        let mut seen_req_bool = false;
         if r.read_field_if(::thrift_runtime::TType::I32, 1) {
-            f_req = ::std::option::Option::Some(r.read_i32()?);
+            out.req = r.read_i32()?;
+            seen_req = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 2) {
-            f_opt = ::std::option::Option::Some(r.read_i32()?);
+            out.opt = ::std::option::Option::Some(r.read_i32()?);
+            seen_opt = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 3) {
-            f_plain = ::std::option::Option::Some(r.read_i32()?);
+            out.plain = r.read_i32()?;
+            seen_plain = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 4) {
-            f_req_string = ::std::option::Option::Some(r.read_byte_string()?);
+            out.req_string = r.read_byte_string()?;
+            seen_req_string = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 5) {
-            f_opt_string = ::std::option::Option::Some(r.read_byte_string()?);
+            out.opt_string = ::std::option::Option::Some(r.read_byte_string()?);
+            seen_opt_string = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 6) {
-            f_plain_string = ::std::option::Option::Some(r.read_byte_string()?);
+            out.plain_string = r.read_byte_string()?;
+            seen_plain_string = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Bool, 7) {
-            f_opt_bool = ::std::option::Option::Some(r.read_bool()?);
+            out.opt_bool = ::std::option::Option::Some(r.read_bool()?);
+            seen_opt_bool = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Bool, 8) {
-            f_req_bool = ::std::option::Option::Some(r.read_bool()?);
+            out.req_bool = r.read_bool()?;
+            seen_req_bool = true;
             r.read_field_end()?;
         }
         loop {
@@ -562,56 +672,79 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Requiredness {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I32) => {
-                    f_req = ::std::option::Option::Some(r.read_i32()?);
+                    out.req = r.read_i32()?;
+                    seen_req = true;
                 }
                 (2, ::thrift_runtime::TType::I32) => {
-                    f_opt = ::std::option::Option::Some(r.read_i32()?);
+                    out.opt = ::std::option::Option::Some(r.read_i32()?);
+                    seen_opt = true;
                 }
                 (3, ::thrift_runtime::TType::I32) => {
-                    f_plain = ::std::option::Option::Some(r.read_i32()?);
+                    out.plain = r.read_i32()?;
+                    seen_plain = true;
                 }
                 (4, ::thrift_runtime::TType::String) => {
-                    f_req_string = ::std::option::Option::Some(r.read_byte_string()?);
+                    out.req_string = r.read_byte_string()?;
+                    seen_req_string = true;
                 }
                 (5, ::thrift_runtime::TType::String) => {
-                    f_opt_string = ::std::option::Option::Some(r.read_byte_string()?);
+                    out.opt_string = ::std::option::Option::Some(r.read_byte_string()?);
+                    seen_opt_string = true;
                 }
                 (6, ::thrift_runtime::TType::String) => {
-                    f_plain_string = ::std::option::Option::Some(r.read_byte_string()?);
+                    out.plain_string = r.read_byte_string()?;
+                    seen_plain_string = true;
                 }
                 (7, ::thrift_runtime::TType::Bool) => {
-                    f_opt_bool = ::std::option::Option::Some(r.read_bool()?);
+                    out.opt_bool = ::std::option::Option::Some(r.read_bool()?);
+                    seen_opt_bool = true;
                 }
                 (8, ::thrift_runtime::TType::Bool) => {
-                    f_req_bool = ::std::option::Option::Some(r.read_bool()?);
+                    out.req_bool = r.read_bool()?;
+                    seen_req_bool = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Requiredness {
-            req: f_req
-                .ok_or_else(|| ::thrift_runtime::Error::missing_required_field(
-                    "Requiredness",
-                    "req",
-                ))?,
-            opt: f_opt,
-            plain: f_plain.unwrap_or_default(),
-            req_string: f_req_string
-                .ok_or_else(|| ::thrift_runtime::Error::missing_required_field(
+        if !seen_req {
+            return ::std::result::Result::Err(
+                ::thrift_runtime::Error::missing_required_field("Requiredness", "req"),
+            );
+        }
+        if !seen_opt {
+            out.opt = ::std::option::Option::None;
+        }
+        if !seen_plain {
+            out.plain = ::std::default::Default::default();
+        }
+        if !seen_req_string {
+            return ::std::result::Result::Err(
+                ::thrift_runtime::Error::missing_required_field(
                     "Requiredness",
                     "req_string",
-                ))?,
-            opt_string: f_opt_string,
-            plain_string: f_plain_string.unwrap_or_default(),
-            opt_bool: f_opt_bool,
-            req_bool: f_req_bool
-                .ok_or_else(|| ::thrift_runtime::Error::missing_required_field(
+                ),
+            );
+        }
+        if !seen_opt_string {
+            out.opt_string = ::std::option::Option::None;
+        }
+        if !seen_plain_string {
+            out.plain_string = ::std::default::Default::default();
+        }
+        if !seen_opt_bool {
+            out.opt_bool = ::std::option::Option::None;
+        }
+        if !seen_req_bool {
+            return ::std::result::Result::Err(
+                ::thrift_runtime::Error::missing_required_field(
                     "Requiredness",
                     "req_bool",
-                ))?,
-        })
+                ),
+            );
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Requiredness`]: strings and binaries point into the input.
@@ -710,45 +843,61 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RequirednessRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_req = ::std::option::Option::None;
-        let mut f_opt = ::std::option::Option::None;
-        let mut f_plain = ::std::option::Option::None;
-        let mut f_req_string = ::std::option::Option::None;
-        let mut f_opt_string = ::std::option::Option::None;
-        let mut f_plain_string = ::std::option::Option::None;
-        let mut f_opt_bool = ::std::option::Option::None;
-        let mut f_req_bool = ::std::option::Option::None;
+        let mut seen_req = false;
+        let mut seen_opt = false;
+        let mut seen_plain = false;
+        let mut seen_req_string = false;
+        let mut seen_opt_string = false;
+        let mut seen_plain_string = false;
+        let mut seen_opt_bool = false;
+        let mut seen_req_bool = false;
         if r.read_field_if(::thrift_runtime::TType::I32, 1) {
-            f_req = ::std::option::Option::Some(r.read_i32()?);
+            out.req = r.read_i32()?;
+            seen_req = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 2) {
-            f_opt = ::std::option::Option::Some(r.read_i32()?);
+            out.opt = ::std::option::Option::Some(r.read_i32()?);
+            seen_opt = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 3) {
-            f_plain = ::std::option::Option::Some(r.read_i32()?);
+            out.plain = r.read_i32()?;
+            seen_plain = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 4) {
-            f_req_string = ::std::option::Option::Some(r.read_str()?);
+            out.req_string = r.read_str()?;
+            seen_req_string = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 5) {
-            f_opt_string = ::std::option::Option::Some(r.read_str()?);
+            out.opt_string = ::std::option::Option::Some(r.read_str()?);
+            seen_opt_string = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 6) {
-            f_plain_string = ::std::option::Option::Some(r.read_str()?);
+            out.plain_string = r.read_str()?;
+            seen_plain_string = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Bool, 7) {
-            f_opt_bool = ::std::option::Option::Some(r.read_bool()?);
+            out.opt_bool = ::std::option::Option::Some(r.read_bool()?);
+            seen_opt_bool = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Bool, 8) {
-            f_req_bool = ::std::option::Option::Some(r.read_bool()?);
+            out.req_bool = r.read_bool()?;
+            seen_req_bool = true;
             r.read_field_end()?;
         }
         loop {
@@ -758,56 +907,79 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RequirednessRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I32) => {
-                    f_req = ::std::option::Option::Some(r.read_i32()?);
+                    out.req = r.read_i32()?;
+                    seen_req = true;
                 }
                 (2, ::thrift_runtime::TType::I32) => {
-                    f_opt = ::std::option::Option::Some(r.read_i32()?);
+                    out.opt = ::std::option::Option::Some(r.read_i32()?);
+                    seen_opt = true;
                 }
                 (3, ::thrift_runtime::TType::I32) => {
-                    f_plain = ::std::option::Option::Some(r.read_i32()?);
+                    out.plain = r.read_i32()?;
+                    seen_plain = true;
                 }
                 (4, ::thrift_runtime::TType::String) => {
-                    f_req_string = ::std::option::Option::Some(r.read_str()?);
+                    out.req_string = r.read_str()?;
+                    seen_req_string = true;
                 }
                 (5, ::thrift_runtime::TType::String) => {
-                    f_opt_string = ::std::option::Option::Some(r.read_str()?);
+                    out.opt_string = ::std::option::Option::Some(r.read_str()?);
+                    seen_opt_string = true;
                 }
                 (6, ::thrift_runtime::TType::String) => {
-                    f_plain_string = ::std::option::Option::Some(r.read_str()?);
+                    out.plain_string = r.read_str()?;
+                    seen_plain_string = true;
                 }
                 (7, ::thrift_runtime::TType::Bool) => {
-                    f_opt_bool = ::std::option::Option::Some(r.read_bool()?);
+                    out.opt_bool = ::std::option::Option::Some(r.read_bool()?);
+                    seen_opt_bool = true;
                 }
                 (8, ::thrift_runtime::TType::Bool) => {
-                    f_req_bool = ::std::option::Option::Some(r.read_bool()?);
+                    out.req_bool = r.read_bool()?;
+                    seen_req_bool = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(RequirednessRef {
-            req: f_req
-                .ok_or_else(|| ::thrift_runtime::Error::missing_required_field(
-                    "Requiredness",
-                    "req",
-                ))?,
-            opt: f_opt,
-            plain: f_plain.unwrap_or_default(),
-            req_string: f_req_string
-                .ok_or_else(|| ::thrift_runtime::Error::missing_required_field(
+        if !seen_req {
+            return ::std::result::Result::Err(
+                ::thrift_runtime::Error::missing_required_field("Requiredness", "req"),
+            );
+        }
+        if !seen_opt {
+            out.opt = ::std::option::Option::None;
+        }
+        if !seen_plain {
+            out.plain = ::std::default::Default::default();
+        }
+        if !seen_req_string {
+            return ::std::result::Result::Err(
+                ::thrift_runtime::Error::missing_required_field(
                     "Requiredness",
                     "req_string",
-                ))?,
-            opt_string: f_opt_string,
-            plain_string: f_plain_string.unwrap_or_default(),
-            opt_bool: f_opt_bool,
-            req_bool: f_req_bool
-                .ok_or_else(|| ::thrift_runtime::Error::missing_required_field(
+                ),
+            );
+        }
+        if !seen_opt_string {
+            out.opt_string = ::std::option::Option::None;
+        }
+        if !seen_plain_string {
+            out.plain_string = ::std::default::Default::default();
+        }
+        if !seen_opt_bool {
+            out.opt_bool = ::std::option::Option::None;
+        }
+        if !seen_req_bool {
+            return ::std::result::Result::Err(
+                ::thrift_runtime::Error::missing_required_field(
                     "Requiredness",
                     "req_bool",
-                ))?,
-        })
+                ),
+            );
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&RequirednessRef<'_>> for Requiredness {
@@ -1157,29 +1329,40 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for DefaultsRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_number = ::std::option::Option::None;
-        let mut f_text = ::std::option::Option::None;
-        let mut f_ratio = ::std::option::Option::None;
-        let mut f_numbers = ::std::option::Option::None;
-        let mut f_flag = ::std::option::Option::None;
-        let mut f_bytes = ::std::option::Option::None;
-        let mut f_id = ::std::option::Option::None;
-        let mut f_big = ::std::option::Option::None;
+        let mut seen_number = false;
+        let mut seen_text = false;
+        let mut seen_ratio = false;
+        let mut seen_numbers = false;
+        let mut seen_flag = false;
+        let mut seen_bytes = false;
+        let mut seen_id = false;
+        let mut seen_big = false;
         if r.read_field_if(::thrift_runtime::TType::I32, 1) {
-            f_number = ::std::option::Option::Some(r.read_i32()?);
+            out.number = r.read_i32()?;
+            seen_number = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 2) {
-            f_text = ::std::option::Option::Some(r.read_str()?);
+            out.text = r.read_str()?;
+            seen_text = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Double, 3) {
-            f_ratio = ::std::option::Option::Some(r.read_double()?);
+            out.ratio = ::std::option::Option::Some(r.read_double()?);
+            seen_ratio = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 4) {
-            f_numbers = ::std::option::Option::Some({
+            out.numbers = ::std::option::Option::Some({
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1195,22 +1378,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for DefaultsRef<'de> {
                 r.read_list_end()?;
                 items0
             });
+            seen_numbers = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Bool, 5) {
-            f_flag = ::std::option::Option::Some(r.read_bool()?);
+            out.flag = r.read_bool()?;
+            seen_flag = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 6) {
-            f_bytes = ::std::option::Option::Some(r.read_bytes()?);
+            out.bytes = r.read_bytes()?;
+            seen_bytes = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Uuid, 7) {
-            f_id = ::std::option::Option::Some(r.read_uuid()?);
+            out.id = r.read_uuid()?;
+            seen_id = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I64, 8) {
-            f_big = ::std::option::Option::Some(r.read_i64()?);
+            out.big = r.read_i64()?;
+            seen_big = true;
             r.read_field_end()?;
         }
         loop {
@@ -1220,16 +1408,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for DefaultsRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I32) => {
-                    f_number = ::std::option::Option::Some(r.read_i32()?);
+                    out.number = r.read_i32()?;
+                    seen_number = true;
                 }
                 (2, ::thrift_runtime::TType::String) => {
-                    f_text = ::std::option::Option::Some(r.read_str()?);
+                    out.text = r.read_str()?;
+                    seen_text = true;
                 }
                 (3, ::thrift_runtime::TType::Double) => {
-                    f_ratio = ::std::option::Option::Some(r.read_double()?);
+                    out.ratio = ::std::option::Option::Some(r.read_double()?);
+                    seen_ratio = true;
                 }
                 (4, ::thrift_runtime::TType::List) => {
-                    f_numbers = ::std::option::Option::Some({
+                    out.numbers = ::std::option::Option::Some({
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1245,38 +1436,56 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for DefaultsRef<'de> {
                         r.read_list_end()?;
                         items0
                     });
+                    seen_numbers = true;
                 }
                 (5, ::thrift_runtime::TType::Bool) => {
-                    f_flag = ::std::option::Option::Some(r.read_bool()?);
+                    out.flag = r.read_bool()?;
+                    seen_flag = true;
                 }
                 (6, ::thrift_runtime::TType::String) => {
-                    f_bytes = ::std::option::Option::Some(r.read_bytes()?);
+                    out.bytes = r.read_bytes()?;
+                    seen_bytes = true;
                 }
                 (7, ::thrift_runtime::TType::Uuid) => {
-                    f_id = ::std::option::Option::Some(r.read_uuid()?);
+                    out.id = r.read_uuid()?;
+                    seen_id = true;
                 }
                 (8, ::thrift_runtime::TType::I64) => {
-                    f_big = ::std::option::Option::Some(r.read_i64()?);
+                    out.big = r.read_i64()?;
+                    seen_big = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(DefaultsRef {
-            number: f_number.unwrap_or(42),
-            text: f_text.unwrap_or("hello"),
-            ratio: f_ratio,
-            numbers: f_numbers,
-            flag: f_flag.unwrap_or(true),
-            bytes: f_bytes.unwrap_or_else(|| "raw".as_bytes()),
-            id: f_id
-                .unwrap_or([
-                    0, 17, 34, 51, 68, 85, 102, 119, 136, 153, 170, 187, 204, 221, 238,
-                    255,
-                ]),
-            big: f_big.unwrap_or(i64::MIN),
-        })
+        if !seen_number {
+            out.number = 42;
+        }
+        if !seen_text {
+            out.text = "hello";
+        }
+        if !seen_ratio {
+            out.ratio = ::std::option::Option::None;
+        }
+        if !seen_numbers {
+            out.numbers = ::std::option::Option::None;
+        }
+        if !seen_flag {
+            out.flag = true;
+        }
+        if !seen_bytes {
+            out.bytes = "raw".as_bytes();
+        }
+        if !seen_id {
+            out.id = [
+                0, 17, 34, 51, 68, 85, 102, 119, 136, 153, 170, 187, 204, 221, 238, 255,
+            ];
+        }
+        if !seen_big {
+            out.big = i64::MIN;
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&DefaultsRef<'_>> for Defaults {
@@ -1350,20 +1559,31 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for OutOfOrder {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_c = ::std::option::Option::None;
-        let mut f_a = ::std::option::Option::None;
-        let mut f_b = ::std::option::Option::None;
+        let mut seen_c = false;
+        let mut seen_a = false;
+        let mut seen_b = false;
         if r.read_field_if(::thrift_runtime::TType::I32, 1) {
-            f_a = ::std::option::Option::Some(r.read_i32()?);
+            out.a = r.read_i32()?;
+            seen_a = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 2) {
-            f_b = ::std::option::Option::Some(r.read_i32()?);
+            out.b = ::std::option::Option::Some(r.read_i32()?);
+            seen_b = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 3) {
-            f_c = ::std::option::Option::Some(r.read_i32()?);
+            out.c = r.read_i32()?;
+            seen_c = true;
             r.read_field_end()?;
         }
         loop {
@@ -1373,24 +1593,32 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for OutOfOrder {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I32) => {
-                    f_a = ::std::option::Option::Some(r.read_i32()?);
+                    out.a = r.read_i32()?;
+                    seen_a = true;
                 }
                 (2, ::thrift_runtime::TType::I32) => {
-                    f_b = ::std::option::Option::Some(r.read_i32()?);
+                    out.b = ::std::option::Option::Some(r.read_i32()?);
+                    seen_b = true;
                 }
                 (3, ::thrift_runtime::TType::I32) => {
-                    f_c = ::std::option::Option::Some(r.read_i32()?);
+                    out.c = r.read_i32()?;
+                    seen_c = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(OutOfOrder {
-            c: f_c.unwrap_or_default(),
-            a: f_a.unwrap_or_default(),
-            b: f_b,
-        })
+        if !seen_c {
+            out.c = ::std::default::Default::default();
+        }
+        if !seen_a {
+            out.a = ::std::default::Default::default();
+        }
+        if !seen_b {
+            out.b = ::std::option::Option::None;
+        }
+        ::std::result::Result::Ok(())
     }
 }
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -1424,6 +1652,405 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Empty {
         }
         r.read_struct_end(token)?;
         ::std::result::Result::Ok(Empty {})
+    }
+}
+/// ```text
+/// Nested structs, read in place (`read_into`) in each position.
+/// ```
+#[derive(Debug, Clone, PartialEq, PartialOrd, Default)]
+pub struct Nested {
+    pub base: BaseTypes,
+    pub inner: ::std::option::Option<Requiredness>,
+    pub items: ::std::vec::Vec<Requiredness>,
+    pub plain: OutOfOrder,
+}
+impl ::thrift_runtime::ThriftWrite for Nested {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin_after(::thrift_runtime::TType::Struct, 1, 0)?;
+        ::thrift_runtime::ThriftWrite::write(&self.base, w)?;
+        w.write_field_end()?;
+        if let ::std::option::Option::Some(value) = &self.inner {
+            w.write_field_begin_after(::thrift_runtime::TType::Struct, 2, 1)?;
+            ::thrift_runtime::ThriftWrite::write(value, w)?;
+            w.write_field_end()?;
+        }
+        w.write_field_begin(::thrift_runtime::TType::List, 3)?;
+        w.write_list_begin(::thrift_runtime::TType::Struct, self.items.len())?;
+        for item0 in &self.items {
+            ::thrift_runtime::ThriftWrite::write(item0, w)?;
+        }
+        w.write_list_end()?;
+        w.write_field_end()?;
+        w.write_field_begin_after(::thrift_runtime::TType::Struct, 4, 3)?;
+        ::thrift_runtime::ThriftWrite::write(&self.plain, w)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Struct, 1, 0)
+                + ::thrift_runtime::ThriftWrite::encoded_len::<P>(&self.base);
+        let mut prev: i16 = 1;
+        if let ::std::option::Option::Some(value) = &self.inner {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::Struct, 2, 1)
+                    + ::thrift_runtime::ThriftWrite::encoded_len::<P>(value);
+            prev = 2;
+        }
+        len
+            += P::field_begin_len(::thrift_runtime::TType::List, 3, prev)
+                + P::list_begin_len(::thrift_runtime::TType::Struct, self.items.len())
+                + self
+                    .items
+                    .iter()
+                    .map(|item0| ::thrift_runtime::ThriftWrite::encoded_len::<P>(item0))
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Struct, 4, 3)
+                + ::thrift_runtime::ThriftWrite::encoded_len::<P>(&self.plain);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for Nested {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = r.read_struct_begin()?;
+        let mut seen_base = false;
+        let mut seen_inner = false;
+        let mut seen_items = false;
+        let mut seen_plain = false;
+        if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
+            <BaseTypes as ::thrift_runtime::ThriftRead<
+                'de,
+            >>::read_into(r, &mut out.base)?;
+            seen_base = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Struct, 2) {
+            ::thrift_runtime::read_into_option::<Requiredness, _>(r, &mut out.inner)?;
+            seen_inner = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 3) {
+            out.items = {
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Struct,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<Requiredness>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    ::thrift_runtime::read_element::<Requiredness, _>(r, &mut items0)?;
+                }
+                r.read_list_end()?;
+                items0
+            };
+            seen_items = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Struct, 4) {
+            <OutOfOrder as ::thrift_runtime::ThriftRead<
+                'de,
+            >>::read_into(r, &mut out.plain)?;
+            seen_plain = true;
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Struct) => {
+                    <BaseTypes as ::thrift_runtime::ThriftRead<
+                        'de,
+                    >>::read_into(r, &mut out.base)?;
+                    seen_base = true;
+                }
+                (2, ::thrift_runtime::TType::Struct) => {
+                    ::thrift_runtime::read_into_option::<
+                        Requiredness,
+                        _,
+                    >(r, &mut out.inner)?;
+                    seen_inner = true;
+                }
+                (3, ::thrift_runtime::TType::List) => {
+                    out.items = {
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Struct,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<Requiredness>(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            ::thrift_runtime::read_element::<
+                                Requiredness,
+                                _,
+                            >(r, &mut items0)?;
+                        }
+                        r.read_list_end()?;
+                        items0
+                    };
+                    seen_items = true;
+                }
+                (4, ::thrift_runtime::TType::Struct) => {
+                    <OutOfOrder as ::thrift_runtime::ThriftRead<
+                        'de,
+                    >>::read_into(r, &mut out.plain)?;
+                    seen_plain = true;
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        if !seen_base {
+            return ::std::result::Result::Err(
+                ::thrift_runtime::Error::missing_required_field("Nested", "base"),
+            );
+        }
+        if !seen_inner {
+            out.inner = ::std::option::Option::None;
+        }
+        if !seen_items {
+            out.items = ::std::default::Default::default();
+        }
+        if !seen_plain {
+            out.plain = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
+    }
+}
+/// The borrowing form of [`Nested`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NestedRef<'de> {
+    pub base: BaseTypesRef<'de>,
+    pub inner: ::std::option::Option<RequirednessRef<'de>>,
+    pub items: ::std::vec::Vec<RequirednessRef<'de>>,
+    pub plain: OutOfOrder,
+}
+impl<'de> ::thrift_runtime::ThriftWrite for NestedRef<'de> {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin_after(::thrift_runtime::TType::Struct, 1, 0)?;
+        ::thrift_runtime::ThriftWrite::write(&self.base, w)?;
+        w.write_field_end()?;
+        if let ::std::option::Option::Some(value) = &self.inner {
+            w.write_field_begin_after(::thrift_runtime::TType::Struct, 2, 1)?;
+            ::thrift_runtime::ThriftWrite::write(value, w)?;
+            w.write_field_end()?;
+        }
+        w.write_field_begin(::thrift_runtime::TType::List, 3)?;
+        w.write_list_begin(::thrift_runtime::TType::Struct, self.items.len())?;
+        for item0 in &self.items {
+            ::thrift_runtime::ThriftWrite::write(item0, w)?;
+        }
+        w.write_list_end()?;
+        w.write_field_end()?;
+        w.write_field_begin_after(::thrift_runtime::TType::Struct, 4, 3)?;
+        ::thrift_runtime::ThriftWrite::write(&self.plain, w)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Struct, 1, 0)
+                + ::thrift_runtime::ThriftWrite::encoded_len::<P>(&self.base);
+        let mut prev: i16 = 1;
+        if let ::std::option::Option::Some(value) = &self.inner {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::Struct, 2, 1)
+                    + ::thrift_runtime::ThriftWrite::encoded_len::<P>(value);
+            prev = 2;
+        }
+        len
+            += P::field_begin_len(::thrift_runtime::TType::List, 3, prev)
+                + P::list_begin_len(::thrift_runtime::TType::Struct, self.items.len())
+                + self
+                    .items
+                    .iter()
+                    .map(|item0| ::thrift_runtime::ThriftWrite::encoded_len::<P>(item0))
+                    .sum::<usize>();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::Struct, 4, 3)
+                + ::thrift_runtime::ThriftWrite::encoded_len::<P>(&self.plain);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for NestedRef<'de> {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = r.read_struct_begin()?;
+        let mut seen_base = false;
+        let mut seen_inner = false;
+        let mut seen_items = false;
+        let mut seen_plain = false;
+        if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
+            <BaseTypesRef<
+                'de,
+            > as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out.base)?;
+            seen_base = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Struct, 2) {
+            ::thrift_runtime::read_into_option::<
+                RequirednessRef<'de>,
+                _,
+            >(r, &mut out.inner)?;
+            seen_inner = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::List, 3) {
+            out.items = {
+                let header0 = r.read_list_begin()?;
+                ::thrift_runtime::check_element_type(
+                    header0.elem,
+                    ::thrift_runtime::TType::Struct,
+                    header0.len,
+                )?;
+                let mut items0 = ::std::vec::Vec::with_capacity(
+                    ::thrift_runtime::capacity_hint::<RequirednessRef<'de>>(header0.len),
+                );
+                for _ in 0..header0.len {
+                    ::thrift_runtime::read_element::<
+                        RequirednessRef<'de>,
+                        _,
+                    >(r, &mut items0)?;
+                }
+                r.read_list_end()?;
+                items0
+            };
+            seen_items = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(::thrift_runtime::TType::Struct, 4) {
+            <OutOfOrder as ::thrift_runtime::ThriftRead<
+                'de,
+            >>::read_into(r, &mut out.plain)?;
+            seen_plain = true;
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::Struct) => {
+                    <BaseTypesRef<
+                        'de,
+                    > as ::thrift_runtime::ThriftRead<
+                        'de,
+                    >>::read_into(r, &mut out.base)?;
+                    seen_base = true;
+                }
+                (2, ::thrift_runtime::TType::Struct) => {
+                    ::thrift_runtime::read_into_option::<
+                        RequirednessRef<'de>,
+                        _,
+                    >(r, &mut out.inner)?;
+                    seen_inner = true;
+                }
+                (3, ::thrift_runtime::TType::List) => {
+                    out.items = {
+                        let header0 = r.read_list_begin()?;
+                        ::thrift_runtime::check_element_type(
+                            header0.elem,
+                            ::thrift_runtime::TType::Struct,
+                            header0.len,
+                        )?;
+                        let mut items0 = ::std::vec::Vec::with_capacity(
+                            ::thrift_runtime::capacity_hint::<
+                                RequirednessRef<'de>,
+                            >(header0.len),
+                        );
+                        for _ in 0..header0.len {
+                            ::thrift_runtime::read_element::<
+                                RequirednessRef<'de>,
+                                _,
+                            >(r, &mut items0)?;
+                        }
+                        r.read_list_end()?;
+                        items0
+                    };
+                    seen_items = true;
+                }
+                (4, ::thrift_runtime::TType::Struct) => {
+                    <OutOfOrder as ::thrift_runtime::ThriftRead<
+                        'de,
+                    >>::read_into(r, &mut out.plain)?;
+                    seen_plain = true;
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        if !seen_base {
+            return ::std::result::Result::Err(
+                ::thrift_runtime::Error::missing_required_field("Nested", "base"),
+            );
+        }
+        if !seen_inner {
+            out.inner = ::std::option::Option::None;
+        }
+        if !seen_items {
+            out.items = ::std::default::Default::default();
+        }
+        if !seen_plain {
+            out.plain = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
+    }
+}
+impl ::std::convert::From<&NestedRef<'_>> for Nested {
+    fn from(value: &NestedRef<'_>) -> Self {
+        Nested {
+            base: BaseTypes::from(&value.base),
+            inner: value.inner.as_ref().map(Requiredness::from),
+            items: value.items.iter().map(Requiredness::from).collect(),
+            plain: value.plain.clone(),
+        }
+    }
+}
+impl ::std::convert::From<NestedRef<'_>> for Nested {
+    fn from(value: NestedRef<'_>) -> Self {
+        Nested::from(&value)
     }
 }
 

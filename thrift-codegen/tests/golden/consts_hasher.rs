@@ -184,15 +184,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Point {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_x = ::std::option::Option::None;
-        let mut f_y = ::std::option::Option::None;
+        let mut seen_x = false;
+        let mut seen_y = false;
         if r.read_field_if(::thrift_runtime::TType::I32, 1) {
-            f_x = ::std::option::Option::Some(r.read_i32()?);
+            out.x = r.read_i32()?;
+            seen_x = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 2) {
-            f_y = ::std::option::Option::Some(r.read_i32()?);
+            out.y = r.read_i32()?;
+            seen_y = true;
             r.read_field_end()?;
         }
         loop {
@@ -202,20 +212,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Point {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I32) => {
-                    f_x = ::std::option::Option::Some(r.read_i32()?);
+                    out.x = r.read_i32()?;
+                    seen_x = true;
                 }
                 (2, ::thrift_runtime::TType::I32) => {
-                    f_y = ::std::option::Option::Some(r.read_i32()?);
+                    out.y = r.read_i32()?;
+                    seen_y = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Point {
-            x: f_x.unwrap_or_default(),
-            y: f_y.unwrap_or_default(),
-        })
+        if !seen_x {
+            out.x = ::std::default::Default::default();
+        }
+        if !seen_y {
+            out.y = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -326,10 +341,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Shape {
                                 ::thrift_runtime::capacity_hint::<Point>(header0.len),
                             );
                             for _ in 0..header0.len {
-                                items0
-                                    .push(
-                                        <Point as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                    );
+                                ::thrift_runtime::read_element::<Point, _>(r, &mut items0)?;
                             }
                             r.read_list_end()?;
                             items0
@@ -462,10 +474,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ShapeRef<'de> {
                                 ::thrift_runtime::capacity_hint::<Point>(header0.len),
                             );
                             for _ in 0..header0.len {
-                                items0
-                                    .push(
-                                        <Point as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                    );
+                                ::thrift_runtime::read_element::<Point, _>(r, &mut items0)?;
                             }
                             r.read_list_end()?;
                             items0

@@ -284,19 +284,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_matrix = ::std::option::Option::None;
-        let mut f_tags = ::std::option::Option::None;
-        let mut f_nested = ::std::option::Option::None;
-        let mut f_doubles = ::std::option::Option::None;
-        let mut f_by_double = ::std::option::Option::None;
-        let mut f_sets_of_doubles = ::std::option::Option::None;
-        let mut f_by_bytes = ::std::option::Option::None;
-        let mut f_flags = ::std::option::Option::None;
-        let mut f_blobs = ::std::option::Option::None;
-        let mut f_nested_doubles = ::std::option::Option::None;
+        let mut seen_matrix = false;
+        let mut seen_tags = false;
+        let mut seen_nested = false;
+        let mut seen_doubles = false;
+        let mut seen_by_double = false;
+        let mut seen_sets_of_doubles = false;
+        let mut seen_by_bytes = false;
+        let mut seen_flags = false;
+        let mut seen_blobs = false;
+        let mut seen_nested_doubles = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_matrix = ::std::option::Option::Some({
+            out.matrix = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -327,11 +335,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_matrix = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_tags = ::std::option::Option::Some({
+            out.tags = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -346,11 +355,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_tags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_nested = ::std::option::Option::Some({
+            out.nested = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -423,11 +433,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_nested = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_doubles = ::std::option::Option::Some({
+            out.doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -444,11 +455,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_double = ::std::option::Option::Some({
+            out.by_double = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -472,11 +484,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_by_double = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 6) {
-            f_sets_of_doubles = ::std::option::Option::Some({
+            out.sets_of_doubles = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -513,11 +526,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 7) {
-            f_by_bytes = ::std::option::Option::Some({
+            out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -541,11 +555,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_by_bytes = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 8) {
-            f_flags = ::std::option::Option::Some({
+            out.flags = ::std::option::Option::Some({
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -561,10 +576,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 r.read_list_end()?;
                 items0
             });
+            seen_flags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 9) {
-            f_blobs = ::std::option::Option::Some({
+            out.blobs = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -579,11 +595,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_blobs = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 10) {
-            f_nested_doubles = ::std::option::Option::Some({
+            out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -618,7 +635,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_nested_doubles = true;
             r.read_field_end()?;
         }
         loop {
@@ -628,7 +646,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_matrix = ::std::option::Option::Some({
+                    out.matrix = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -661,10 +679,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_matrix = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_tags = ::std::option::Option::Some({
+                    out.tags = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -681,10 +700,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_tags = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_nested = ::std::option::Option::Some({
+                    out.nested = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -759,10 +779,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_nested = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_doubles = ::std::option::Option::Some({
+                    out.doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -779,10 +800,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_doubles = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_double = ::std::option::Option::Some({
+                    out.by_double = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -808,10 +830,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_by_double = true;
                 }
                 (6, ::thrift_runtime::TType::List) => {
-                    f_sets_of_doubles = ::std::option::Option::Some({
+                    out.sets_of_doubles = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -848,10 +871,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_sets_of_doubles = true;
                 }
                 (7, ::thrift_runtime::TType::Map) => {
-                    f_by_bytes = ::std::option::Option::Some({
+                    out.by_bytes = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -877,10 +901,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_by_bytes = true;
                 }
                 (8, ::thrift_runtime::TType::List) => {
-                    f_flags = ::std::option::Option::Some({
+                    out.flags = ::std::option::Option::Some({
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -896,9 +921,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         r.read_list_end()?;
                         items0
                     });
+                    seen_flags = true;
                 }
                 (9, ::thrift_runtime::TType::List) => {
-                    f_blobs = ::std::option::Option::Some({
+                    out.blobs = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -915,10 +941,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_blobs = true;
                 }
                 (10, ::thrift_runtime::TType::Set) => {
-                    f_nested_doubles = ::std::option::Option::Some({
+                    out.nested_doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -953,25 +980,45 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_nested_doubles = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Containers {
-            matrix: f_matrix.unwrap_or_default(),
-            tags: f_tags.unwrap_or_default(),
-            nested: f_nested.unwrap_or_default(),
-            doubles: f_doubles.unwrap_or_default(),
-            by_double: f_by_double.unwrap_or_default(),
-            sets_of_doubles: f_sets_of_doubles.unwrap_or_default(),
-            by_bytes: f_by_bytes.unwrap_or_default(),
-            flags: f_flags,
-            blobs: f_blobs.unwrap_or_default(),
-            nested_doubles: f_nested_doubles.unwrap_or_default(),
-        })
+        if !seen_matrix {
+            out.matrix = ::std::default::Default::default();
+        }
+        if !seen_tags {
+            out.tags = ::std::default::Default::default();
+        }
+        if !seen_nested {
+            out.nested = ::std::default::Default::default();
+        }
+        if !seen_doubles {
+            out.doubles = ::std::default::Default::default();
+        }
+        if !seen_by_double {
+            out.by_double = ::std::default::Default::default();
+        }
+        if !seen_sets_of_doubles {
+            out.sets_of_doubles = ::std::default::Default::default();
+        }
+        if !seen_by_bytes {
+            out.by_bytes = ::std::default::Default::default();
+        }
+        if !seen_flags {
+            out.flags = ::std::option::Option::None;
+        }
+        if !seen_blobs {
+            out.blobs = ::std::default::Default::default();
+        }
+        if !seen_nested_doubles {
+            out.nested_doubles = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Containers`]: strings and binaries point into the input.
@@ -1253,19 +1300,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_matrix = ::std::option::Option::None;
-        let mut f_tags = ::std::option::Option::None;
-        let mut f_nested = ::std::option::Option::None;
-        let mut f_doubles = ::std::option::Option::None;
-        let mut f_by_double = ::std::option::Option::None;
-        let mut f_sets_of_doubles = ::std::option::Option::None;
-        let mut f_by_bytes = ::std::option::Option::None;
-        let mut f_flags = ::std::option::Option::None;
-        let mut f_blobs = ::std::option::Option::None;
-        let mut f_nested_doubles = ::std::option::Option::None;
+        let mut seen_matrix = false;
+        let mut seen_tags = false;
+        let mut seen_nested = false;
+        let mut seen_doubles = false;
+        let mut seen_by_double = false;
+        let mut seen_sets_of_doubles = false;
+        let mut seen_by_bytes = false;
+        let mut seen_flags = false;
+        let mut seen_blobs = false;
+        let mut seen_nested_doubles = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_matrix = ::std::option::Option::Some({
+            out.matrix = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1296,11 +1351,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_matrix = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_tags = ::std::option::Option::Some({
+            out.tags = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1315,11 +1371,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_tags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_nested = ::std::option::Option::Some({
+            out.nested = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1382,11 +1439,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_nested = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_doubles = ::std::option::Option::Some({
+            out.doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1401,11 +1459,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_double = ::std::option::Option::Some({
+            out.by_double = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1427,11 +1486,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_double = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 6) {
-            f_sets_of_doubles = ::std::option::Option::Some({
+            out.sets_of_doubles = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1462,11 +1522,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 7) {
-            f_by_bytes = ::std::option::Option::Some({
+            out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1488,11 +1549,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_bytes = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 8) {
-            f_flags = ::std::option::Option::Some({
+            out.flags = ::std::option::Option::Some({
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1508,10 +1570,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 r.read_list_end()?;
                 items0
             });
+            seen_flags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 9) {
-            f_blobs = ::std::option::Option::Some({
+            out.blobs = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1526,11 +1589,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_blobs = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 10) {
-            f_nested_doubles = ::std::option::Option::Some({
+            out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1561,7 +1625,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_nested_doubles = true;
             r.read_field_end()?;
         }
         loop {
@@ -1571,7 +1636,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_matrix = ::std::option::Option::Some({
+                    out.matrix = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1604,10 +1669,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_matrix = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_tags = ::std::option::Option::Some({
+                    out.tags = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1622,10 +1688,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_tags = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_nested = ::std::option::Option::Some({
+                    out.nested = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1691,10 +1758,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_nested = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_doubles = ::std::option::Option::Some({
+                    out.doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1709,10 +1777,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_doubles = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_double = ::std::option::Option::Some({
+                    out.by_double = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1734,10 +1803,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_double = true;
                 }
                 (6, ::thrift_runtime::TType::List) => {
-                    f_sets_of_doubles = ::std::option::Option::Some({
+                    out.sets_of_doubles = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1770,10 +1840,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_sets_of_doubles = true;
                 }
                 (7, ::thrift_runtime::TType::Map) => {
-                    f_by_bytes = ::std::option::Option::Some({
+                    out.by_bytes = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1797,10 +1868,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_bytes = true;
                 }
                 (8, ::thrift_runtime::TType::List) => {
-                    f_flags = ::std::option::Option::Some({
+                    out.flags = ::std::option::Option::Some({
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1816,9 +1888,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         r.read_list_end()?;
                         items0
                     });
+                    seen_flags = true;
                 }
                 (9, ::thrift_runtime::TType::List) => {
-                    f_blobs = ::std::option::Option::Some({
+                    out.blobs = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1833,10 +1906,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_blobs = true;
                 }
                 (10, ::thrift_runtime::TType::Set) => {
-                    f_nested_doubles = ::std::option::Option::Some({
+                    out.nested_doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1869,25 +1943,45 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_nested_doubles = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(ContainersRef {
-            matrix: f_matrix.unwrap_or_default(),
-            tags: f_tags.unwrap_or_default(),
-            nested: f_nested.unwrap_or_default(),
-            doubles: f_doubles.unwrap_or_default(),
-            by_double: f_by_double.unwrap_or_default(),
-            sets_of_doubles: f_sets_of_doubles.unwrap_or_default(),
-            by_bytes: f_by_bytes.unwrap_or_default(),
-            flags: f_flags,
-            blobs: f_blobs.unwrap_or_default(),
-            nested_doubles: f_nested_doubles.unwrap_or_default(),
-        })
+        if !seen_matrix {
+            out.matrix = ::std::default::Default::default();
+        }
+        if !seen_tags {
+            out.tags = ::std::default::Default::default();
+        }
+        if !seen_nested {
+            out.nested = ::std::default::Default::default();
+        }
+        if !seen_doubles {
+            out.doubles = ::std::default::Default::default();
+        }
+        if !seen_by_double {
+            out.by_double = ::std::default::Default::default();
+        }
+        if !seen_sets_of_doubles {
+            out.sets_of_doubles = ::std::default::Default::default();
+        }
+        if !seen_by_bytes {
+            out.by_bytes = ::std::default::Default::default();
+        }
+        if !seen_flags {
+            out.flags = ::std::option::Option::None;
+        }
+        if !seen_blobs {
+            out.blobs = ::std::default::Default::default();
+        }
+        if !seen_nested_doubles {
+            out.nested_doubles = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&ContainersRef<'_>> for Containers {
@@ -2005,11 +2099,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_names = ::std::option::Option::None;
-        let mut f_weight = ::std::option::Option::None;
+        let mut seen_names = false;
+        let mut seen_weight = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_names = ::std::option::Option::Some({
+            out.names = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2024,13 +2126,13 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_names = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Double, 2) {
-            f_weight = ::std::option::Option::Some(
-                ::thrift_runtime::OrderedF64(r.read_double()?),
-            );
+            out.weight = ::thrift_runtime::OrderedF64(r.read_double()?);
+            seen_weight = true;
             r.read_field_end()?;
         }
         loop {
@@ -2040,7 +2142,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_names = ::std::option::Option::Some({
+                    out.names = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2057,22 +2159,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_names = true;
                 }
                 (2, ::thrift_runtime::TType::Double) => {
-                    f_weight = ::std::option::Option::Some(
-                        ::thrift_runtime::OrderedF64(r.read_double()?),
-                    );
+                    out.weight = ::thrift_runtime::OrderedF64(r.read_double()?);
+                    seen_weight = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(KeyWithSet {
-            names: f_names.unwrap_or_default(),
-            weight: f_weight.unwrap_or_default(),
-        })
+        if !seen_names {
+            out.names = ::std::default::Default::default();
+        }
+        if !seen_weight {
+            out.weight = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`KeyWithSet`]: strings and binaries point into the input.
@@ -2120,11 +2225,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_names = ::std::option::Option::None;
-        let mut f_weight = ::std::option::Option::None;
+        let mut seen_names = false;
+        let mut seen_weight = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_names = ::std::option::Option::Some({
+            out.names = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2139,11 +2252,13 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_names = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Double, 2) {
-            f_weight = ::std::option::Option::Some(r.read_double()?);
+            out.weight = r.read_double()?;
+            seen_weight = true;
             r.read_field_end()?;
         }
         loop {
@@ -2153,7 +2268,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_names = ::std::option::Option::Some({
+                    out.names = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2168,20 +2283,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_names = true;
                 }
                 (2, ::thrift_runtime::TType::Double) => {
-                    f_weight = ::std::option::Option::Some(r.read_double()?);
+                    out.weight = r.read_double()?;
+                    seen_weight = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(KeyWithSetRef {
-            names: f_names.unwrap_or_default(),
-            weight: f_weight.unwrap_or_default(),
-        })
+        if !seen_names {
+            out.names = ::std::default::Default::default();
+        }
+        if !seen_weight {
+            out.weight = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&KeyWithSetRef<'_>> for KeyWithSet {
@@ -2343,12 +2463,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_by_key = ::std::option::Option::None;
-        let mut f_keys = ::std::option::Option::None;
-        let mut f_deep = ::std::option::Option::None;
+        let mut seen_by_key = false;
+        let mut seen_keys = false;
+        let mut seen_deep = false;
         if r.read_field_if(::thrift_runtime::TType::Map, 1) {
-            f_by_key = ::std::option::Option::Some({
+            out.by_key = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2389,11 +2517,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_by_key = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_keys = ::std::option::Option::Some({
+            out.keys = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2404,18 +2533,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0
-                        .push(
-                            <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                        );
+                    ::thrift_runtime::read_element::<KeyWithSet, _>(r, &mut items0)?;
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_keys = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_deep = ::std::option::Option::Some({
+            out.deep = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2488,7 +2615,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_deep = true;
             r.read_field_end()?;
         }
         loop {
@@ -2498,7 +2626,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Map) => {
-                    f_by_key = ::std::option::Option::Some({
+                    out.by_key = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -2543,10 +2671,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_by_key = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_keys = ::std::option::Option::Some({
+                    out.keys = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2557,17 +2686,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0
-                                .push(
-                                    <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                );
+                            ::thrift_runtime::read_element::<
+                                KeyWithSet,
+                                _,
+                            >(r, &mut items0)?;
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_keys = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_deep = ::std::option::Option::Some({
+                    out.deep = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -2642,18 +2772,24 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_deep = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(UsesKeys {
-            by_key: f_by_key.unwrap_or_default(),
-            keys: f_keys.unwrap_or_default(),
-            deep: f_deep.unwrap_or_default(),
-        })
+        if !seen_by_key {
+            out.by_key = ::std::default::Default::default();
+        }
+        if !seen_keys {
+            out.keys = ::std::default::Default::default();
+        }
+        if !seen_deep {
+            out.deep = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`UsesKeys`]: strings and binaries point into the input.
@@ -2796,12 +2932,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_by_key = ::std::option::Option::None;
-        let mut f_keys = ::std::option::Option::None;
-        let mut f_deep = ::std::option::Option::None;
+        let mut seen_by_key = false;
+        let mut seen_keys = false;
+        let mut seen_deep = false;
         if r.read_field_if(::thrift_runtime::TType::Map, 1) {
-            f_by_key = ::std::option::Option::Some({
+            out.by_key = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2842,11 +2986,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_key = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_keys = ::std::option::Option::Some({
+            out.keys = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2857,20 +3002,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                     ::thrift_runtime::capacity_hint::<KeyWithSetRef<'de>>(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0
-                        .push(
-                            <KeyWithSetRef<
-                                'de,
-                            > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                        );
+                    ::thrift_runtime::read_element::<
+                        KeyWithSetRef<'de>,
+                        _,
+                    >(r, &mut items0)?;
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_keys = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_deep = ::std::option::Option::Some({
+            out.deep = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2936,7 +3080,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_deep = true;
             r.read_field_end()?;
         }
         loop {
@@ -2946,7 +3091,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Map) => {
-                    f_by_key = ::std::option::Option::Some({
+                    out.by_key = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -2987,10 +3132,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_key = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_keys = ::std::option::Option::Some({
+                    out.keys = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -3003,19 +3149,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                             >(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0
-                                .push(
-                                    <KeyWithSetRef<
-                                        'de,
-                                    > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                );
+                            ::thrift_runtime::read_element::<
+                                KeyWithSetRef<'de>,
+                                _,
+                            >(r, &mut items0)?;
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_keys = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_deep = ::std::option::Option::Some({
+                    out.deep = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -3084,18 +3229,24 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_deep = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(UsesKeysRef {
-            by_key: f_by_key.unwrap_or_default(),
-            keys: f_keys.unwrap_or_default(),
-            deep: f_deep.unwrap_or_default(),
-        })
+        if !seen_by_key {
+            out.by_key = ::std::default::Default::default();
+        }
+        if !seen_keys {
+            out.keys = ::std::default::Default::default();
+        }
+        if !seen_deep {
+            out.deep = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&UsesKeysRef<'_>> for UsesKeys {

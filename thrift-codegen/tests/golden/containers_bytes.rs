@@ -284,19 +284,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_matrix = ::std::option::Option::None;
-        let mut f_tags = ::std::option::Option::None;
-        let mut f_nested = ::std::option::Option::None;
-        let mut f_doubles = ::std::option::Option::None;
-        let mut f_by_double = ::std::option::Option::None;
-        let mut f_sets_of_doubles = ::std::option::Option::None;
-        let mut f_by_bytes = ::std::option::Option::None;
-        let mut f_flags = ::std::option::Option::None;
-        let mut f_blobs = ::std::option::Option::None;
-        let mut f_nested_doubles = ::std::option::Option::None;
+        let mut seen_matrix = false;
+        let mut seen_tags = false;
+        let mut seen_nested = false;
+        let mut seen_doubles = false;
+        let mut seen_by_double = false;
+        let mut seen_sets_of_doubles = false;
+        let mut seen_by_bytes = false;
+        let mut seen_flags = false;
+        let mut seen_blobs = false;
+        let mut seen_nested_doubles = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_matrix = ::std::option::Option::Some({
+            out.matrix = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -327,11 +335,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_matrix = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_tags = ::std::option::Option::Some({
+            out.tags = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -348,11 +357,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_tags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_nested = ::std::option::Option::Some({
+            out.nested = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -425,11 +435,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_nested = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_doubles = ::std::option::Option::Some({
+            out.doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -446,11 +457,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_double = ::std::option::Option::Some({
+            out.by_double = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -474,11 +486,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_by_double = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 6) {
-            f_sets_of_doubles = ::std::option::Option::Some({
+            out.sets_of_doubles = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -515,11 +528,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 7) {
-            f_by_bytes = ::std::option::Option::Some({
+            out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -543,11 +557,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_by_bytes = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 8) {
-            f_flags = ::std::option::Option::Some({
+            out.flags = ::std::option::Option::Some({
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -563,10 +578,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 r.read_list_end()?;
                 items0
             });
+            seen_flags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 9) {
-            f_blobs = ::std::option::Option::Some({
+            out.blobs = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -583,11 +599,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_blobs = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 10) {
-            f_nested_doubles = ::std::option::Option::Some({
+            out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -622,7 +639,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_nested_doubles = true;
             r.read_field_end()?;
         }
         loop {
@@ -632,7 +650,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_matrix = ::std::option::Option::Some({
+                    out.matrix = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -665,10 +683,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_matrix = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_tags = ::std::option::Option::Some({
+                    out.tags = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -685,10 +704,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_tags = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_nested = ::std::option::Option::Some({
+                    out.nested = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -763,10 +783,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_nested = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_doubles = ::std::option::Option::Some({
+                    out.doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -783,10 +804,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_doubles = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_double = ::std::option::Option::Some({
+                    out.by_double = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -812,10 +834,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_by_double = true;
                 }
                 (6, ::thrift_runtime::TType::List) => {
-                    f_sets_of_doubles = ::std::option::Option::Some({
+                    out.sets_of_doubles = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -852,10 +875,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_sets_of_doubles = true;
                 }
                 (7, ::thrift_runtime::TType::Map) => {
-                    f_by_bytes = ::std::option::Option::Some({
+                    out.by_bytes = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -881,10 +905,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_by_bytes = true;
                 }
                 (8, ::thrift_runtime::TType::List) => {
-                    f_flags = ::std::option::Option::Some({
+                    out.flags = ::std::option::Option::Some({
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -900,9 +925,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         r.read_list_end()?;
                         items0
                     });
+                    seen_flags = true;
                 }
                 (9, ::thrift_runtime::TType::List) => {
-                    f_blobs = ::std::option::Option::Some({
+                    out.blobs = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -919,10 +945,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_blobs = true;
                 }
                 (10, ::thrift_runtime::TType::Set) => {
-                    f_nested_doubles = ::std::option::Option::Some({
+                    out.nested_doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -957,25 +984,45 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_nested_doubles = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Containers {
-            matrix: f_matrix.unwrap_or_default(),
-            tags: f_tags.unwrap_or_default(),
-            nested: f_nested.unwrap_or_default(),
-            doubles: f_doubles.unwrap_or_default(),
-            by_double: f_by_double.unwrap_or_default(),
-            sets_of_doubles: f_sets_of_doubles.unwrap_or_default(),
-            by_bytes: f_by_bytes.unwrap_or_default(),
-            flags: f_flags,
-            blobs: f_blobs.unwrap_or_default(),
-            nested_doubles: f_nested_doubles.unwrap_or_default(),
-        })
+        if !seen_matrix {
+            out.matrix = ::std::default::Default::default();
+        }
+        if !seen_tags {
+            out.tags = ::std::default::Default::default();
+        }
+        if !seen_nested {
+            out.nested = ::std::default::Default::default();
+        }
+        if !seen_doubles {
+            out.doubles = ::std::default::Default::default();
+        }
+        if !seen_by_double {
+            out.by_double = ::std::default::Default::default();
+        }
+        if !seen_sets_of_doubles {
+            out.sets_of_doubles = ::std::default::Default::default();
+        }
+        if !seen_by_bytes {
+            out.by_bytes = ::std::default::Default::default();
+        }
+        if !seen_flags {
+            out.flags = ::std::option::Option::None;
+        }
+        if !seen_blobs {
+            out.blobs = ::std::default::Default::default();
+        }
+        if !seen_nested_doubles {
+            out.nested_doubles = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Containers`]: strings and binaries point into the input.
@@ -1257,19 +1304,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_matrix = ::std::option::Option::None;
-        let mut f_tags = ::std::option::Option::None;
-        let mut f_nested = ::std::option::Option::None;
-        let mut f_doubles = ::std::option::Option::None;
-        let mut f_by_double = ::std::option::Option::None;
-        let mut f_sets_of_doubles = ::std::option::Option::None;
-        let mut f_by_bytes = ::std::option::Option::None;
-        let mut f_flags = ::std::option::Option::None;
-        let mut f_blobs = ::std::option::Option::None;
-        let mut f_nested_doubles = ::std::option::Option::None;
+        let mut seen_matrix = false;
+        let mut seen_tags = false;
+        let mut seen_nested = false;
+        let mut seen_doubles = false;
+        let mut seen_by_double = false;
+        let mut seen_sets_of_doubles = false;
+        let mut seen_by_bytes = false;
+        let mut seen_flags = false;
+        let mut seen_blobs = false;
+        let mut seen_nested_doubles = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_matrix = ::std::option::Option::Some({
+            out.matrix = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1300,11 +1355,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_matrix = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_tags = ::std::option::Option::Some({
+            out.tags = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1319,11 +1375,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_tags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_nested = ::std::option::Option::Some({
+            out.nested = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1386,11 +1443,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_nested = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_doubles = ::std::option::Option::Some({
+            out.doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1405,11 +1463,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_double = ::std::option::Option::Some({
+            out.by_double = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1431,11 +1490,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_double = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 6) {
-            f_sets_of_doubles = ::std::option::Option::Some({
+            out.sets_of_doubles = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1466,11 +1526,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 7) {
-            f_by_bytes = ::std::option::Option::Some({
+            out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1492,11 +1553,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_bytes = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 8) {
-            f_flags = ::std::option::Option::Some({
+            out.flags = ::std::option::Option::Some({
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1512,10 +1574,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 r.read_list_end()?;
                 items0
             });
+            seen_flags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 9) {
-            f_blobs = ::std::option::Option::Some({
+            out.blobs = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1530,11 +1593,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_blobs = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 10) {
-            f_nested_doubles = ::std::option::Option::Some({
+            out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1565,7 +1629,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_nested_doubles = true;
             r.read_field_end()?;
         }
         loop {
@@ -1575,7 +1640,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_matrix = ::std::option::Option::Some({
+                    out.matrix = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1608,10 +1673,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_matrix = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_tags = ::std::option::Option::Some({
+                    out.tags = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1626,10 +1692,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_tags = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_nested = ::std::option::Option::Some({
+                    out.nested = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1695,10 +1762,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_nested = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_doubles = ::std::option::Option::Some({
+                    out.doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1713,10 +1781,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_doubles = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_double = ::std::option::Option::Some({
+                    out.by_double = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1738,10 +1807,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_double = true;
                 }
                 (6, ::thrift_runtime::TType::List) => {
-                    f_sets_of_doubles = ::std::option::Option::Some({
+                    out.sets_of_doubles = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1774,10 +1844,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_sets_of_doubles = true;
                 }
                 (7, ::thrift_runtime::TType::Map) => {
-                    f_by_bytes = ::std::option::Option::Some({
+                    out.by_bytes = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1801,10 +1872,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_bytes = true;
                 }
                 (8, ::thrift_runtime::TType::List) => {
-                    f_flags = ::std::option::Option::Some({
+                    out.flags = ::std::option::Option::Some({
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1820,9 +1892,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         r.read_list_end()?;
                         items0
                     });
+                    seen_flags = true;
                 }
                 (9, ::thrift_runtime::TType::List) => {
-                    f_blobs = ::std::option::Option::Some({
+                    out.blobs = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1837,10 +1910,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_blobs = true;
                 }
                 (10, ::thrift_runtime::TType::Set) => {
-                    f_nested_doubles = ::std::option::Option::Some({
+                    out.nested_doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1873,25 +1947,45 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_nested_doubles = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(ContainersRef {
-            matrix: f_matrix.unwrap_or_default(),
-            tags: f_tags.unwrap_or_default(),
-            nested: f_nested.unwrap_or_default(),
-            doubles: f_doubles.unwrap_or_default(),
-            by_double: f_by_double.unwrap_or_default(),
-            sets_of_doubles: f_sets_of_doubles.unwrap_or_default(),
-            by_bytes: f_by_bytes.unwrap_or_default(),
-            flags: f_flags,
-            blobs: f_blobs.unwrap_or_default(),
-            nested_doubles: f_nested_doubles.unwrap_or_default(),
-        })
+        if !seen_matrix {
+            out.matrix = ::std::default::Default::default();
+        }
+        if !seen_tags {
+            out.tags = ::std::default::Default::default();
+        }
+        if !seen_nested {
+            out.nested = ::std::default::Default::default();
+        }
+        if !seen_doubles {
+            out.doubles = ::std::default::Default::default();
+        }
+        if !seen_by_double {
+            out.by_double = ::std::default::Default::default();
+        }
+        if !seen_sets_of_doubles {
+            out.sets_of_doubles = ::std::default::Default::default();
+        }
+        if !seen_by_bytes {
+            out.by_bytes = ::std::default::Default::default();
+        }
+        if !seen_flags {
+            out.flags = ::std::option::Option::None;
+        }
+        if !seen_blobs {
+            out.blobs = ::std::default::Default::default();
+        }
+        if !seen_nested_doubles {
+            out.nested_doubles = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&ContainersRef<'_>> for Containers {
@@ -2016,11 +2110,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_names = ::std::option::Option::None;
-        let mut f_weight = ::std::option::Option::None;
+        let mut seen_names = false;
+        let mut seen_weight = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_names = ::std::option::Option::Some({
+            out.names = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2037,13 +2139,13 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_names = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Double, 2) {
-            f_weight = ::std::option::Option::Some(
-                ::thrift_runtime::OrderedF64(r.read_double()?),
-            );
+            out.weight = ::thrift_runtime::OrderedF64(r.read_double()?);
+            seen_weight = true;
             r.read_field_end()?;
         }
         loop {
@@ -2053,7 +2155,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_names = ::std::option::Option::Some({
+                    out.names = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2070,22 +2172,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_names = true;
                 }
                 (2, ::thrift_runtime::TType::Double) => {
-                    f_weight = ::std::option::Option::Some(
-                        ::thrift_runtime::OrderedF64(r.read_double()?),
-                    );
+                    out.weight = ::thrift_runtime::OrderedF64(r.read_double()?);
+                    seen_weight = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(KeyWithSet {
-            names: f_names.unwrap_or_default(),
-            weight: f_weight.unwrap_or_default(),
-        })
+        if !seen_names {
+            out.names = ::std::default::Default::default();
+        }
+        if !seen_weight {
+            out.weight = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`KeyWithSet`]: strings and binaries point into the input.
@@ -2133,11 +2238,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_names = ::std::option::Option::None;
-        let mut f_weight = ::std::option::Option::None;
+        let mut seen_names = false;
+        let mut seen_weight = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_names = ::std::option::Option::Some({
+            out.names = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2152,11 +2265,13 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_names = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Double, 2) {
-            f_weight = ::std::option::Option::Some(r.read_double()?);
+            out.weight = r.read_double()?;
+            seen_weight = true;
             r.read_field_end()?;
         }
         loop {
@@ -2166,7 +2281,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_names = ::std::option::Option::Some({
+                    out.names = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2181,20 +2296,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_names = true;
                 }
                 (2, ::thrift_runtime::TType::Double) => {
-                    f_weight = ::std::option::Option::Some(r.read_double()?);
+                    out.weight = r.read_double()?;
+                    seen_weight = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(KeyWithSetRef {
-            names: f_names.unwrap_or_default(),
-            weight: f_weight.unwrap_or_default(),
-        })
+        if !seen_names {
+            out.names = ::std::default::Default::default();
+        }
+        if !seen_weight {
+            out.weight = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&KeyWithSetRef<'_>> for KeyWithSet {
@@ -2356,12 +2476,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_by_key = ::std::option::Option::None;
-        let mut f_keys = ::std::option::Option::None;
-        let mut f_deep = ::std::option::Option::None;
+        let mut seen_by_key = false;
+        let mut seen_keys = false;
+        let mut seen_deep = false;
         if r.read_field_if(::thrift_runtime::TType::Map, 1) {
-            f_by_key = ::std::option::Option::Some({
+            out.by_key = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2402,11 +2530,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_by_key = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_keys = ::std::option::Option::Some({
+            out.keys = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2417,18 +2546,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0
-                        .push(
-                            <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                        );
+                    ::thrift_runtime::read_element::<KeyWithSet, _>(r, &mut items0)?;
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_keys = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_deep = ::std::option::Option::Some({
+            out.deep = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2507,7 +2634,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_deep = true;
             r.read_field_end()?;
         }
         loop {
@@ -2517,7 +2645,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Map) => {
-                    f_by_key = ::std::option::Option::Some({
+                    out.by_key = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -2562,10 +2690,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_by_key = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_keys = ::std::option::Option::Some({
+                    out.keys = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2576,17 +2705,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0
-                                .push(
-                                    <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                );
+                            ::thrift_runtime::read_element::<
+                                KeyWithSet,
+                                _,
+                            >(r, &mut items0)?;
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_keys = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_deep = ::std::option::Option::Some({
+                    out.deep = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -2667,18 +2797,24 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_deep = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(UsesKeys {
-            by_key: f_by_key.unwrap_or_default(),
-            keys: f_keys.unwrap_or_default(),
-            deep: f_deep.unwrap_or_default(),
-        })
+        if !seen_by_key {
+            out.by_key = ::std::default::Default::default();
+        }
+        if !seen_keys {
+            out.keys = ::std::default::Default::default();
+        }
+        if !seen_deep {
+            out.deep = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`UsesKeys`]: strings and binaries point into the input.
@@ -2821,12 +2957,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_by_key = ::std::option::Option::None;
-        let mut f_keys = ::std::option::Option::None;
-        let mut f_deep = ::std::option::Option::None;
+        let mut seen_by_key = false;
+        let mut seen_keys = false;
+        let mut seen_deep = false;
         if r.read_field_if(::thrift_runtime::TType::Map, 1) {
-            f_by_key = ::std::option::Option::Some({
+            out.by_key = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2867,11 +3011,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_key = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_keys = ::std::option::Option::Some({
+            out.keys = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2882,20 +3027,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                     ::thrift_runtime::capacity_hint::<KeyWithSetRef<'de>>(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0
-                        .push(
-                            <KeyWithSetRef<
-                                'de,
-                            > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                        );
+                    ::thrift_runtime::read_element::<
+                        KeyWithSetRef<'de>,
+                        _,
+                    >(r, &mut items0)?;
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_keys = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_deep = ::std::option::Option::Some({
+            out.deep = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2961,7 +3105,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_deep = true;
             r.read_field_end()?;
         }
         loop {
@@ -2971,7 +3116,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Map) => {
-                    f_by_key = ::std::option::Option::Some({
+                    out.by_key = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -3012,10 +3157,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_key = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_keys = ::std::option::Option::Some({
+                    out.keys = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -3028,19 +3174,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                             >(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0
-                                .push(
-                                    <KeyWithSetRef<
-                                        'de,
-                                    > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                );
+                            ::thrift_runtime::read_element::<
+                                KeyWithSetRef<'de>,
+                                _,
+                            >(r, &mut items0)?;
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_keys = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_deep = ::std::option::Option::Some({
+                    out.deep = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -3109,18 +3254,24 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_deep = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(UsesKeysRef {
-            by_key: f_by_key.unwrap_or_default(),
-            keys: f_keys.unwrap_or_default(),
-            deep: f_deep.unwrap_or_default(),
-        })
+        if !seen_by_key {
+            out.by_key = ::std::default::Default::default();
+        }
+        if !seen_keys {
+            out.keys = ::std::default::Default::default();
+        }
+        if !seen_deep {
+            out.deep = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&UsesKeysRef<'_>> for UsesKeys {

@@ -284,19 +284,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_matrix = ::std::option::Option::None;
-        let mut f_tags = ::std::option::Option::None;
-        let mut f_nested = ::std::option::Option::None;
-        let mut f_doubles = ::std::option::Option::None;
-        let mut f_by_double = ::std::option::Option::None;
-        let mut f_sets_of_doubles = ::std::option::Option::None;
-        let mut f_by_bytes = ::std::option::Option::None;
-        let mut f_flags = ::std::option::Option::None;
-        let mut f_blobs = ::std::option::Option::None;
-        let mut f_nested_doubles = ::std::option::Option::None;
+        let mut seen_matrix = false;
+        let mut seen_tags = false;
+        let mut seen_nested = false;
+        let mut seen_doubles = false;
+        let mut seen_by_double = false;
+        let mut seen_sets_of_doubles = false;
+        let mut seen_by_bytes = false;
+        let mut seen_flags = false;
+        let mut seen_blobs = false;
+        let mut seen_nested_doubles = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_matrix = ::std::option::Option::Some({
+            out.matrix = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -327,11 +335,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_matrix = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_tags = ::std::option::Option::Some({
+            out.tags = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -346,11 +355,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_tags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_nested = ::std::option::Option::Some({
+            out.nested = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -421,11 +431,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_nested = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_doubles = ::std::option::Option::Some({
+            out.doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -442,11 +453,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_double = ::std::option::Option::Some({
+            out.by_double = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -470,11 +482,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_double = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 6) {
-            f_sets_of_doubles = ::std::option::Option::Some({
+            out.sets_of_doubles = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -510,11 +523,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 7) {
-            f_by_bytes = ::std::option::Option::Some({
+            out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -538,11 +552,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_bytes = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 8) {
-            f_flags = ::std::option::Option::Some({
+            out.flags = ::std::option::Option::Some({
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -558,10 +573,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 r.read_list_end()?;
                 items0
             });
+            seen_flags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 9) {
-            f_blobs = ::std::option::Option::Some({
+            out.blobs = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -576,11 +592,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_blobs = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 10) {
-            f_nested_doubles = ::std::option::Option::Some({
+            out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -615,7 +632,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_nested_doubles = true;
             r.read_field_end()?;
         }
         loop {
@@ -625,7 +643,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_matrix = ::std::option::Option::Some({
+                    out.matrix = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -658,10 +676,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_matrix = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_tags = ::std::option::Option::Some({
+                    out.tags = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -678,10 +697,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_tags = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_nested = ::std::option::Option::Some({
+                    out.nested = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -752,10 +772,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_nested = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_doubles = ::std::option::Option::Some({
+                    out.doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -773,10 +794,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_doubles = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_double = ::std::option::Option::Some({
+                    out.by_double = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -800,10 +822,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_double = true;
                 }
                 (6, ::thrift_runtime::TType::List) => {
-                    f_sets_of_doubles = ::std::option::Option::Some({
+                    out.sets_of_doubles = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -839,10 +862,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_sets_of_doubles = true;
                 }
                 (7, ::thrift_runtime::TType::Map) => {
-                    f_by_bytes = ::std::option::Option::Some({
+                    out.by_bytes = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -866,10 +890,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_bytes = true;
                 }
                 (8, ::thrift_runtime::TType::List) => {
-                    f_flags = ::std::option::Option::Some({
+                    out.flags = ::std::option::Option::Some({
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -885,9 +910,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         r.read_list_end()?;
                         items0
                     });
+                    seen_flags = true;
                 }
                 (9, ::thrift_runtime::TType::List) => {
-                    f_blobs = ::std::option::Option::Some({
+                    out.blobs = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -904,10 +930,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_blobs = true;
                 }
                 (10, ::thrift_runtime::TType::Set) => {
-                    f_nested_doubles = ::std::option::Option::Some({
+                    out.nested_doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -942,25 +969,45 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_nested_doubles = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Containers {
-            matrix: f_matrix.unwrap_or_default(),
-            tags: f_tags.unwrap_or_default(),
-            nested: f_nested.unwrap_or_default(),
-            doubles: f_doubles.unwrap_or_default(),
-            by_double: f_by_double.unwrap_or_default(),
-            sets_of_doubles: f_sets_of_doubles.unwrap_or_default(),
-            by_bytes: f_by_bytes.unwrap_or_default(),
-            flags: f_flags,
-            blobs: f_blobs.unwrap_or_default(),
-            nested_doubles: f_nested_doubles.unwrap_or_default(),
-        })
+        if !seen_matrix {
+            out.matrix = ::std::default::Default::default();
+        }
+        if !seen_tags {
+            out.tags = ::std::default::Default::default();
+        }
+        if !seen_nested {
+            out.nested = ::std::default::Default::default();
+        }
+        if !seen_doubles {
+            out.doubles = ::std::default::Default::default();
+        }
+        if !seen_by_double {
+            out.by_double = ::std::default::Default::default();
+        }
+        if !seen_sets_of_doubles {
+            out.sets_of_doubles = ::std::default::Default::default();
+        }
+        if !seen_by_bytes {
+            out.by_bytes = ::std::default::Default::default();
+        }
+        if !seen_flags {
+            out.flags = ::std::option::Option::None;
+        }
+        if !seen_blobs {
+            out.blobs = ::std::default::Default::default();
+        }
+        if !seen_nested_doubles {
+            out.nested_doubles = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Containers`]: strings and binaries point into the input.
@@ -1242,19 +1289,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_matrix = ::std::option::Option::None;
-        let mut f_tags = ::std::option::Option::None;
-        let mut f_nested = ::std::option::Option::None;
-        let mut f_doubles = ::std::option::Option::None;
-        let mut f_by_double = ::std::option::Option::None;
-        let mut f_sets_of_doubles = ::std::option::Option::None;
-        let mut f_by_bytes = ::std::option::Option::None;
-        let mut f_flags = ::std::option::Option::None;
-        let mut f_blobs = ::std::option::Option::None;
-        let mut f_nested_doubles = ::std::option::Option::None;
+        let mut seen_matrix = false;
+        let mut seen_tags = false;
+        let mut seen_nested = false;
+        let mut seen_doubles = false;
+        let mut seen_by_double = false;
+        let mut seen_sets_of_doubles = false;
+        let mut seen_by_bytes = false;
+        let mut seen_flags = false;
+        let mut seen_blobs = false;
+        let mut seen_nested_doubles = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_matrix = ::std::option::Option::Some({
+            out.matrix = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1285,11 +1340,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_matrix = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_tags = ::std::option::Option::Some({
+            out.tags = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1304,11 +1360,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_tags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_nested = ::std::option::Option::Some({
+            out.nested = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1371,11 +1428,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_nested = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_doubles = ::std::option::Option::Some({
+            out.doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1390,11 +1448,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_double = ::std::option::Option::Some({
+            out.by_double = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1416,11 +1475,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_double = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 6) {
-            f_sets_of_doubles = ::std::option::Option::Some({
+            out.sets_of_doubles = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1451,11 +1511,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 7) {
-            f_by_bytes = ::std::option::Option::Some({
+            out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1477,11 +1538,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_bytes = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 8) {
-            f_flags = ::std::option::Option::Some({
+            out.flags = ::std::option::Option::Some({
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1497,10 +1559,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 r.read_list_end()?;
                 items0
             });
+            seen_flags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 9) {
-            f_blobs = ::std::option::Option::Some({
+            out.blobs = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1515,11 +1578,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_blobs = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 10) {
-            f_nested_doubles = ::std::option::Option::Some({
+            out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1550,7 +1614,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_nested_doubles = true;
             r.read_field_end()?;
         }
         loop {
@@ -1560,7 +1625,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_matrix = ::std::option::Option::Some({
+                    out.matrix = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1593,10 +1658,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_matrix = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_tags = ::std::option::Option::Some({
+                    out.tags = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1611,10 +1677,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_tags = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_nested = ::std::option::Option::Some({
+                    out.nested = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1680,10 +1747,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_nested = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_doubles = ::std::option::Option::Some({
+                    out.doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1698,10 +1766,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_doubles = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_double = ::std::option::Option::Some({
+                    out.by_double = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1723,10 +1792,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_double = true;
                 }
                 (6, ::thrift_runtime::TType::List) => {
-                    f_sets_of_doubles = ::std::option::Option::Some({
+                    out.sets_of_doubles = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1759,10 +1829,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_sets_of_doubles = true;
                 }
                 (7, ::thrift_runtime::TType::Map) => {
-                    f_by_bytes = ::std::option::Option::Some({
+                    out.by_bytes = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1786,10 +1857,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_bytes = true;
                 }
                 (8, ::thrift_runtime::TType::List) => {
-                    f_flags = ::std::option::Option::Some({
+                    out.flags = ::std::option::Option::Some({
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1805,9 +1877,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         r.read_list_end()?;
                         items0
                     });
+                    seen_flags = true;
                 }
                 (9, ::thrift_runtime::TType::List) => {
-                    f_blobs = ::std::option::Option::Some({
+                    out.blobs = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1822,10 +1895,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_blobs = true;
                 }
                 (10, ::thrift_runtime::TType::Set) => {
-                    f_nested_doubles = ::std::option::Option::Some({
+                    out.nested_doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1858,25 +1932,45 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_nested_doubles = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(ContainersRef {
-            matrix: f_matrix.unwrap_or_default(),
-            tags: f_tags.unwrap_or_default(),
-            nested: f_nested.unwrap_or_default(),
-            doubles: f_doubles.unwrap_or_default(),
-            by_double: f_by_double.unwrap_or_default(),
-            sets_of_doubles: f_sets_of_doubles.unwrap_or_default(),
-            by_bytes: f_by_bytes.unwrap_or_default(),
-            flags: f_flags,
-            blobs: f_blobs.unwrap_or_default(),
-            nested_doubles: f_nested_doubles.unwrap_or_default(),
-        })
+        if !seen_matrix {
+            out.matrix = ::std::default::Default::default();
+        }
+        if !seen_tags {
+            out.tags = ::std::default::Default::default();
+        }
+        if !seen_nested {
+            out.nested = ::std::default::Default::default();
+        }
+        if !seen_doubles {
+            out.doubles = ::std::default::Default::default();
+        }
+        if !seen_by_double {
+            out.by_double = ::std::default::Default::default();
+        }
+        if !seen_sets_of_doubles {
+            out.sets_of_doubles = ::std::default::Default::default();
+        }
+        if !seen_by_bytes {
+            out.by_bytes = ::std::default::Default::default();
+        }
+        if !seen_flags {
+            out.flags = ::std::option::Option::None;
+        }
+        if !seen_blobs {
+            out.blobs = ::std::default::Default::default();
+        }
+        if !seen_nested_doubles {
+            out.nested_doubles = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&ContainersRef<'_>> for Containers {
@@ -1994,11 +2088,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_names = ::std::option::Option::None;
-        let mut f_weight = ::std::option::Option::None;
+        let mut seen_names = false;
+        let mut seen_weight = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_names = ::std::option::Option::Some({
+            out.names = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2013,13 +2115,13 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_names = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Double, 2) {
-            f_weight = ::std::option::Option::Some(
-                ::thrift_runtime::OrderedF64(r.read_double()?),
-            );
+            out.weight = ::thrift_runtime::OrderedF64(r.read_double()?);
+            seen_weight = true;
             r.read_field_end()?;
         }
         loop {
@@ -2029,7 +2131,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_names = ::std::option::Option::Some({
+                    out.names = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2046,22 +2148,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_names = true;
                 }
                 (2, ::thrift_runtime::TType::Double) => {
-                    f_weight = ::std::option::Option::Some(
-                        ::thrift_runtime::OrderedF64(r.read_double()?),
-                    );
+                    out.weight = ::thrift_runtime::OrderedF64(r.read_double()?);
+                    seen_weight = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(KeyWithSet {
-            names: f_names.unwrap_or_default(),
-            weight: f_weight.unwrap_or_default(),
-        })
+        if !seen_names {
+            out.names = ::std::default::Default::default();
+        }
+        if !seen_weight {
+            out.weight = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`KeyWithSet`]: strings and binaries point into the input.
@@ -2109,11 +2214,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_names = ::std::option::Option::None;
-        let mut f_weight = ::std::option::Option::None;
+        let mut seen_names = false;
+        let mut seen_weight = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_names = ::std::option::Option::Some({
+            out.names = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2128,11 +2241,13 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_names = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Double, 2) {
-            f_weight = ::std::option::Option::Some(r.read_double()?);
+            out.weight = r.read_double()?;
+            seen_weight = true;
             r.read_field_end()?;
         }
         loop {
@@ -2142,7 +2257,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_names = ::std::option::Option::Some({
+                    out.names = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2157,20 +2272,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_names = true;
                 }
                 (2, ::thrift_runtime::TType::Double) => {
-                    f_weight = ::std::option::Option::Some(r.read_double()?);
+                    out.weight = r.read_double()?;
+                    seen_weight = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(KeyWithSetRef {
-            names: f_names.unwrap_or_default(),
-            weight: f_weight.unwrap_or_default(),
-        })
+        if !seen_names {
+            out.names = ::std::default::Default::default();
+        }
+        if !seen_weight {
+            out.weight = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&KeyWithSetRef<'_>> for KeyWithSet {
@@ -2332,12 +2452,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_by_key = ::std::option::Option::None;
-        let mut f_keys = ::std::option::Option::None;
-        let mut f_deep = ::std::option::Option::None;
+        let mut seen_by_key = false;
+        let mut seen_keys = false;
+        let mut seen_deep = false;
         if r.read_field_if(::thrift_runtime::TType::Map, 1) {
-            f_by_key = ::std::option::Option::Some({
+            out.by_key = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2378,11 +2506,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_key = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_keys = ::std::option::Option::Some({
+            out.keys = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2400,11 +2529,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_keys = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_deep = ::std::option::Option::Some({
+            out.deep = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2475,7 +2605,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_deep = true;
             r.read_field_end()?;
         }
         loop {
@@ -2485,7 +2616,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Map) => {
-                    f_by_key = ::std::option::Option::Some({
+                    out.by_key = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -2526,10 +2657,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_key = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_keys = ::std::option::Option::Some({
+                    out.keys = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2547,10 +2679,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_keys = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_deep = ::std::option::Option::Some({
+                    out.deep = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -2621,18 +2754,24 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_deep = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(UsesKeys {
-            by_key: f_by_key.unwrap_or_default(),
-            keys: f_keys.unwrap_or_default(),
-            deep: f_deep.unwrap_or_default(),
-        })
+        if !seen_by_key {
+            out.by_key = ::std::default::Default::default();
+        }
+        if !seen_keys {
+            out.keys = ::std::default::Default::default();
+        }
+        if !seen_deep {
+            out.deep = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`UsesKeys`]: strings and binaries point into the input.
@@ -2775,12 +2914,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_by_key = ::std::option::Option::None;
-        let mut f_keys = ::std::option::Option::None;
-        let mut f_deep = ::std::option::Option::None;
+        let mut seen_by_key = false;
+        let mut seen_keys = false;
+        let mut seen_deep = false;
         if r.read_field_if(::thrift_runtime::TType::Map, 1) {
-            f_by_key = ::std::option::Option::Some({
+            out.by_key = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2821,11 +2968,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_key = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_keys = ::std::option::Option::Some({
+            out.keys = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2836,20 +2984,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                     ::thrift_runtime::capacity_hint::<KeyWithSetRef<'de>>(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0
-                        .push(
-                            <KeyWithSetRef<
-                                'de,
-                            > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                        );
+                    ::thrift_runtime::read_element::<
+                        KeyWithSetRef<'de>,
+                        _,
+                    >(r, &mut items0)?;
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_keys = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_deep = ::std::option::Option::Some({
+            out.deep = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2915,7 +3062,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_deep = true;
             r.read_field_end()?;
         }
         loop {
@@ -2925,7 +3073,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Map) => {
-                    f_by_key = ::std::option::Option::Some({
+                    out.by_key = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -2966,10 +3114,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_key = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_keys = ::std::option::Option::Some({
+                    out.keys = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2982,19 +3131,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                             >(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0
-                                .push(
-                                    <KeyWithSetRef<
-                                        'de,
-                                    > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                );
+                            ::thrift_runtime::read_element::<
+                                KeyWithSetRef<'de>,
+                                _,
+                            >(r, &mut items0)?;
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_keys = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_deep = ::std::option::Option::Some({
+                    out.deep = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -3063,18 +3211,24 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_deep = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(UsesKeysRef {
-            by_key: f_by_key.unwrap_or_default(),
-            keys: f_keys.unwrap_or_default(),
-            deep: f_deep.unwrap_or_default(),
-        })
+        if !seen_by_key {
+            out.by_key = ::std::default::Default::default();
+        }
+        if !seen_keys {
+            out.keys = ::std::default::Default::default();
+        }
+        if !seen_deep {
+            out.deep = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&UsesKeysRef<'_>> for UsesKeys {

@@ -308,19 +308,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_matrix = ::std::option::Option::None;
-        let mut f_tags = ::std::option::Option::None;
-        let mut f_nested = ::std::option::Option::None;
-        let mut f_doubles = ::std::option::Option::None;
-        let mut f_by_double = ::std::option::Option::None;
-        let mut f_sets_of_doubles = ::std::option::Option::None;
-        let mut f_by_bytes = ::std::option::Option::None;
-        let mut f_flags = ::std::option::Option::None;
-        let mut f_blobs = ::std::option::Option::None;
-        let mut f_nested_doubles = ::std::option::Option::None;
+        let mut seen_matrix = false;
+        let mut seen_tags = false;
+        let mut seen_nested = false;
+        let mut seen_doubles = false;
+        let mut seen_by_double = false;
+        let mut seen_sets_of_doubles = false;
+        let mut seen_by_bytes = false;
+        let mut seen_flags = false;
+        let mut seen_blobs = false;
+        let mut seen_nested_doubles = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_matrix = ::std::option::Option::Some({
+            out.matrix = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -351,11 +359,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_matrix = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_tags = ::std::option::Option::Some({
+            out.tags = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -373,11 +382,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_tags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_nested = ::std::option::Option::Some({
+            out.nested = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -451,11 +461,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_nested = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_doubles = ::std::option::Option::Some({
+            out.doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -473,11 +484,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_double = ::std::option::Option::Some({
+            out.by_double = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -502,11 +514,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_double = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 6) {
-            f_sets_of_doubles = ::std::option::Option::Some({
+            out.sets_of_doubles = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -546,11 +559,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 7) {
-            f_by_bytes = ::std::option::Option::Some({
+            out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -575,11 +589,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_bytes = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 8) {
-            f_flags = ::std::option::Option::Some({
+            out.flags = ::std::option::Option::Some({
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -595,10 +610,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 r.read_list_end()?;
                 items0
             });
+            seen_flags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 9) {
-            f_blobs = ::std::option::Option::Some({
+            out.blobs = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -613,11 +629,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_blobs = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 10) {
-            f_nested_doubles = ::std::option::Option::Some({
+            out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -653,7 +670,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_nested_doubles = true;
             r.read_field_end()?;
         }
         loop {
@@ -663,7 +681,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_matrix = ::std::option::Option::Some({
+                    out.matrix = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -696,10 +714,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_matrix = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_tags = ::std::option::Option::Some({
+                    out.tags = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -717,10 +736,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_tags = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_nested = ::std::option::Option::Some({
+                    out.nested = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -794,10 +814,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_nested = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_doubles = ::std::option::Option::Some({
+                    out.doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -816,10 +837,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_doubles = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_double = ::std::option::Option::Some({
+                    out.by_double = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -844,10 +866,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_double = true;
                 }
                 (6, ::thrift_runtime::TType::List) => {
-                    f_sets_of_doubles = ::std::option::Option::Some({
+                    out.sets_of_doubles = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -887,10 +910,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_sets_of_doubles = true;
                 }
                 (7, ::thrift_runtime::TType::Map) => {
-                    f_by_bytes = ::std::option::Option::Some({
+                    out.by_bytes = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -915,10 +939,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_bytes = true;
                 }
                 (8, ::thrift_runtime::TType::List) => {
-                    f_flags = ::std::option::Option::Some({
+                    out.flags = ::std::option::Option::Some({
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -934,9 +959,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         r.read_list_end()?;
                         items0
                     });
+                    seen_flags = true;
                 }
                 (9, ::thrift_runtime::TType::List) => {
-                    f_blobs = ::std::option::Option::Some({
+                    out.blobs = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -953,10 +979,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_blobs = true;
                 }
                 (10, ::thrift_runtime::TType::Set) => {
-                    f_nested_doubles = ::std::option::Option::Some({
+                    out.nested_doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -992,25 +1019,45 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_nested_doubles = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Containers {
-            matrix: f_matrix.unwrap_or_default(),
-            tags: f_tags.unwrap_or_default(),
-            nested: f_nested.unwrap_or_default(),
-            doubles: f_doubles.unwrap_or_default(),
-            by_double: f_by_double.unwrap_or_default(),
-            sets_of_doubles: f_sets_of_doubles.unwrap_or_default(),
-            by_bytes: f_by_bytes.unwrap_or_default(),
-            flags: f_flags,
-            blobs: f_blobs.unwrap_or_default(),
-            nested_doubles: f_nested_doubles.unwrap_or_default(),
-        })
+        if !seen_matrix {
+            out.matrix = ::std::default::Default::default();
+        }
+        if !seen_tags {
+            out.tags = ::std::default::Default::default();
+        }
+        if !seen_nested {
+            out.nested = ::std::default::Default::default();
+        }
+        if !seen_doubles {
+            out.doubles = ::std::default::Default::default();
+        }
+        if !seen_by_double {
+            out.by_double = ::std::default::Default::default();
+        }
+        if !seen_sets_of_doubles {
+            out.sets_of_doubles = ::std::default::Default::default();
+        }
+        if !seen_by_bytes {
+            out.by_bytes = ::std::default::Default::default();
+        }
+        if !seen_flags {
+            out.flags = ::std::option::Option::None;
+        }
+        if !seen_blobs {
+            out.blobs = ::std::default::Default::default();
+        }
+        if !seen_nested_doubles {
+            out.nested_doubles = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Containers`]: strings and binaries point into the input.
@@ -1292,19 +1339,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_matrix = ::std::option::Option::None;
-        let mut f_tags = ::std::option::Option::None;
-        let mut f_nested = ::std::option::Option::None;
-        let mut f_doubles = ::std::option::Option::None;
-        let mut f_by_double = ::std::option::Option::None;
-        let mut f_sets_of_doubles = ::std::option::Option::None;
-        let mut f_by_bytes = ::std::option::Option::None;
-        let mut f_flags = ::std::option::Option::None;
-        let mut f_blobs = ::std::option::Option::None;
-        let mut f_nested_doubles = ::std::option::Option::None;
+        let mut seen_matrix = false;
+        let mut seen_tags = false;
+        let mut seen_nested = false;
+        let mut seen_doubles = false;
+        let mut seen_by_double = false;
+        let mut seen_sets_of_doubles = false;
+        let mut seen_by_bytes = false;
+        let mut seen_flags = false;
+        let mut seen_blobs = false;
+        let mut seen_nested_doubles = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_matrix = ::std::option::Option::Some({
+            out.matrix = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1335,11 +1390,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_matrix = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_tags = ::std::option::Option::Some({
+            out.tags = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1354,11 +1410,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_tags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_nested = ::std::option::Option::Some({
+            out.nested = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1421,11 +1478,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_nested = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_doubles = ::std::option::Option::Some({
+            out.doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1440,11 +1498,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_double = ::std::option::Option::Some({
+            out.by_double = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1466,11 +1525,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_double = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 6) {
-            f_sets_of_doubles = ::std::option::Option::Some({
+            out.sets_of_doubles = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1501,11 +1561,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 7) {
-            f_by_bytes = ::std::option::Option::Some({
+            out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -1527,11 +1588,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_bytes = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 8) {
-            f_flags = ::std::option::Option::Some({
+            out.flags = ::std::option::Option::Some({
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1547,10 +1609,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 r.read_list_end()?;
                 items0
             });
+            seen_flags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 9) {
-            f_blobs = ::std::option::Option::Some({
+            out.blobs = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1565,11 +1628,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_blobs = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 10) {
-            f_nested_doubles = ::std::option::Option::Some({
+            out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1600,7 +1664,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_nested_doubles = true;
             r.read_field_end()?;
         }
         loop {
@@ -1610,7 +1675,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_matrix = ::std::option::Option::Some({
+                    out.matrix = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1643,10 +1708,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_matrix = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_tags = ::std::option::Option::Some({
+                    out.tags = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1661,10 +1727,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_tags = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_nested = ::std::option::Option::Some({
+                    out.nested = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1730,10 +1797,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_nested = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_doubles = ::std::option::Option::Some({
+                    out.doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1748,10 +1816,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_doubles = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_double = ::std::option::Option::Some({
+                    out.by_double = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1773,10 +1842,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_double = true;
                 }
                 (6, ::thrift_runtime::TType::List) => {
-                    f_sets_of_doubles = ::std::option::Option::Some({
+                    out.sets_of_doubles = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1809,10 +1879,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_sets_of_doubles = true;
                 }
                 (7, ::thrift_runtime::TType::Map) => {
-                    f_by_bytes = ::std::option::Option::Some({
+                    out.by_bytes = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -1836,10 +1907,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_bytes = true;
                 }
                 (8, ::thrift_runtime::TType::List) => {
-                    f_flags = ::std::option::Option::Some({
+                    out.flags = ::std::option::Option::Some({
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1855,9 +1927,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         r.read_list_end()?;
                         items0
                     });
+                    seen_flags = true;
                 }
                 (9, ::thrift_runtime::TType::List) => {
-                    f_blobs = ::std::option::Option::Some({
+                    out.blobs = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1872,10 +1945,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_blobs = true;
                 }
                 (10, ::thrift_runtime::TType::Set) => {
-                    f_nested_doubles = ::std::option::Option::Some({
+                    out.nested_doubles = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1908,25 +1982,45 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ContainersRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_nested_doubles = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(ContainersRef {
-            matrix: f_matrix.unwrap_or_default(),
-            tags: f_tags.unwrap_or_default(),
-            nested: f_nested.unwrap_or_default(),
-            doubles: f_doubles.unwrap_or_default(),
-            by_double: f_by_double.unwrap_or_default(),
-            sets_of_doubles: f_sets_of_doubles.unwrap_or_default(),
-            by_bytes: f_by_bytes.unwrap_or_default(),
-            flags: f_flags,
-            blobs: f_blobs.unwrap_or_default(),
-            nested_doubles: f_nested_doubles.unwrap_or_default(),
-        })
+        if !seen_matrix {
+            out.matrix = ::std::default::Default::default();
+        }
+        if !seen_tags {
+            out.tags = ::std::default::Default::default();
+        }
+        if !seen_nested {
+            out.nested = ::std::default::Default::default();
+        }
+        if !seen_doubles {
+            out.doubles = ::std::default::Default::default();
+        }
+        if !seen_by_double {
+            out.by_double = ::std::default::Default::default();
+        }
+        if !seen_sets_of_doubles {
+            out.sets_of_doubles = ::std::default::Default::default();
+        }
+        if !seen_by_bytes {
+            out.by_bytes = ::std::default::Default::default();
+        }
+        if !seen_flags {
+            out.flags = ::std::option::Option::None;
+        }
+        if !seen_blobs {
+            out.blobs = ::std::default::Default::default();
+        }
+        if !seen_nested_doubles {
+            out.nested_doubles = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&ContainersRef<'_>> for Containers {
@@ -2044,11 +2138,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_names = ::std::option::Option::None;
-        let mut f_weight = ::std::option::Option::None;
+        let mut seen_names = false;
+        let mut seen_weight = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_names = ::std::option::Option::Some({
+            out.names = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2063,13 +2165,13 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_names = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Double, 2) {
-            f_weight = ::std::option::Option::Some(
-                ::thrift_runtime::OrderedF64(r.read_double()?),
-            );
+            out.weight = ::thrift_runtime::OrderedF64(r.read_double()?);
+            seen_weight = true;
             r.read_field_end()?;
         }
         loop {
@@ -2079,7 +2181,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_names = ::std::option::Option::Some({
+                    out.names = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2096,22 +2198,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_names = true;
                 }
                 (2, ::thrift_runtime::TType::Double) => {
-                    f_weight = ::std::option::Option::Some(
-                        ::thrift_runtime::OrderedF64(r.read_double()?),
-                    );
+                    out.weight = ::thrift_runtime::OrderedF64(r.read_double()?);
+                    seen_weight = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(KeyWithSet {
-            names: f_names.unwrap_or_default(),
-            weight: f_weight.unwrap_or_default(),
-        })
+        if !seen_names {
+            out.names = ::std::default::Default::default();
+        }
+        if !seen_weight {
+            out.weight = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`KeyWithSet`]: strings and binaries point into the input.
@@ -2159,11 +2264,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_names = ::std::option::Option::None;
-        let mut f_weight = ::std::option::Option::None;
+        let mut seen_names = false;
+        let mut seen_weight = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_names = ::std::option::Option::Some({
+            out.names = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2178,11 +2291,13 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_names = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Double, 2) {
-            f_weight = ::std::option::Option::Some(r.read_double()?);
+            out.weight = r.read_double()?;
+            seen_weight = true;
             r.read_field_end()?;
         }
         loop {
@@ -2192,7 +2307,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_names = ::std::option::Option::Some({
+                    out.names = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2207,20 +2322,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSetRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_names = true;
                 }
                 (2, ::thrift_runtime::TType::Double) => {
-                    f_weight = ::std::option::Option::Some(r.read_double()?);
+                    out.weight = r.read_double()?;
+                    seen_weight = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(KeyWithSetRef {
-            names: f_names.unwrap_or_default(),
-            weight: f_weight.unwrap_or_default(),
-        })
+        if !seen_names {
+            out.names = ::std::default::Default::default();
+        }
+        if !seen_weight {
+            out.weight = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&KeyWithSetRef<'_>> for KeyWithSet {
@@ -2397,12 +2517,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_by_key = ::std::option::Option::None;
-        let mut f_keys = ::std::option::Option::None;
-        let mut f_deep = ::std::option::Option::None;
+        let mut seen_by_key = false;
+        let mut seen_keys = false;
+        let mut seen_deep = false;
         if r.read_field_if(::thrift_runtime::TType::Map, 1) {
-            f_by_key = ::std::option::Option::Some({
+            out.by_key = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2451,11 +2579,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_key = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_keys = ::std::option::Option::Some({
+            out.keys = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2474,11 +2603,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_keys = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_deep = ::std::option::Option::Some({
+            out.deep = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2559,7 +2689,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_deep = true;
             r.read_field_end()?;
         }
         loop {
@@ -2569,7 +2700,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Map) => {
-                    f_by_key = ::std::option::Option::Some({
+                    out.by_key = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -2618,10 +2749,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_key = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_keys = ::std::option::Option::Some({
+                    out.keys = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -2640,10 +2772,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_keys = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_deep = ::std::option::Option::Some({
+                    out.deep = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -2724,18 +2857,24 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_deep = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(UsesKeys {
-            by_key: f_by_key.unwrap_or_default(),
-            keys: f_keys.unwrap_or_default(),
-            deep: f_deep.unwrap_or_default(),
-        })
+        if !seen_by_key {
+            out.by_key = ::std::default::Default::default();
+        }
+        if !seen_keys {
+            out.keys = ::std::default::Default::default();
+        }
+        if !seen_deep {
+            out.deep = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`UsesKeys`]: strings and binaries point into the input.
@@ -2878,12 +3017,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_by_key = ::std::option::Option::None;
-        let mut f_keys = ::std::option::Option::None;
-        let mut f_deep = ::std::option::Option::None;
+        let mut seen_by_key = false;
+        let mut seen_keys = false;
+        let mut seen_deep = false;
         if r.read_field_if(::thrift_runtime::TType::Map, 1) {
-            f_by_key = ::std::option::Option::Some({
+            out.by_key = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -2924,11 +3071,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_key = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 2) {
-            f_keys = ::std::option::Option::Some({
+            out.keys = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -2939,20 +3087,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                     ::thrift_runtime::capacity_hint::<KeyWithSetRef<'de>>(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0
-                        .push(
-                            <KeyWithSetRef<
-                                'de,
-                            > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                        );
+                    ::thrift_runtime::read_element::<
+                        KeyWithSetRef<'de>,
+                        _,
+                    >(r, &mut items0)?;
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_keys = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_deep = ::std::option::Option::Some({
+            out.deep = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -3018,7 +3165,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_deep = true;
             r.read_field_end()?;
         }
         loop {
@@ -3028,7 +3176,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Map) => {
-                    f_by_key = ::std::option::Option::Some({
+                    out.by_key = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -3069,10 +3217,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_key = true;
                 }
                 (2, ::thrift_runtime::TType::Set) => {
-                    f_keys = ::std::option::Option::Some({
+                    out.keys = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -3085,19 +3234,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                             >(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0
-                                .push(
-                                    <KeyWithSetRef<
-                                        'de,
-                                    > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                );
+                            ::thrift_runtime::read_element::<
+                                KeyWithSetRef<'de>,
+                                _,
+                            >(r, &mut items0)?;
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_keys = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_deep = ::std::option::Option::Some({
+                    out.deep = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -3166,18 +3314,24 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeysRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_deep = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(UsesKeysRef {
-            by_key: f_by_key.unwrap_or_default(),
-            keys: f_keys.unwrap_or_default(),
-            deep: f_deep.unwrap_or_default(),
-        })
+        if !seen_by_key {
+            out.by_key = ::std::default::Default::default();
+        }
+        if !seen_keys {
+            out.keys = ::std::default::Default::default();
+        }
+        if !seen_deep {
+            out.deep = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&UsesKeysRef<'_>> for UsesKeys {

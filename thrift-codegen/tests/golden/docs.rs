@@ -51,15 +51,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Documented {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_plain = ::std::option::Option::None;
-        let mut f_special = ::std::option::Option::None;
+        let mut seen_plain = false;
+        let mut seen_special = false;
         if r.read_field_if(::thrift_runtime::TType::I32, 1) {
-            f_plain = ::std::option::Option::Some(r.read_i32()?);
+            out.plain = r.read_i32()?;
+            seen_plain = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 2) {
-            f_special = ::std::option::Option::Some(r.read_i32()?);
+            out.special = r.read_i32()?;
+            seen_special = true;
             r.read_field_end()?;
         }
         loop {
@@ -69,20 +79,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Documented {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I32) => {
-                    f_plain = ::std::option::Option::Some(r.read_i32()?);
+                    out.plain = r.read_i32()?;
+                    seen_plain = true;
                 }
                 (2, ::thrift_runtime::TType::I32) => {
-                    f_special = ::std::option::Option::Some(r.read_i32()?);
+                    out.special = r.read_i32()?;
+                    seen_special = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Documented {
-            plain: f_plain.unwrap_or_default(),
-            special: f_special.unwrap_or_default(),
-        })
+        if !seen_plain {
+            out.plain = ::std::default::Default::default();
+        }
+        if !seen_special {
+            out.special = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// Enum doc.

@@ -474,21 +474,31 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnumsRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_color = ::std::option::Option::None;
-        let mut f_signed = ::std::option::Option::None;
-        let mut f_colors = ::std::option::Option::None;
-        let mut f_names = ::std::option::Option::None;
+        let mut seen_color = false;
+        let mut seen_signed = false;
+        let mut seen_colors = false;
+        let mut seen_names = false;
         if r.read_field_if(::thrift_runtime::TType::I32, 1) {
-            f_color = ::std::option::Option::Some(Color(r.read_i32()?));
+            out.color = Color(r.read_i32()?);
+            seen_color = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 2) {
-            f_signed = ::std::option::Option::Some(Signed(r.read_i32()?));
+            out.signed = ::std::option::Option::Some(Signed(r.read_i32()?));
+            seen_signed = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 3) {
-            f_colors = ::std::option::Option::Some({
+            out.colors = ::std::option::Option::Some({
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -504,10 +514,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnumsRef<'de> {
                 r.read_list_end()?;
                 items0
             });
+            seen_colors = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 4) {
-            f_names = ::std::option::Option::Some({
+            out.names = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -530,6 +541,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnumsRef<'de> {
                 r.read_map_end()?;
                 items0
             });
+            seen_names = true;
             r.read_field_end()?;
         }
         loop {
@@ -539,13 +551,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnumsRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I32) => {
-                    f_color = ::std::option::Option::Some(Color(r.read_i32()?));
+                    out.color = Color(r.read_i32()?);
+                    seen_color = true;
                 }
                 (2, ::thrift_runtime::TType::I32) => {
-                    f_signed = ::std::option::Option::Some(Signed(r.read_i32()?));
+                    out.signed = ::std::option::Option::Some(Signed(r.read_i32()?));
+                    seen_signed = true;
                 }
                 (3, ::thrift_runtime::TType::List) => {
-                    f_colors = ::std::option::Option::Some({
+                    out.colors = ::std::option::Option::Some({
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -561,9 +575,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnumsRef<'de> {
                         r.read_list_end()?;
                         items0
                     });
+                    seen_colors = true;
                 }
                 (4, ::thrift_runtime::TType::Map) => {
-                    f_names = ::std::option::Option::Some({
+                    out.names = ::std::option::Option::Some({
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -588,18 +603,26 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnumsRef<'de> {
                         r.read_map_end()?;
                         items0
                     });
+                    seen_names = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(UsesEnumsRef {
-            color: f_color.unwrap_or(Color::GREEN),
-            signed: f_signed,
-            colors: f_colors,
-            names: f_names,
-        })
+        if !seen_color {
+            out.color = Color::GREEN;
+        }
+        if !seen_signed {
+            out.signed = ::std::option::Option::None;
+        }
+        if !seen_colors {
+            out.colors = ::std::option::Option::None;
+        }
+        if !seen_names {
+            out.names = ::std::option::Option::None;
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&UsesEnumsRef<'_>> for UsesEnums {

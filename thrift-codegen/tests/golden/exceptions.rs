@@ -121,15 +121,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for NotFoundRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_message = ::std::option::Option::None;
-        let mut f_code = ::std::option::Option::None;
+        let mut seen_message = false;
+        let mut seen_code = false;
         if r.read_field_if(::thrift_runtime::TType::String, 1) {
-            f_message = ::std::option::Option::Some(r.read_str()?);
+            out.message = r.read_str()?;
+            seen_message = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 2) {
-            f_code = ::std::option::Option::Some(r.read_i32()?);
+            out.code = r.read_i32()?;
+            seen_code = true;
             r.read_field_end()?;
         }
         loop {
@@ -139,20 +149,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for NotFoundRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::String) => {
-                    f_message = ::std::option::Option::Some(r.read_str()?);
+                    out.message = r.read_str()?;
+                    seen_message = true;
                 }
                 (2, ::thrift_runtime::TType::I32) => {
-                    f_code = ::std::option::Option::Some(r.read_i32()?);
+                    out.code = r.read_i32()?;
+                    seen_code = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(NotFoundRef {
-            message: f_message.unwrap_or_default(),
-            code: f_code.unwrap_or(404),
-        })
+        if !seen_message {
+            out.message = ::std::default::Default::default();
+        }
+        if !seen_code {
+            out.code = 404;
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&NotFoundRef<'_>> for NotFound {

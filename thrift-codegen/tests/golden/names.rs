@@ -79,45 +79,61 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Type {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_fn = ::std::option::Option::None;
-        let mut f_self_ = ::std::option::Option::None;
-        let mut f_super_ = ::std::option::Option::None;
-        let mut f_crate_ = ::std::option::Option::None;
-        let mut f_foo_bar = ::std::option::Option::None;
-        let mut f_foo_bar_2 = ::std::option::Option::None;
-        let mut f_foo_bar_3 = ::std::option::Option::None;
-        let mut f_async = ::std::option::Option::None;
+        let mut seen_fn = false;
+        let mut seen_self_ = false;
+        let mut seen_super_ = false;
+        let mut seen_crate_ = false;
+        let mut seen_foo_bar = false;
+        let mut seen_foo_bar_2 = false;
+        let mut seen_foo_bar_3 = false;
+        let mut seen_async = false;
         if r.read_field_if(::thrift_runtime::TType::I32, 1) {
-            f_fn = ::std::option::Option::Some(r.read_i32()?);
+            out.r#fn = r.read_i32()?;
+            seen_fn = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 2) {
-            f_self_ = ::std::option::Option::Some(r.read_i32()?);
+            out.self_ = r.read_i32()?;
+            seen_self_ = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 3) {
-            f_super_ = ::std::option::Option::Some(r.read_i32()?);
+            out.super_ = r.read_i32()?;
+            seen_super_ = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 4) {
-            f_crate_ = ::std::option::Option::Some(r.read_string()?);
+            out.crate_ = r.read_string()?;
+            seen_crate_ = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 5) {
-            f_foo_bar = ::std::option::Option::Some(r.read_i32()?);
+            out.foo_bar = r.read_i32()?;
+            seen_foo_bar = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 6) {
-            f_foo_bar_2 = ::std::option::Option::Some(r.read_i32()?);
+            out.foo_bar_2 = r.read_i32()?;
+            seen_foo_bar_2 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 7) {
-            f_foo_bar_3 = ::std::option::Option::Some(r.read_i32()?);
+            out.foo_bar_3 = r.read_i32()?;
+            seen_foo_bar_3 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 8) {
-            f_async = ::std::option::Option::Some(r.read_i32()?);
+            out.r#async = r.read_i32()?;
+            seen_async = true;
             r.read_field_end()?;
         }
         loop {
@@ -127,44 +143,67 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Type {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I32) => {
-                    f_fn = ::std::option::Option::Some(r.read_i32()?);
+                    out.r#fn = r.read_i32()?;
+                    seen_fn = true;
                 }
                 (2, ::thrift_runtime::TType::I32) => {
-                    f_self_ = ::std::option::Option::Some(r.read_i32()?);
+                    out.self_ = r.read_i32()?;
+                    seen_self_ = true;
                 }
                 (3, ::thrift_runtime::TType::I32) => {
-                    f_super_ = ::std::option::Option::Some(r.read_i32()?);
+                    out.super_ = r.read_i32()?;
+                    seen_super_ = true;
                 }
                 (4, ::thrift_runtime::TType::String) => {
-                    f_crate_ = ::std::option::Option::Some(r.read_string()?);
+                    out.crate_ = r.read_string()?;
+                    seen_crate_ = true;
                 }
                 (5, ::thrift_runtime::TType::I32) => {
-                    f_foo_bar = ::std::option::Option::Some(r.read_i32()?);
+                    out.foo_bar = r.read_i32()?;
+                    seen_foo_bar = true;
                 }
                 (6, ::thrift_runtime::TType::I32) => {
-                    f_foo_bar_2 = ::std::option::Option::Some(r.read_i32()?);
+                    out.foo_bar_2 = r.read_i32()?;
+                    seen_foo_bar_2 = true;
                 }
                 (7, ::thrift_runtime::TType::I32) => {
-                    f_foo_bar_3 = ::std::option::Option::Some(r.read_i32()?);
+                    out.foo_bar_3 = r.read_i32()?;
+                    seen_foo_bar_3 = true;
                 }
                 (8, ::thrift_runtime::TType::I32) => {
-                    f_async = ::std::option::Option::Some(r.read_i32()?);
+                    out.r#async = r.read_i32()?;
+                    seen_async = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Type {
-            r#fn: f_fn.unwrap_or_default(),
-            self_: f_self_.unwrap_or_default(),
-            super_: f_super_.unwrap_or_default(),
-            crate_: f_crate_.unwrap_or_default(),
-            foo_bar: f_foo_bar.unwrap_or_default(),
-            foo_bar_2: f_foo_bar_2.unwrap_or_default(),
-            foo_bar_3: f_foo_bar_3.unwrap_or_default(),
-            r#async: f_async.unwrap_or_default(),
-        })
+        if !seen_fn {
+            out.r#fn = ::std::default::Default::default();
+        }
+        if !seen_self_ {
+            out.self_ = ::std::default::Default::default();
+        }
+        if !seen_super_ {
+            out.super_ = ::std::default::Default::default();
+        }
+        if !seen_crate_ {
+            out.crate_ = ::std::default::Default::default();
+        }
+        if !seen_foo_bar {
+            out.foo_bar = ::std::default::Default::default();
+        }
+        if !seen_foo_bar_2 {
+            out.foo_bar_2 = ::std::default::Default::default();
+        }
+        if !seen_foo_bar_3 {
+            out.foo_bar_3 = ::std::default::Default::default();
+        }
+        if !seen_async {
+            out.r#async = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Type`]: strings and binaries point into the input.
@@ -245,45 +284,61 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for TypeRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_fn = ::std::option::Option::None;
-        let mut f_self_ = ::std::option::Option::None;
-        let mut f_super_ = ::std::option::Option::None;
-        let mut f_crate_ = ::std::option::Option::None;
-        let mut f_foo_bar = ::std::option::Option::None;
-        let mut f_foo_bar_2 = ::std::option::Option::None;
-        let mut f_foo_bar_3 = ::std::option::Option::None;
-        let mut f_async = ::std::option::Option::None;
+        let mut seen_fn = false;
+        let mut seen_self_ = false;
+        let mut seen_super_ = false;
+        let mut seen_crate_ = false;
+        let mut seen_foo_bar = false;
+        let mut seen_foo_bar_2 = false;
+        let mut seen_foo_bar_3 = false;
+        let mut seen_async = false;
         if r.read_field_if(::thrift_runtime::TType::I32, 1) {
-            f_fn = ::std::option::Option::Some(r.read_i32()?);
+            out.r#fn = r.read_i32()?;
+            seen_fn = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 2) {
-            f_self_ = ::std::option::Option::Some(r.read_i32()?);
+            out.self_ = r.read_i32()?;
+            seen_self_ = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 3) {
-            f_super_ = ::std::option::Option::Some(r.read_i32()?);
+            out.super_ = r.read_i32()?;
+            seen_super_ = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 4) {
-            f_crate_ = ::std::option::Option::Some(r.read_str()?);
+            out.crate_ = r.read_str()?;
+            seen_crate_ = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 5) {
-            f_foo_bar = ::std::option::Option::Some(r.read_i32()?);
+            out.foo_bar = r.read_i32()?;
+            seen_foo_bar = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 6) {
-            f_foo_bar_2 = ::std::option::Option::Some(r.read_i32()?);
+            out.foo_bar_2 = r.read_i32()?;
+            seen_foo_bar_2 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 7) {
-            f_foo_bar_3 = ::std::option::Option::Some(r.read_i32()?);
+            out.foo_bar_3 = r.read_i32()?;
+            seen_foo_bar_3 = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::I32, 8) {
-            f_async = ::std::option::Option::Some(r.read_i32()?);
+            out.r#async = r.read_i32()?;
+            seen_async = true;
             r.read_field_end()?;
         }
         loop {
@@ -293,44 +348,67 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for TypeRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I32) => {
-                    f_fn = ::std::option::Option::Some(r.read_i32()?);
+                    out.r#fn = r.read_i32()?;
+                    seen_fn = true;
                 }
                 (2, ::thrift_runtime::TType::I32) => {
-                    f_self_ = ::std::option::Option::Some(r.read_i32()?);
+                    out.self_ = r.read_i32()?;
+                    seen_self_ = true;
                 }
                 (3, ::thrift_runtime::TType::I32) => {
-                    f_super_ = ::std::option::Option::Some(r.read_i32()?);
+                    out.super_ = r.read_i32()?;
+                    seen_super_ = true;
                 }
                 (4, ::thrift_runtime::TType::String) => {
-                    f_crate_ = ::std::option::Option::Some(r.read_str()?);
+                    out.crate_ = r.read_str()?;
+                    seen_crate_ = true;
                 }
                 (5, ::thrift_runtime::TType::I32) => {
-                    f_foo_bar = ::std::option::Option::Some(r.read_i32()?);
+                    out.foo_bar = r.read_i32()?;
+                    seen_foo_bar = true;
                 }
                 (6, ::thrift_runtime::TType::I32) => {
-                    f_foo_bar_2 = ::std::option::Option::Some(r.read_i32()?);
+                    out.foo_bar_2 = r.read_i32()?;
+                    seen_foo_bar_2 = true;
                 }
                 (7, ::thrift_runtime::TType::I32) => {
-                    f_foo_bar_3 = ::std::option::Option::Some(r.read_i32()?);
+                    out.foo_bar_3 = r.read_i32()?;
+                    seen_foo_bar_3 = true;
                 }
                 (8, ::thrift_runtime::TType::I32) => {
-                    f_async = ::std::option::Option::Some(r.read_i32()?);
+                    out.r#async = r.read_i32()?;
+                    seen_async = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(TypeRef {
-            r#fn: f_fn.unwrap_or_default(),
-            self_: f_self_.unwrap_or_default(),
-            super_: f_super_.unwrap_or_default(),
-            crate_: f_crate_.unwrap_or_default(),
-            foo_bar: f_foo_bar.unwrap_or_default(),
-            foo_bar_2: f_foo_bar_2.unwrap_or_default(),
-            foo_bar_3: f_foo_bar_3.unwrap_or_default(),
-            r#async: f_async.unwrap_or_default(),
-        })
+        if !seen_fn {
+            out.r#fn = ::std::default::Default::default();
+        }
+        if !seen_self_ {
+            out.self_ = ::std::default::Default::default();
+        }
+        if !seen_super_ {
+            out.super_ = ::std::default::Default::default();
+        }
+        if !seen_crate_ {
+            out.crate_ = ::std::default::Default::default();
+        }
+        if !seen_foo_bar {
+            out.foo_bar = ::std::default::Default::default();
+        }
+        if !seen_foo_bar_2 {
+            out.foo_bar_2 = ::std::default::Default::default();
+        }
+        if !seen_foo_bar_3 {
+            out.foo_bar_3 = ::std::default::Default::default();
+        }
+        if !seen_async {
+            out.r#async = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&TypeRef<'_>> for Type {
@@ -380,10 +458,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for SnakeCaseStruct {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_camel_case_field = ::std::option::Option::None;
+        let mut seen_camel_case_field = false;
         if r.read_field_if(::thrift_runtime::TType::I32, 1) {
-            f_camel_case_field = ::std::option::Option::Some(r.read_i32()?);
+            out.camel_case_field = r.read_i32()?;
+            seen_camel_case_field = true;
             r.read_field_end()?;
         }
         loop {
@@ -393,16 +480,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for SnakeCaseStruct {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I32) => {
-                    f_camel_case_field = ::std::option::Option::Some(r.read_i32()?);
+                    out.camel_case_field = r.read_i32()?;
+                    seen_camel_case_field = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(SnakeCaseStruct {
-            camel_case_field: f_camel_case_field.unwrap_or_default(),
-        })
+        if !seen_camel_case_field {
+            out.camel_case_field = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 pub const LOWER_CONST: i32 = 1;
@@ -510,10 +599,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for FooBar {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_a = ::std::option::Option::None;
+        let mut seen_a = false;
         if r.read_field_if(::thrift_runtime::TType::String, 1) {
-            f_a = ::std::option::Option::Some(r.read_string()?);
+            out.a = r.read_string()?;
+            seen_a = true;
             r.read_field_end()?;
         }
         loop {
@@ -523,16 +621,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for FooBar {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::String) => {
-                    f_a = ::std::option::Option::Some(r.read_string()?);
+                    out.a = r.read_string()?;
+                    seen_a = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(FooBar {
-            a: f_a.unwrap_or_default(),
-        })
+        if !seen_a {
+            out.a = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`FooBar`]: strings and binaries point into the input.
@@ -564,10 +664,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for FooBarRef2<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_a = ::std::option::Option::None;
+        let mut seen_a = false;
         if r.read_field_if(::thrift_runtime::TType::String, 1) {
-            f_a = ::std::option::Option::Some(r.read_str()?);
+            out.a = r.read_str()?;
+            seen_a = true;
             r.read_field_end()?;
         }
         loop {
@@ -577,16 +686,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for FooBarRef2<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::String) => {
-                    f_a = ::std::option::Option::Some(r.read_str()?);
+                    out.a = r.read_str()?;
+                    seen_a = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(FooBarRef2 {
-            a: f_a.unwrap_or_default(),
-        })
+        if !seen_a {
+            out.a = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&FooBarRef2<'_>> for FooBar {

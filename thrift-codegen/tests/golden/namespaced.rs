@@ -32,12 +32,21 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Request {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_header = ::std::option::Option::None;
+        let mut seen_header = false;
         if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
-            f_header = ::std::option::Option::Some(
-                <super::common::Header as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-            );
+            <super::common::Header as ::thrift_runtime::ThriftRead<
+                'de,
+            >>::read_into(r, &mut out.header)?;
+            seen_header = true;
             r.read_field_end()?;
         }
         loop {
@@ -47,20 +56,20 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Request {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Struct) => {
-                    f_header = ::std::option::Option::Some(
-                        <super::common::Header as ::thrift_runtime::ThriftRead<
-                            'de,
-                        >>::read(r)?,
-                    );
+                    <super::common::Header as ::thrift_runtime::ThriftRead<
+                        'de,
+                    >>::read_into(r, &mut out.header)?;
+                    seen_header = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Request {
-            header: f_header.unwrap_or_default(),
-        })
+        if !seen_header {
+            out.header = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Request`]: strings and binaries point into the input.
@@ -92,14 +101,21 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RequestRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_header = ::std::option::Option::None;
+        let mut seen_header = false;
         if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
-            f_header = ::std::option::Option::Some(
-                <super::common::HeaderRef<
-                    'de,
-                > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-            );
+            <super::common::HeaderRef<
+                'de,
+            > as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out.header)?;
+            seen_header = true;
             r.read_field_end()?;
         }
         loop {
@@ -109,20 +125,22 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RequestRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Struct) => {
-                    f_header = ::std::option::Option::Some(
-                        <super::common::HeaderRef<
-                            'de,
-                        > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                    );
+                    <super::common::HeaderRef<
+                        'de,
+                    > as ::thrift_runtime::ThriftRead<
+                        'de,
+                    >>::read_into(r, &mut out.header)?;
+                    seen_header = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(RequestRef {
-            header: f_header.unwrap_or_default(),
-        })
+        if !seen_header {
+            out.header = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&RequestRef<'_>> for Request {
@@ -170,10 +188,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Header {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_trace_id = ::std::option::Option::None;
+        let mut seen_trace_id = false;
         if r.read_field_if(::thrift_runtime::TType::String, 1) {
-            f_trace_id = ::std::option::Option::Some(r.read_string()?);
+            out.trace_id = r.read_string()?;
+            seen_trace_id = true;
             r.read_field_end()?;
         }
         loop {
@@ -183,16 +210,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Header {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::String) => {
-                    f_trace_id = ::std::option::Option::Some(r.read_string()?);
+                    out.trace_id = r.read_string()?;
+                    seen_trace_id = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Header {
-            trace_id: f_trace_id.unwrap_or_default(),
-        })
+        if !seen_trace_id {
+            out.trace_id = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Header`]: strings and binaries point into the input.
@@ -224,10 +253,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for HeaderRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_trace_id = ::std::option::Option::None;
+        let mut seen_trace_id = false;
         if r.read_field_if(::thrift_runtime::TType::String, 1) {
-            f_trace_id = ::std::option::Option::Some(r.read_str()?);
+            out.trace_id = r.read_str()?;
+            seen_trace_id = true;
             r.read_field_end()?;
         }
         loop {
@@ -237,16 +275,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for HeaderRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::String) => {
-                    f_trace_id = ::std::option::Option::Some(r.read_str()?);
+                    out.trace_id = r.read_str()?;
+                    seen_trace_id = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(HeaderRef {
-            trace_id: f_trace_id.unwrap_or_default(),
-        })
+        if !seen_trace_id {
+            out.trace_id = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&HeaderRef<'_>> for Header {

@@ -42,19 +42,29 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Node {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_value = ::std::option::Option::None;
-        let mut f_next = ::std::option::Option::None;
+        let mut seen_value = false;
+        let mut seen_next = false;
         if r.read_field_if(::thrift_runtime::TType::I32, 1) {
-            f_value = ::std::option::Option::Some(r.read_i32()?);
+            out.value = r.read_i32()?;
+            seen_value = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Struct, 2) {
-            f_next = ::std::option::Option::Some(
+            out.next = ::std::option::Option::Some(
                 ::std::boxed::Box::new(
                     <Node as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                 ),
             );
+            seen_next = true;
             r.read_field_end()?;
         }
         loop {
@@ -64,24 +74,29 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Node {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I32) => {
-                    f_value = ::std::option::Option::Some(r.read_i32()?);
+                    out.value = r.read_i32()?;
+                    seen_value = true;
                 }
                 (2, ::thrift_runtime::TType::Struct) => {
-                    f_next = ::std::option::Option::Some(
+                    out.next = ::std::option::Option::Some(
                         ::std::boxed::Box::new(
                             <Node as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                         ),
                     );
+                    seen_next = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Node {
-            value: f_value.unwrap_or_default(),
-            next: f_next,
-        })
+        if !seen_value {
+            out.value = ::std::default::Default::default();
+        }
+        if !seen_next {
+            out.next = ::std::option::Option::None;
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// A tree through a container: no box needed.
@@ -122,10 +137,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Tree {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_children = ::std::option::Option::None;
+        let mut seen_children = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_children = ::std::option::Option::Some({
+            out.children = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -136,11 +159,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Tree {
                     ::thrift_runtime::capacity_hint::<Tree>(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0.push(<Tree as ::thrift_runtime::ThriftRead<'de>>::read(r)?);
+                    ::thrift_runtime::read_element::<Tree, _>(r, &mut items0)?;
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_children = true;
             r.read_field_end()?;
         }
         loop {
@@ -150,7 +174,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Tree {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_children = ::std::option::Option::Some({
+                    out.children = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -161,23 +185,22 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Tree {
                             ::thrift_runtime::capacity_hint::<Tree>(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0
-                                .push(
-                                    <Tree as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                );
+                            ::thrift_runtime::read_element::<Tree, _>(r, &mut items0)?;
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_children = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Tree {
-            children: f_children.unwrap_or_default(),
-        })
+        if !seen_children {
+            out.children = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// Mutual recursion.
@@ -213,14 +236,23 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Ping {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_pong = ::std::option::Option::None;
+        let mut seen_pong = false;
         if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
-            f_pong = ::std::option::Option::Some(
+            out.pong = ::std::option::Option::Some(
                 ::std::boxed::Box::new(
                     <Pong as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                 ),
             );
+            seen_pong = true;
             r.read_field_end()?;
         }
         loop {
@@ -230,18 +262,22 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Ping {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Struct) => {
-                    f_pong = ::std::option::Option::Some(
+                    out.pong = ::std::option::Option::Some(
                         ::std::boxed::Box::new(
                             <Pong as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                         ),
                     );
+                    seen_pong = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Ping { pong: f_pong })
+        if !seen_pong {
+            out.pong = ::std::option::Option::None;
+        }
+        ::std::result::Result::Ok(())
     }
 }
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -276,14 +312,23 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Pong {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_ping = ::std::option::Option::None;
+        let mut seen_ping = false;
         if r.read_field_if(::thrift_runtime::TType::Struct, 1) {
-            f_ping = ::std::option::Option::Some(
+            out.ping = ::std::option::Option::Some(
                 ::std::boxed::Box::new(
                     <Ping as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                 ),
             );
+            seen_ping = true;
             r.read_field_end()?;
         }
         loop {
@@ -293,18 +338,22 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Pong {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Struct) => {
-                    f_ping = ::std::option::Option::Some(
+                    out.ping = ::std::option::Option::Some(
                         ::std::boxed::Box::new(
                             <Ping as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
                         ),
                     );
+                    seen_ping = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Pong { ping: f_ping })
+        if !seen_ping {
+            out.ping = ::std::option::Option::None;
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// Recursion through a typedef and a union.

@@ -128,18 +128,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_id = ::std::option::Option::None;
-        let mut f_related = ::std::option::Option::None;
-        let mut f_index = ::std::option::Option::None;
-        let mut f_scores = ::std::option::Option::None;
-        let mut f_by_score = ::std::option::Option::None;
+        let mut seen_id = false;
+        let mut seen_related = false;
+        let mut seen_index = false;
+        let mut seen_scores = false;
+        let mut seen_by_score = false;
         if r.read_field_if(::thrift_runtime::TType::I64, 1) {
-            f_id = ::std::option::Option::Some(r.read_i64()?);
+            out.id = r.read_i64()?;
+            seen_id = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 2) {
-            f_related = ::std::option::Option::Some({
+            out.related = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -154,11 +163,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_related = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_index = ::std::option::Option::Some({
+            out.index = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -197,11 +207,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_index = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_scores = ::std::option::Option::Some({
+            out.scores = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -218,11 +229,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_scores = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_score = ::std::option::Option::Some({
+            out.by_score = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -246,7 +258,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                 }
                 r.read_map_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
-            });
+            };
+            seen_by_score = true;
             r.read_field_end()?;
         }
         loop {
@@ -256,10 +269,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I64) => {
-                    f_id = ::std::option::Option::Some(r.read_i64()?);
+                    out.id = r.read_i64()?;
+                    seen_id = true;
                 }
                 (2, ::thrift_runtime::TType::List) => {
-                    f_related = ::std::option::Option::Some({
+                    out.related = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -274,10 +288,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_related = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_index = ::std::option::Option::Some({
+                    out.index = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -318,10 +333,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_index = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_scores = ::std::option::Option::Some({
+                    out.scores = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -338,10 +354,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_scores = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_score = ::std::option::Option::Some({
+                    out.by_score = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -367,20 +384,30 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                         items0
                             .into_iter()
                             .collect::<::std::collections::BTreeMap<_, _>>()
-                    });
+                    };
+                    seen_by_score = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Record {
-            id: f_id.unwrap_or_default(),
-            related: f_related.unwrap_or_default(),
-            index: f_index.unwrap_or_default(),
-            scores: f_scores.unwrap_or_default(),
-            by_score: f_by_score.unwrap_or_default(),
-        })
+        if !seen_id {
+            out.id = ::std::default::Default::default();
+        }
+        if !seen_related {
+            out.related = ::std::default::Default::default();
+        }
+        if !seen_index {
+            out.index = ::std::default::Default::default();
+        }
+        if !seen_scores {
+            out.scores = ::std::default::Default::default();
+        }
+        if !seen_by_score {
+            out.by_score = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Record`]: strings and binaries point into the input.
@@ -502,18 +529,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_id = ::std::option::Option::None;
-        let mut f_related = ::std::option::Option::None;
-        let mut f_index = ::std::option::Option::None;
-        let mut f_scores = ::std::option::Option::None;
-        let mut f_by_score = ::std::option::Option::None;
+        let mut seen_id = false;
+        let mut seen_related = false;
+        let mut seen_index = false;
+        let mut seen_scores = false;
+        let mut seen_by_score = false;
         if r.read_field_if(::thrift_runtime::TType::I64, 1) {
-            f_id = ::std::option::Option::Some(r.read_i64()?);
+            out.id = r.read_i64()?;
+            seen_id = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 2) {
-            f_related = ::std::option::Option::Some({
+            out.related = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -528,11 +564,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_related = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_index = ::std::option::Option::Some({
+            out.index = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -571,11 +608,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_index = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_scores = ::std::option::Option::Some({
+            out.scores = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -590,11 +628,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_scores = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_score = ::std::option::Option::Some({
+            out.by_score = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -616,7 +655,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_score = true;
             r.read_field_end()?;
         }
         loop {
@@ -626,10 +666,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I64) => {
-                    f_id = ::std::option::Option::Some(r.read_i64()?);
+                    out.id = r.read_i64()?;
+                    seen_id = true;
                 }
                 (2, ::thrift_runtime::TType::List) => {
-                    f_related = ::std::option::Option::Some({
+                    out.related = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -644,10 +685,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_related = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_index = ::std::option::Option::Some({
+                    out.index = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -686,10 +728,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_index = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_scores = ::std::option::Option::Some({
+                    out.scores = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -704,10 +747,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_scores = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_score = ::std::option::Option::Some({
+                    out.by_score = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -731,20 +775,30 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_score = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(RecordRef {
-            id: f_id.unwrap_or_default(),
-            related: f_related.unwrap_or_default(),
-            index: f_index.unwrap_or_default(),
-            scores: f_scores.unwrap_or_default(),
-            by_score: f_by_score.unwrap_or_default(),
-        })
+        if !seen_id {
+            out.id = ::std::default::Default::default();
+        }
+        if !seen_related {
+            out.related = ::std::default::Default::default();
+        }
+        if !seen_index {
+            out.index = ::std::default::Default::default();
+        }
+        if !seen_scores {
+            out.scores = ::std::default::Default::default();
+        }
+        if !seen_by_score {
+            out.by_score = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&RecordRef<'_>> for Record {
@@ -842,10 +896,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_steps = ::std::option::Option::None;
+        let mut seen_steps = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_steps = ::std::option::Option::Some({
+            out.steps = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -889,7 +951,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_steps = true;
             r.read_field_end()?;
         }
         loop {
@@ -899,7 +962,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_steps = ::std::option::Option::Some({
+                    out.steps = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -943,16 +1006,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_steps = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Procedure {
-            steps: f_steps.unwrap_or_default(),
-        })
+        if !seen_steps {
+            out.steps = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Procedure`]: strings and binaries point into the input.
@@ -1014,10 +1079,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ProcedureRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_steps = ::std::option::Option::None;
+        let mut seen_steps = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_steps = ::std::option::Option::Some({
+            out.steps = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1059,7 +1132,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ProcedureRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_steps = true;
             r.read_field_end()?;
         }
         loop {
@@ -1069,7 +1143,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ProcedureRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_steps = ::std::option::Option::Some({
+                    out.steps = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1111,16 +1185,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ProcedureRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_steps = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(ProcedureRef {
-            steps: f_steps.unwrap_or_default(),
-        })
+        if !seen_steps {
+            out.steps = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&ProcedureRef<'_>> for Procedure {
@@ -1224,11 +1300,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_procedures = ::std::option::Option::None;
-        let mut f_main = ::std::option::Option::None;
+        let mut seen_procedures = false;
+        let mut seen_main = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_procedures = ::std::option::Option::Some({
+            out.procedures = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1239,18 +1323,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                     ::thrift_runtime::capacity_hint::<Procedure>(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0
-                        .push(
-                            <Procedure as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                        );
+                    ::thrift_runtime::read_element::<Procedure, _>(r, &mut items0)?;
                 }
                 r.read_set_end()?;
                 items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-            });
+            };
+            seen_procedures = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 2) {
-            f_main = ::std::option::Option::Some({
+            out.main = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1294,7 +1376,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_main = true;
             r.read_field_end()?;
         }
         loop {
@@ -1304,7 +1387,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_procedures = ::std::option::Option::Some({
+                    out.procedures = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1315,17 +1398,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                             ::thrift_runtime::capacity_hint::<Procedure>(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0
-                                .push(
-                                    <Procedure as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                );
+                            ::thrift_runtime::read_element::<
+                                Procedure,
+                                _,
+                            >(r, &mut items0)?;
                         }
                         r.read_set_end()?;
                         items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
-                    });
+                    };
+                    seen_procedures = true;
                 }
                 (2, ::thrift_runtime::TType::List) => {
-                    f_main = ::std::option::Option::Some({
+                    out.main = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1369,17 +1453,21 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_main = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Catalog {
-            procedures: f_procedures.unwrap_or_default(),
-            main: f_main.unwrap_or_default(),
-        })
+        if !seen_procedures {
+            out.procedures = ::std::default::Default::default();
+        }
+        if !seen_main {
+            out.main = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Catalog`]: strings and binaries point into the input.
@@ -1460,11 +1548,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_procedures = ::std::option::Option::None;
-        let mut f_main = ::std::option::Option::None;
+        let mut seen_procedures = false;
+        let mut seen_main = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_procedures = ::std::option::Option::Some({
+            out.procedures = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1475,20 +1571,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                     ::thrift_runtime::capacity_hint::<ProcedureRef<'de>>(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0
-                        .push(
-                            <ProcedureRef<
-                                'de,
-                            > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                        );
+                    ::thrift_runtime::read_element::<
+                        ProcedureRef<'de>,
+                        _,
+                    >(r, &mut items0)?;
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_procedures = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 2) {
-            f_main = ::std::option::Option::Some({
+            out.main = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1530,7 +1625,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_main = true;
             r.read_field_end()?;
         }
         loop {
@@ -1540,7 +1636,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_procedures = ::std::option::Option::Some({
+                    out.procedures = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1553,19 +1649,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                             >(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0
-                                .push(
-                                    <ProcedureRef<
-                                        'de,
-                                    > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                );
+                            ::thrift_runtime::read_element::<
+                                ProcedureRef<'de>,
+                                _,
+                            >(r, &mut items0)?;
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_procedures = true;
                 }
                 (2, ::thrift_runtime::TType::List) => {
-                    f_main = ::std::option::Option::Some({
+                    out.main = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1607,17 +1702,21 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_main = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(CatalogRef {
-            procedures: f_procedures.unwrap_or_default(),
-            main: f_main.unwrap_or_default(),
-        })
+        if !seen_procedures {
+            out.procedures = ::std::default::Default::default();
+        }
+        if !seen_main {
+            out.main = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&CatalogRef<'_>> for Catalog {

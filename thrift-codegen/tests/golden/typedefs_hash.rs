@@ -128,18 +128,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_id = ::std::option::Option::None;
-        let mut f_related = ::std::option::Option::None;
-        let mut f_index = ::std::option::Option::None;
-        let mut f_scores = ::std::option::Option::None;
-        let mut f_by_score = ::std::option::Option::None;
+        let mut seen_id = false;
+        let mut seen_related = false;
+        let mut seen_index = false;
+        let mut seen_scores = false;
+        let mut seen_by_score = false;
         if r.read_field_if(::thrift_runtime::TType::I64, 1) {
-            f_id = ::std::option::Option::Some(r.read_i64()?);
+            out.id = r.read_i64()?;
+            seen_id = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 2) {
-            f_related = ::std::option::Option::Some({
+            out.related = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -154,11 +163,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_related = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_index = ::std::option::Option::Some({
+            out.index = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -197,11 +207,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_index = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_scores = ::std::option::Option::Some({
+            out.scores = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -218,11 +229,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_scores = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_score = ::std::option::Option::Some({
+            out.by_score = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -246,7 +258,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_score = true;
             r.read_field_end()?;
         }
         loop {
@@ -256,10 +269,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I64) => {
-                    f_id = ::std::option::Option::Some(r.read_i64()?);
+                    out.id = r.read_i64()?;
+                    seen_id = true;
                 }
                 (2, ::thrift_runtime::TType::List) => {
-                    f_related = ::std::option::Option::Some({
+                    out.related = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -274,10 +288,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_related = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_index = ::std::option::Option::Some({
+                    out.index = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -316,10 +331,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_index = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_scores = ::std::option::Option::Some({
+                    out.scores = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -337,10 +353,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_scores = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_score = ::std::option::Option::Some({
+                    out.by_score = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -364,20 +381,30 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_score = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Record {
-            id: f_id.unwrap_or_default(),
-            related: f_related.unwrap_or_default(),
-            index: f_index.unwrap_or_default(),
-            scores: f_scores.unwrap_or_default(),
-            by_score: f_by_score.unwrap_or_default(),
-        })
+        if !seen_id {
+            out.id = ::std::default::Default::default();
+        }
+        if !seen_related {
+            out.related = ::std::default::Default::default();
+        }
+        if !seen_index {
+            out.index = ::std::default::Default::default();
+        }
+        if !seen_scores {
+            out.scores = ::std::default::Default::default();
+        }
+        if !seen_by_score {
+            out.by_score = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Record`]: strings and binaries point into the input.
@@ -499,18 +526,27 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_id = ::std::option::Option::None;
-        let mut f_related = ::std::option::Option::None;
-        let mut f_index = ::std::option::Option::None;
-        let mut f_scores = ::std::option::Option::None;
-        let mut f_by_score = ::std::option::Option::None;
+        let mut seen_id = false;
+        let mut seen_related = false;
+        let mut seen_index = false;
+        let mut seen_scores = false;
+        let mut seen_by_score = false;
         if r.read_field_if(::thrift_runtime::TType::I64, 1) {
-            f_id = ::std::option::Option::Some(r.read_i64()?);
+            out.id = r.read_i64()?;
+            seen_id = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 2) {
-            f_related = ::std::option::Option::Some({
+            out.related = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -525,11 +561,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_related = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 3) {
-            f_index = ::std::option::Option::Some({
+            out.index = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -568,11 +605,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_index = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Set, 4) {
-            f_scores = ::std::option::Option::Some({
+            out.scores = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -587,11 +625,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_scores = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::Map, 5) {
-            f_by_score = ::std::option::Option::Some({
+            out.by_score = {
                 let header0 = r.read_map_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.key,
@@ -613,7 +652,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                 }
                 r.read_map_end()?;
                 items0
-            });
+            };
+            seen_by_score = true;
             r.read_field_end()?;
         }
         loop {
@@ -623,10 +663,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::I64) => {
-                    f_id = ::std::option::Option::Some(r.read_i64()?);
+                    out.id = r.read_i64()?;
+                    seen_id = true;
                 }
                 (2, ::thrift_runtime::TType::List) => {
-                    f_related = ::std::option::Option::Some({
+                    out.related = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -641,10 +682,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_related = true;
                 }
                 (3, ::thrift_runtime::TType::Map) => {
-                    f_index = ::std::option::Option::Some({
+                    out.index = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -683,10 +725,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_index = true;
                 }
                 (4, ::thrift_runtime::TType::Set) => {
-                    f_scores = ::std::option::Option::Some({
+                    out.scores = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -701,10 +744,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_scores = true;
                 }
                 (5, ::thrift_runtime::TType::Map) => {
-                    f_by_score = ::std::option::Option::Some({
+                    out.by_score = {
                         let header0 = r.read_map_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.key,
@@ -728,20 +772,30 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for RecordRef<'de> {
                         }
                         r.read_map_end()?;
                         items0
-                    });
+                    };
+                    seen_by_score = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(RecordRef {
-            id: f_id.unwrap_or_default(),
-            related: f_related.unwrap_or_default(),
-            index: f_index.unwrap_or_default(),
-            scores: f_scores.unwrap_or_default(),
-            by_score: f_by_score.unwrap_or_default(),
-        })
+        if !seen_id {
+            out.id = ::std::default::Default::default();
+        }
+        if !seen_related {
+            out.related = ::std::default::Default::default();
+        }
+        if !seen_index {
+            out.index = ::std::default::Default::default();
+        }
+        if !seen_scores {
+            out.scores = ::std::default::Default::default();
+        }
+        if !seen_by_score {
+            out.by_score = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&RecordRef<'_>> for Record {
@@ -839,10 +893,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_steps = ::std::option::Option::None;
+        let mut seen_steps = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_steps = ::std::option::Option::Some({
+            out.steps = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -886,7 +948,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_steps = true;
             r.read_field_end()?;
         }
         loop {
@@ -896,7 +959,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_steps = ::std::option::Option::Some({
+                    out.steps = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -940,16 +1003,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_steps = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Procedure {
-            steps: f_steps.unwrap_or_default(),
-        })
+        if !seen_steps {
+            out.steps = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Procedure`]: strings and binaries point into the input.
@@ -1011,10 +1076,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ProcedureRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_steps = ::std::option::Option::None;
+        let mut seen_steps = false;
         if r.read_field_if(::thrift_runtime::TType::List, 1) {
-            f_steps = ::std::option::Option::Some({
+            out.steps = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1056,7 +1129,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ProcedureRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_steps = true;
             r.read_field_end()?;
         }
         loop {
@@ -1066,7 +1140,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ProcedureRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::List) => {
-                    f_steps = ::std::option::Option::Some({
+                    out.steps = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1108,16 +1182,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for ProcedureRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_steps = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(ProcedureRef {
-            steps: f_steps.unwrap_or_default(),
-        })
+        if !seen_steps {
+            out.steps = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&ProcedureRef<'_>> for Procedure {
@@ -1221,11 +1297,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_procedures = ::std::option::Option::None;
-        let mut f_main = ::std::option::Option::None;
+        let mut seen_procedures = false;
+        let mut seen_main = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_procedures = ::std::option::Option::Some({
+            out.procedures = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1243,11 +1327,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_procedures = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 2) {
-            f_main = ::std::option::Option::Some({
+            out.main = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1289,7 +1374,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_main = true;
             r.read_field_end()?;
         }
         loop {
@@ -1299,7 +1385,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_procedures = ::std::option::Option::Some({
+                    out.procedures = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1317,10 +1403,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_procedures = true;
                 }
                 (2, ::thrift_runtime::TType::List) => {
-                    f_main = ::std::option::Option::Some({
+                    out.main = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1362,17 +1449,21 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_main = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(Catalog {
-            procedures: f_procedures.unwrap_or_default(),
-            main: f_main.unwrap_or_default(),
-        })
+        if !seen_procedures {
+            out.procedures = ::std::default::Default::default();
+        }
+        if !seen_main {
+            out.main = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 /// The borrowing form of [`Catalog`]: strings and binaries point into the input.
@@ -1453,11 +1544,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
     fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
         r: &mut R,
     ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
         let token = r.read_struct_begin()?;
-        let mut f_procedures = ::std::option::Option::None;
-        let mut f_main = ::std::option::Option::None;
+        let mut seen_procedures = false;
+        let mut seen_main = false;
         if r.read_field_if(::thrift_runtime::TType::Set, 1) {
-            f_procedures = ::std::option::Option::Some({
+            out.procedures = {
                 let header0 = r.read_set_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1468,20 +1567,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                     ::thrift_runtime::capacity_hint::<ProcedureRef<'de>>(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0
-                        .push(
-                            <ProcedureRef<
-                                'de,
-                            > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                        );
+                    ::thrift_runtime::read_element::<
+                        ProcedureRef<'de>,
+                        _,
+                    >(r, &mut items0)?;
                 }
                 r.read_set_end()?;
                 items0
-            });
+            };
+            seen_procedures = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::List, 2) {
-            f_main = ::std::option::Option::Some({
+            out.main = {
                 let header0 = r.read_list_begin()?;
                 ::thrift_runtime::check_element_type(
                     header0.elem,
@@ -1523,7 +1621,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                 }
                 r.read_list_end()?;
                 items0
-            });
+            };
+            seen_main = true;
             r.read_field_end()?;
         }
         loop {
@@ -1533,7 +1632,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::Set) => {
-                    f_procedures = ::std::option::Option::Some({
+                    out.procedures = {
                         let header0 = r.read_set_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1546,19 +1645,18 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                             >(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0
-                                .push(
-                                    <ProcedureRef<
-                                        'de,
-                                    > as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
-                                );
+                            ::thrift_runtime::read_element::<
+                                ProcedureRef<'de>,
+                                _,
+                            >(r, &mut items0)?;
                         }
                         r.read_set_end()?;
                         items0
-                    });
+                    };
+                    seen_procedures = true;
                 }
                 (2, ::thrift_runtime::TType::List) => {
-                    f_main = ::std::option::Option::Some({
+                    out.main = {
                         let header0 = r.read_list_begin()?;
                         ::thrift_runtime::check_element_type(
                             header0.elem,
@@ -1600,17 +1698,21 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for CatalogRef<'de> {
                         }
                         r.read_list_end()?;
                         items0
-                    });
+                    };
+                    seen_main = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
-        ::std::result::Result::Ok(CatalogRef {
-            procedures: f_procedures.unwrap_or_default(),
-            main: f_main.unwrap_or_default(),
-        })
+        if !seen_procedures {
+            out.procedures = ::std::default::Default::default();
+        }
+        if !seen_main {
+            out.main = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
     }
 }
 impl ::std::convert::From<&CatalogRef<'_>> for Catalog {
