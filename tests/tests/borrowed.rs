@@ -209,8 +209,9 @@ fn boxes_and_vectors_allocate_once_compact() {
     boxes_and_vectors_allocate_once::<Compact>();
 }
 
-/// With `Collections::Hash`, each decoded set and map is allocated once, sized from its header:
-/// `value` holds a matrix of two rows, 300 doubles and a map of 500 entries.
+/// Each decoded set and map of `value` is allocated once: `value` holds a matrix of two rows,
+/// a set of doubles and a map (with `Collections::Hash`, sized from their headers: 300 doubles
+/// and 500 entries).
 fn collections_allocate_once<T, P>(value: T)
 where
     T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + std::fmt::Debug,
@@ -241,6 +242,40 @@ fn hash_collections_allocate_once<P: Protocol>() {
 /// The same with a hasher of the user's choice (`Builder::hasher`).
 fn hasher_collections_allocate_once<P: Protocol>() {
     collections_allocate_once::<_, P>(hashed_containers!(HasherContainers));
+}
+
+/// With the default B-tree mapping, a set or map of up to 11 entries (one B-tree leaf) is one
+/// allocation too; larger ones allocate a node per 11 entries or so, plus the vector their
+/// entries are collected in before the tree is built in bulk.
+fn small_btree_collections_allocate_once<P: Protocol>() {
+    let value = Containers {
+        matrix: vec![vec![1, 2], vec![3]],
+        doubles: (0..11).map(|i| f64::from(i).into()).collect(),
+        by_double: (0..11).map(|i| (f64::from(i).into(), 0.5)).collect(),
+        ..Default::default()
+    };
+    collections_allocate_once::<_, P>(value);
+    let bytes = Containers {
+        doubles: (0..12).map(|i| f64::from(i).into()).collect(),
+        ..Default::default()
+    }
+    .encode_to_vec::<P>()
+    .unwrap();
+    let (_, count) = allocations(|| Containers::decode::<P>(&bytes).unwrap());
+    assert_eq!(
+        count, 4,
+        "twelve doubles: the vector, then two leaves and a root"
+    );
+}
+
+#[test]
+fn small_btree_collections_allocate_once_binary() {
+    small_btree_collections_allocate_once::<Binary>();
+}
+
+#[test]
+fn small_btree_collections_allocate_once_compact() {
+    small_btree_collections_allocate_once::<Compact>();
 }
 
 #[test]

@@ -146,6 +146,7 @@
 pub mod application;
 pub mod binary;
 pub mod codec;
+pub mod collect;
 pub mod compact;
 pub mod error;
 mod float;
@@ -167,6 +168,7 @@ pub use bytestring::ByteString;
 pub use codec::{
     capacity_hint, read_element, read_into_option, ThriftRead, ThriftReadOwned, ThriftWrite,
 };
+pub use collect::{BTreeMapBuilder, BTreeSetBuilder};
 pub use compact::{Compact, CompactReader, CompactWriter};
 pub use error::{Error, ErrorKind, Result};
 pub use float::OrderedF64;

@@ -270,8 +270,13 @@ pub fn read_value(
                     finish: quote!(#out),
                 }
             } else {
-                let set = m.set_type(&quote!(_), in_key);
-                Build::bulk(&out, &capacity, push, set)
+                let read = read_value(m, f, element, elem_key, depth + 1);
+                Build::btree(
+                    &header,
+                    &out,
+                    quote!(#rt::BTreeSetBuilder),
+                    quote!(#out.insert(#read)),
+                )
             };
             let Build { init, add, finish } = build;
             quote! {{
@@ -303,8 +308,12 @@ pub fn read_value(
                     finish: quote!(#out),
                 }
             } else {
-                let map = m.map_type(&quote!(_), &quote!(_), in_key);
-                Build::bulk(&out, &capacity, quote!(#out.push((#k, #v))), map)
+                Build::btree(
+                    &header,
+                    &out,
+                    quote!(#rt::BTreeMapBuilder),
+                    quote!(#out.insert(#k, #v)),
+                )
             };
             let Build { init, add, finish } = build;
             quote! {{
@@ -342,19 +351,13 @@ impl Build {
         }
     }
 
-    /// A `BTreeSet`/`BTreeMap` (`collection`): the elements go into a vector, then one bulk
-    /// build. Writers emit sets and maps in order, so its sort is a single pass, where
-    /// inserting one by one searches the tree for every element; with repeated keys the last
-    /// entry wins, as with `insert`.
-    fn bulk(
-        out: &Ident,
-        capacity: &TokenStream,
-        add: TokenStream,
-        collection: TokenStream,
-    ) -> Build {
+    /// A `BTreeSet`/`BTreeMap` through the runtime's `builder` (`BTreeSetBuilder`,
+    /// `BTreeMapBuilder`): small ones inserted one by one, large ones built in bulk.
+    fn btree(header: &Ident, out: &Ident, builder: TokenStream, add: TokenStream) -> Build {
         Build {
-            finish: quote!(#out.into_iter().collect::<#collection>()),
-            ..Build::vec(out, capacity, add)
+            init: quote!(#builder::new(#header.len)),
+            add,
+            finish: quote!(#out.finish()),
         }
     }
 }

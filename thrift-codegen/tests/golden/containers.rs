@@ -347,14 +347,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<::std::string::String>(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
-                    items0.push(r.read_string()?);
+                    items0.insert(r.read_string()?);
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_tags = true;
             r.read_field_end()?;
@@ -372,17 +370,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Map,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (
-                            ::std::string::String,
-                            ::std::collections::BTreeMap<
-                                i32,
-                                ::std::vec::Vec<::std::string::String>,
-                            >,
-                        ),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = r.read_string()?;
                     let value0 = {
@@ -397,10 +385,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::List,
                             header1.len,
                         )?;
-                        let mut items1 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (i32, ::std::vec::Vec<::std::string::String>),
-                            >(header1.len),
+                        let mut items1 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header1.len,
                         );
                         for _ in 0..header1.len {
                             let key1 = r.read_i32()?;
@@ -422,17 +408,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 r.read_list_end()?;
                                 items2
                             };
-                            items1.push((key1, value1));
+                            items1.insert(key1, value1);
                         }
                         r.read_map_end()?;
-                        items1
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items1.finish()
                     };
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_nested = true;
             r.read_field_end()?;
@@ -445,16 +429,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        ::thrift_runtime::OrderedF64,
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
-                    items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
+                    items0.insert(::thrift_runtime::OrderedF64(r.read_double()?));
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_doubles = true;
             r.read_field_end()?;
@@ -472,18 +452,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (::thrift_runtime::OrderedF64, f64),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                     let value0 = r.read_double()?;
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_by_double = true;
             r.read_field_end()?;
@@ -510,18 +486,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 ::thrift_runtime::TType::Double,
                                 header1.len,
                             )?;
-                            let mut items1 = ::std::vec::Vec::with_capacity(
-                                ::thrift_runtime::capacity_hint::<
-                                    ::thrift_runtime::OrderedF64,
-                                >(header1.len),
+                            let mut items1 = ::thrift_runtime::BTreeSetBuilder::new(
+                                header1.len,
                             );
                             for _ in 0..header1.len {
-                                items1.push(::thrift_runtime::OrderedF64(r.read_double()?));
+                                items1
+                                    .insert(::thrift_runtime::OrderedF64(r.read_double()?));
                             }
                             r.read_set_end()?;
-                            items1
-                                .into_iter()
-                                .collect::<::std::collections::BTreeSet<_>>()
+                            items1.finish()
                         });
                 }
                 r.read_list_end()?;
@@ -543,18 +516,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Bool,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (::std::vec::Vec<u8>, bool),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = r.read_binary()?;
                     let value0 = r.read_bool()?;
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_by_bytes = true;
             r.read_field_end()?;
@@ -607,14 +576,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::List,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        ::std::vec::Vec<::thrift_runtime::OrderedF64>,
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     items0
-                        .push({
+                        .insert({
                             let header1 = r.read_list_begin()?;
                             ::thrift_runtime::check_element_type(
                                 header1.elem,
@@ -634,7 +599,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         });
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_nested_doubles = true;
             r.read_field_end()?;
@@ -690,16 +655,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                ::std::string::String,
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
-                            items0.push(r.read_string()?);
+                            items0.insert(r.read_string()?);
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_tags = true;
                 }
@@ -716,16 +679,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Map,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (
-                                    ::std::string::String,
-                                    ::std::collections::BTreeMap<
-                                        i32,
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                ),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = r.read_string()?;
@@ -741,10 +696,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                     ::thrift_runtime::TType::List,
                                     header1.len,
                                 )?;
-                                let mut items1 = ::std::vec::Vec::with_capacity(
-                                    ::thrift_runtime::capacity_hint::<
-                                        (i32, ::std::vec::Vec<::std::string::String>),
-                                    >(header1.len),
+                                let mut items1 = ::thrift_runtime::BTreeMapBuilder::new(
+                                    header1.len,
                                 );
                                 for _ in 0..header1.len {
                                     let key1 = r.read_i32()?;
@@ -766,19 +719,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                         r.read_list_end()?;
                                         items2
                                     };
-                                    items1.push((key1, value1));
+                                    items1.insert(key1, value1);
                                 }
                                 r.read_map_end()?;
-                                items1
-                                    .into_iter()
-                                    .collect::<::std::collections::BTreeMap<_, _>>()
+                                items1.finish()
                             };
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_nested = true;
                 }
@@ -790,16 +739,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                ::thrift_runtime::OrderedF64,
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
-                            items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
+                            items0
+                                .insert(::thrift_runtime::OrderedF64(r.read_double()?));
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_doubles = true;
                 }
@@ -816,20 +764,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (::thrift_runtime::OrderedF64, f64),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                             let value0 = r.read_double()?;
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_by_double = true;
                 }
@@ -855,18 +799,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                         ::thrift_runtime::TType::Double,
                                         header1.len,
                                     )?;
-                                    let mut items1 = ::std::vec::Vec::with_capacity(
-                                        ::thrift_runtime::capacity_hint::<
-                                            ::thrift_runtime::OrderedF64,
-                                        >(header1.len),
+                                    let mut items1 = ::thrift_runtime::BTreeSetBuilder::new(
+                                        header1.len,
                                     );
                                     for _ in 0..header1.len {
-                                        items1.push(::thrift_runtime::OrderedF64(r.read_double()?));
+                                        items1
+                                            .insert(::thrift_runtime::OrderedF64(r.read_double()?));
                                     }
                                     r.read_set_end()?;
-                                    items1
-                                        .into_iter()
-                                        .collect::<::std::collections::BTreeSet<_>>()
+                                    items1.finish()
                                 });
                         }
                         r.read_list_end()?;
@@ -887,20 +828,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Bool,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (::std::vec::Vec<u8>, bool),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = r.read_binary()?;
                             let value0 = r.read_bool()?;
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_by_bytes = true;
                 }
@@ -952,14 +889,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::List,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                ::std::vec::Vec<::thrift_runtime::OrderedF64>,
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             items0
-                                .push({
+                                .insert({
                                     let header1 = r.read_list_begin()?;
                                     ::thrift_runtime::check_element_type(
                                         header1.elem,
@@ -979,7 +914,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 });
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_nested_doubles = true;
                 }
@@ -2118,14 +2053,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<::std::string::String>(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
-                    items0.push(r.read_string()?);
+                    items0.insert(r.read_string()?);
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_names = true;
             r.read_field_end()?;
@@ -2149,16 +2082,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                ::std::string::String,
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
-                            items0.push(r.read_string()?);
+                            items0.insert(r.read_string()?);
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_names = true;
                 }
@@ -2488,11 +2419,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::Set,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (KeyWithSet, ::std::collections::BTreeSet<i32>),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = <KeyWithSet as ::thrift_runtime::ThriftRead<
                         'de,
@@ -2504,19 +2431,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::I32,
                             header1.len,
                         )?;
-                        let mut items1 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                        let mut items1 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header1.len,
                         );
                         for _ in 0..header1.len {
-                            items1.push(r.read_i32()?);
+                            items1.insert(r.read_i32()?);
                         }
                         r.read_set_end()?;
-                        items1.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items1.finish()
                     };
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_by_key = true;
             r.read_field_end()?;
@@ -2529,14 +2456,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::Struct,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
-                    ::thrift_runtime::read_element::<KeyWithSet, _>(r, &mut items0)?;
+                    items0
+                        .insert(
+                            <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                        );
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_keys = true;
             r.read_field_end()?;
@@ -2554,16 +2482,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::List,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (
-                            ::std::string::String,
-                            ::std::vec::Vec<
-                                ::std::collections::BTreeMap<i32, ::std::string::String>,
-                            >,
-                        ),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = r.read_string()?;
                     let value0 = {
@@ -2592,29 +2511,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                         ::thrift_runtime::TType::String,
                                         header2.len,
                                     )?;
-                                    let mut items2 = ::std::vec::Vec::with_capacity(
-                                        ::thrift_runtime::capacity_hint::<
-                                            (i32, ::std::string::String),
-                                        >(header2.len),
+                                    let mut items2 = ::thrift_runtime::BTreeMapBuilder::new(
+                                        header2.len,
                                     );
                                     for _ in 0..header2.len {
                                         let key2 = r.read_i32()?;
                                         let value2 = r.read_string()?;
-                                        items2.push((key2, value2));
+                                        items2.insert(key2, value2);
                                     }
                                     r.read_map_end()?;
-                                    items2
-                                        .into_iter()
-                                        .collect::<::std::collections::BTreeMap<_, _>>()
+                                    items2.finish()
                                 });
                         }
                         r.read_list_end()?;
                         items1
                     };
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_deep = true;
             r.read_field_end()?;
@@ -2638,10 +2553,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::Set,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (KeyWithSet, ::std::collections::BTreeSet<i32>),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = <KeyWithSet as ::thrift_runtime::ThriftRead<
@@ -2654,23 +2567,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                     ::thrift_runtime::TType::I32,
                                     header1.len,
                                 )?;
-                                let mut items1 = ::std::vec::Vec::with_capacity(
-                                    ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                                let mut items1 = ::thrift_runtime::BTreeSetBuilder::new(
+                                    header1.len,
                                 );
                                 for _ in 0..header1.len {
-                                    items1.push(r.read_i32()?);
+                                    items1.insert(r.read_i32()?);
                                 }
                                 r.read_set_end()?;
-                                items1
-                                    .into_iter()
-                                    .collect::<::std::collections::BTreeSet<_>>()
+                                items1.finish()
                             };
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_by_key = true;
                 }
@@ -2682,17 +2591,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::Struct,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
-                            ::thrift_runtime::read_element::<
-                                KeyWithSet,
-                                _,
-                            >(r, &mut items0)?;
+                            items0
+                                .insert(
+                                    <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                                );
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_keys = true;
                 }
@@ -2709,15 +2618,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::List,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (
-                                    ::std::string::String,
-                                    ::std::vec::Vec<
-                                        ::std::collections::BTreeMap<i32, ::std::string::String>,
-                                    >,
-                                ),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = r.read_string()?;
@@ -2747,31 +2649,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                                 ::thrift_runtime::TType::String,
                                                 header2.len,
                                             )?;
-                                            let mut items2 = ::std::vec::Vec::with_capacity(
-                                                ::thrift_runtime::capacity_hint::<
-                                                    (i32, ::std::string::String),
-                                                >(header2.len),
+                                            let mut items2 = ::thrift_runtime::BTreeMapBuilder::new(
+                                                header2.len,
                                             );
                                             for _ in 0..header2.len {
                                                 let key2 = r.read_i32()?;
                                                 let value2 = r.read_string()?;
-                                                items2.push((key2, value2));
+                                                items2.insert(key2, value2);
                                             }
                                             r.read_map_end()?;
-                                            items2
-                                                .into_iter()
-                                                .collect::<::std::collections::BTreeMap<_, _>>()
+                                            items2.finish()
                                         });
                                 }
                                 r.read_list_end()?;
                                 items1
                             };
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_deep = true;
                 }

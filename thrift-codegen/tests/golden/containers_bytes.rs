@@ -347,16 +347,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        ::thrift_runtime::ByteString,
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
-                    items0.push(r.read_byte_string()?);
+                    items0.insert(r.read_byte_string()?);
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_tags = true;
             r.read_field_end()?;
@@ -374,17 +370,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Map,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (
-                            ::thrift_runtime::ByteString,
-                            ::std::collections::BTreeMap<
-                                i32,
-                                ::std::vec::Vec<::thrift_runtime::ByteString>,
-                            >,
-                        ),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = r.read_byte_string()?;
                     let value0 = {
@@ -399,10 +385,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::List,
                             header1.len,
                         )?;
-                        let mut items1 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (i32, ::std::vec::Vec<::thrift_runtime::ByteString>),
-                            >(header1.len),
+                        let mut items1 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header1.len,
                         );
                         for _ in 0..header1.len {
                             let key1 = r.read_i32()?;
@@ -424,17 +408,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 r.read_list_end()?;
                                 items2
                             };
-                            items1.push((key1, value1));
+                            items1.insert(key1, value1);
                         }
                         r.read_map_end()?;
-                        items1
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items1.finish()
                     };
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_nested = true;
             r.read_field_end()?;
@@ -447,16 +429,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        ::thrift_runtime::OrderedF64,
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
-                    items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
+                    items0.insert(::thrift_runtime::OrderedF64(r.read_double()?));
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_doubles = true;
             r.read_field_end()?;
@@ -474,18 +452,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (::thrift_runtime::OrderedF64, f64),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                     let value0 = r.read_double()?;
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_by_double = true;
             r.read_field_end()?;
@@ -512,18 +486,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 ::thrift_runtime::TType::Double,
                                 header1.len,
                             )?;
-                            let mut items1 = ::std::vec::Vec::with_capacity(
-                                ::thrift_runtime::capacity_hint::<
-                                    ::thrift_runtime::OrderedF64,
-                                >(header1.len),
+                            let mut items1 = ::thrift_runtime::BTreeSetBuilder::new(
+                                header1.len,
                             );
                             for _ in 0..header1.len {
-                                items1.push(::thrift_runtime::OrderedF64(r.read_double()?));
+                                items1
+                                    .insert(::thrift_runtime::OrderedF64(r.read_double()?));
                             }
                             r.read_set_end()?;
-                            items1
-                                .into_iter()
-                                .collect::<::std::collections::BTreeSet<_>>()
+                            items1.finish()
                         });
                 }
                 r.read_list_end()?;
@@ -545,18 +516,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::Bool,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (::thrift_runtime::Bytes, bool),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = r.read_shared_bytes()?;
                     let value0 = r.read_bool()?;
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_by_bytes = true;
             r.read_field_end()?;
@@ -611,14 +578,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::TType::List,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        ::std::vec::Vec<::thrift_runtime::OrderedF64>,
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     items0
-                        .push({
+                        .insert({
                             let header1 = r.read_list_begin()?;
                             ::thrift_runtime::check_element_type(
                                 header1.elem,
@@ -638,7 +601,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                         });
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_nested_doubles = true;
             r.read_field_end()?;
@@ -694,16 +657,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                ::thrift_runtime::ByteString,
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
-                            items0.push(r.read_byte_string()?);
+                            items0.insert(r.read_byte_string()?);
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_tags = true;
                 }
@@ -720,16 +681,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Map,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (
-                                    ::thrift_runtime::ByteString,
-                                    ::std::collections::BTreeMap<
-                                        i32,
-                                        ::std::vec::Vec<::thrift_runtime::ByteString>,
-                                    >,
-                                ),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = r.read_byte_string()?;
@@ -745,10 +698,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                     ::thrift_runtime::TType::List,
                                     header1.len,
                                 )?;
-                                let mut items1 = ::std::vec::Vec::with_capacity(
-                                    ::thrift_runtime::capacity_hint::<
-                                        (i32, ::std::vec::Vec<::thrift_runtime::ByteString>),
-                                    >(header1.len),
+                                let mut items1 = ::thrift_runtime::BTreeMapBuilder::new(
+                                    header1.len,
                                 );
                                 for _ in 0..header1.len {
                                     let key1 = r.read_i32()?;
@@ -770,19 +721,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                         r.read_list_end()?;
                                         items2
                                     };
-                                    items1.push((key1, value1));
+                                    items1.insert(key1, value1);
                                 }
                                 r.read_map_end()?;
-                                items1
-                                    .into_iter()
-                                    .collect::<::std::collections::BTreeMap<_, _>>()
+                                items1.finish()
                             };
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_nested = true;
                 }
@@ -794,16 +741,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                ::thrift_runtime::OrderedF64,
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
-                            items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
+                            items0
+                                .insert(::thrift_runtime::OrderedF64(r.read_double()?));
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_doubles = true;
                 }
@@ -820,20 +766,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (::thrift_runtime::OrderedF64, f64),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                             let value0 = r.read_double()?;
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_by_double = true;
                 }
@@ -859,18 +801,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                         ::thrift_runtime::TType::Double,
                                         header1.len,
                                     )?;
-                                    let mut items1 = ::std::vec::Vec::with_capacity(
-                                        ::thrift_runtime::capacity_hint::<
-                                            ::thrift_runtime::OrderedF64,
-                                        >(header1.len),
+                                    let mut items1 = ::thrift_runtime::BTreeSetBuilder::new(
+                                        header1.len,
                                     );
                                     for _ in 0..header1.len {
-                                        items1.push(::thrift_runtime::OrderedF64(r.read_double()?));
+                                        items1
+                                            .insert(::thrift_runtime::OrderedF64(r.read_double()?));
                                     }
                                     r.read_set_end()?;
-                                    items1
-                                        .into_iter()
-                                        .collect::<::std::collections::BTreeSet<_>>()
+                                    items1.finish()
                                 });
                         }
                         r.read_list_end()?;
@@ -891,20 +830,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::Bool,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (::thrift_runtime::Bytes, bool),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = r.read_shared_bytes()?;
                             let value0 = r.read_bool()?;
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_by_bytes = true;
                 }
@@ -956,14 +891,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             ::thrift_runtime::TType::List,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                ::std::vec::Vec<::thrift_runtime::OrderedF64>,
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             items0
-                                .push({
+                                .insert({
                                     let header1 = r.read_list_begin()?;
                                     ::thrift_runtime::check_element_type(
                                         header1.elem,
@@ -983,7 +916,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                 });
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_nested_doubles = true;
                 }
@@ -2129,16 +2062,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        ::thrift_runtime::ByteString,
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
-                    items0.push(r.read_byte_string()?);
+                    items0.insert(r.read_byte_string()?);
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_names = true;
             r.read_field_end()?;
@@ -2162,16 +2091,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                ::thrift_runtime::ByteString,
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
-                            items0.push(r.read_byte_string()?);
+                            items0.insert(r.read_byte_string()?);
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_names = true;
                 }
@@ -2501,11 +2428,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::Set,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (KeyWithSet, ::std::collections::BTreeSet<i32>),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = <KeyWithSet as ::thrift_runtime::ThriftRead<
                         'de,
@@ -2517,19 +2440,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::I32,
                             header1.len,
                         )?;
-                        let mut items1 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                        let mut items1 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header1.len,
                         );
                         for _ in 0..header1.len {
-                            items1.push(r.read_i32()?);
+                            items1.insert(r.read_i32()?);
                         }
                         r.read_set_end()?;
-                        items1.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items1.finish()
                     };
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_by_key = true;
             r.read_field_end()?;
@@ -2542,14 +2465,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::Struct,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
-                    ::thrift_runtime::read_element::<KeyWithSet, _>(r, &mut items0)?;
+                    items0
+                        .insert(
+                            <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                        );
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_keys = true;
             r.read_field_end()?;
@@ -2567,19 +2491,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                     ::thrift_runtime::TType::List,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (
-                            ::thrift_runtime::ByteString,
-                            ::std::vec::Vec<
-                                ::std::collections::BTreeMap<
-                                    i32,
-                                    ::thrift_runtime::ByteString,
-                                >,
-                            >,
-                        ),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = r.read_byte_string()?;
                     let value0 = {
@@ -2611,29 +2523,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                         ::thrift_runtime::TType::String,
                                         header2.len,
                                     )?;
-                                    let mut items2 = ::std::vec::Vec::with_capacity(
-                                        ::thrift_runtime::capacity_hint::<
-                                            (i32, ::thrift_runtime::ByteString),
-                                        >(header2.len),
+                                    let mut items2 = ::thrift_runtime::BTreeMapBuilder::new(
+                                        header2.len,
                                     );
                                     for _ in 0..header2.len {
                                         let key2 = r.read_i32()?;
                                         let value2 = r.read_byte_string()?;
-                                        items2.push((key2, value2));
+                                        items2.insert(key2, value2);
                                     }
                                     r.read_map_end()?;
-                                    items2
-                                        .into_iter()
-                                        .collect::<::std::collections::BTreeMap<_, _>>()
+                                    items2.finish()
                                 });
                         }
                         r.read_list_end()?;
                         items1
                     };
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_deep = true;
             r.read_field_end()?;
@@ -2657,10 +2565,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::Set,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (KeyWithSet, ::std::collections::BTreeSet<i32>),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = <KeyWithSet as ::thrift_runtime::ThriftRead<
@@ -2673,23 +2579,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                     ::thrift_runtime::TType::I32,
                                     header1.len,
                                 )?;
-                                let mut items1 = ::std::vec::Vec::with_capacity(
-                                    ::thrift_runtime::capacity_hint::<i32>(header1.len),
+                                let mut items1 = ::thrift_runtime::BTreeSetBuilder::new(
+                                    header1.len,
                                 );
                                 for _ in 0..header1.len {
-                                    items1.push(r.read_i32()?);
+                                    items1.insert(r.read_i32()?);
                                 }
                                 r.read_set_end()?;
-                                items1
-                                    .into_iter()
-                                    .collect::<::std::collections::BTreeSet<_>>()
+                                items1.finish()
                             };
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_by_key = true;
                 }
@@ -2701,17 +2603,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::Struct,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<KeyWithSet>(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
-                            ::thrift_runtime::read_element::<
-                                KeyWithSet,
-                                _,
-                            >(r, &mut items0)?;
+                            items0
+                                .insert(
+                                    <KeyWithSet as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                                );
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_keys = true;
                 }
@@ -2728,18 +2630,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                             ::thrift_runtime::TType::List,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (
-                                    ::thrift_runtime::ByteString,
-                                    ::std::vec::Vec<
-                                        ::std::collections::BTreeMap<
-                                            i32,
-                                            ::thrift_runtime::ByteString,
-                                        >,
-                                    >,
-                                ),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = r.read_byte_string()?;
@@ -2772,31 +2664,25 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesKeys {
                                                 ::thrift_runtime::TType::String,
                                                 header2.len,
                                             )?;
-                                            let mut items2 = ::std::vec::Vec::with_capacity(
-                                                ::thrift_runtime::capacity_hint::<
-                                                    (i32, ::thrift_runtime::ByteString),
-                                                >(header2.len),
+                                            let mut items2 = ::thrift_runtime::BTreeMapBuilder::new(
+                                                header2.len,
                                             );
                                             for _ in 0..header2.len {
                                                 let key2 = r.read_i32()?;
                                                 let value2 = r.read_byte_string()?;
-                                                items2.push((key2, value2));
+                                                items2.insert(key2, value2);
                                             }
                                             r.read_map_end()?;
-                                            items2
-                                                .into_iter()
-                                                .collect::<::std::collections::BTreeMap<_, _>>()
+                                            items2.finish()
                                         });
                                 }
                                 r.read_list_end()?;
                                 items1
                             };
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_deep = true;
                 }

@@ -2157,14 +2157,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<::std::string::String>(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
-                    items0.push(r.read_string()?);
+                    items0.insert(r.read_string()?);
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_names = true;
             r.read_field_end()?;
@@ -2188,16 +2186,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for KeyWithSet {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                ::std::string::String,
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
-                            items0.push(r.read_string()?);
+                            items0.insert(r.read_string()?);
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_names = true;
                 }

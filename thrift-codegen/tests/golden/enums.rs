@@ -293,18 +293,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnums {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (Color, ::std::string::String),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = Color(r.read_i32()?);
                     let value0 = r.read_string()?;
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             });
             r.read_field_end()?;
         }
@@ -351,20 +347,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for UsesEnums {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (Color, ::std::string::String),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = Color(r.read_i32()?);
                             let value0 = r.read_string()?;
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     });
                 }
                 (_, ttype) => r.skip(ttype)?,

@@ -180,11 +180,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                     ::thrift_runtime::TType::List,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (::std::string::String, Ids),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = r.read_string()?;
                     let value0 = {
@@ -203,10 +199,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                         r.read_list_end()?;
                         items1
                     };
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_index = true;
             r.read_field_end()?;
@@ -219,16 +215,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                     ::thrift_runtime::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        ::thrift_runtime::OrderedF64,
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
-                    items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
+                    items0.insert(::thrift_runtime::OrderedF64(r.read_double()?));
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_scores = true;
             r.read_field_end()?;
@@ -246,18 +238,14 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                     ::thrift_runtime::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<
-                        (::thrift_runtime::OrderedF64, ::std::string::String),
-                    >(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                     let value0 = r.read_string()?;
-                    items0.push((key0, value0));
+                    items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeMap<_, _>>()
+                items0.finish()
             };
             seen_by_score = true;
             r.read_field_end()?;
@@ -304,10 +292,8 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                             ::thrift_runtime::TType::List,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (::std::string::String, Ids),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = r.read_string()?;
@@ -327,12 +313,10 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                                 r.read_list_end()?;
                                 items1
                             };
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_index = true;
                 }
@@ -344,16 +328,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                             ::thrift_runtime::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                ::thrift_runtime::OrderedF64,
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
-                            items0.push(::thrift_runtime::OrderedF64(r.read_double()?));
+                            items0
+                                .insert(::thrift_runtime::OrderedF64(r.read_double()?));
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_scores = true;
                 }
@@ -370,20 +353,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Record {
                             ::thrift_runtime::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<
-                                (::thrift_runtime::OrderedF64, ::std::string::String),
-                            >(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeMapBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
                             let key0 = ::thrift_runtime::OrderedF64(r.read_double()?);
                             let value0 = r.read_string()?;
-                            items0.push((key0, value0));
+                            items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
-                        items0
-                            .into_iter()
-                            .collect::<::std::collections::BTreeMap<_, _>>()
+                        items0.finish()
                     };
                     seen_by_score = true;
                 }
@@ -933,20 +912,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
                                 ::thrift_runtime::TType::String,
                                 header1.len,
                             )?;
-                            let mut items1 = ::std::vec::Vec::with_capacity(
-                                ::thrift_runtime::capacity_hint::<
-                                    (i32, ::std::string::String),
-                                >(header1.len),
+                            let mut items1 = ::thrift_runtime::BTreeMapBuilder::new(
+                                header1.len,
                             );
                             for _ in 0..header1.len {
                                 let key1 = r.read_i32()?;
                                 let value1 = r.read_string()?;
-                                items1.push((key1, value1));
+                                items1.insert(key1, value1);
                             }
                             r.read_map_end()?;
-                            items1
-                                .into_iter()
-                                .collect::<::std::collections::BTreeMap<_, _>>()
+                            items1.finish()
                         });
                 }
                 r.read_list_end()?;
@@ -988,20 +963,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
                                         ::thrift_runtime::TType::String,
                                         header1.len,
                                     )?;
-                                    let mut items1 = ::std::vec::Vec::with_capacity(
-                                        ::thrift_runtime::capacity_hint::<
-                                            (i32, ::std::string::String),
-                                        >(header1.len),
+                                    let mut items1 = ::thrift_runtime::BTreeMapBuilder::new(
+                                        header1.len,
                                     );
                                     for _ in 0..header1.len {
                                         let key1 = r.read_i32()?;
                                         let value1 = r.read_string()?;
-                                        items1.push((key1, value1));
+                                        items1.insert(key1, value1);
                                     }
                                     r.read_map_end()?;
-                                    items1
-                                        .into_iter()
-                                        .collect::<::std::collections::BTreeMap<_, _>>()
+                                    items1.finish()
                                 });
                         }
                         r.read_list_end()?;
@@ -1319,14 +1290,15 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                     ::thrift_runtime::TType::Struct,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    ::thrift_runtime::capacity_hint::<Procedure>(header0.len),
-                );
+                let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(header0.len);
                 for _ in 0..header0.len {
-                    ::thrift_runtime::read_element::<Procedure, _>(r, &mut items0)?;
+                    items0
+                        .insert(
+                            <Procedure as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                        );
                 }
                 r.read_set_end()?;
-                items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                items0.finish()
             };
             seen_procedures = true;
             r.read_field_end()?;
@@ -1358,20 +1330,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                                 ::thrift_runtime::TType::String,
                                 header1.len,
                             )?;
-                            let mut items1 = ::std::vec::Vec::with_capacity(
-                                ::thrift_runtime::capacity_hint::<
-                                    (i32, ::std::string::String),
-                                >(header1.len),
+                            let mut items1 = ::thrift_runtime::BTreeMapBuilder::new(
+                                header1.len,
                             );
                             for _ in 0..header1.len {
                                 let key1 = r.read_i32()?;
                                 let value1 = r.read_string()?;
-                                items1.push((key1, value1));
+                                items1.insert(key1, value1);
                             }
                             r.read_map_end()?;
-                            items1
-                                .into_iter()
-                                .collect::<::std::collections::BTreeMap<_, _>>()
+                            items1.finish()
                         });
                 }
                 r.read_list_end()?;
@@ -1394,17 +1362,17 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                             ::thrift_runtime::TType::Struct,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            ::thrift_runtime::capacity_hint::<Procedure>(header0.len),
+                        let mut items0 = ::thrift_runtime::BTreeSetBuilder::new(
+                            header0.len,
                         );
                         for _ in 0..header0.len {
-                            ::thrift_runtime::read_element::<
-                                Procedure,
-                                _,
-                            >(r, &mut items0)?;
+                            items0
+                                .insert(
+                                    <Procedure as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                                );
                         }
                         r.read_set_end()?;
-                        items0.into_iter().collect::<::std::collections::BTreeSet<_>>()
+                        items0.finish()
                     };
                     seen_procedures = true;
                 }
@@ -1435,20 +1403,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Catalog {
                                         ::thrift_runtime::TType::String,
                                         header1.len,
                                     )?;
-                                    let mut items1 = ::std::vec::Vec::with_capacity(
-                                        ::thrift_runtime::capacity_hint::<
-                                            (i32, ::std::string::String),
-                                        >(header1.len),
+                                    let mut items1 = ::thrift_runtime::BTreeMapBuilder::new(
+                                        header1.len,
                                     );
                                     for _ in 0..header1.len {
                                         let key1 = r.read_i32()?;
                                         let value1 = r.read_string()?;
-                                        items1.push((key1, value1));
+                                        items1.insert(key1, value1);
                                     }
                                     r.read_map_end()?;
-                                    items1
-                                        .into_iter()
-                                        .collect::<::std::collections::BTreeMap<_, _>>()
+                                    items1.finish()
                                 });
                         }
                         r.read_list_end()?;

@@ -930,20 +930,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
                                 ::thrift_runtime::TType::String,
                                 header1.len,
                             )?;
-                            let mut items1 = ::std::vec::Vec::with_capacity(
-                                ::thrift_runtime::capacity_hint::<
-                                    (i32, ::std::string::String),
-                                >(header1.len),
+                            let mut items1 = ::thrift_runtime::BTreeMapBuilder::new(
+                                header1.len,
                             );
                             for _ in 0..header1.len {
                                 let key1 = r.read_i32()?;
                                 let value1 = r.read_string()?;
-                                items1.push((key1, value1));
+                                items1.insert(key1, value1);
                             }
                             r.read_map_end()?;
-                            items1
-                                .into_iter()
-                                .collect::<::std::collections::BTreeMap<_, _>>()
+                            items1.finish()
                         });
                 }
                 r.read_list_end()?;
@@ -985,20 +981,16 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Procedure {
                                         ::thrift_runtime::TType::String,
                                         header1.len,
                                     )?;
-                                    let mut items1 = ::std::vec::Vec::with_capacity(
-                                        ::thrift_runtime::capacity_hint::<
-                                            (i32, ::std::string::String),
-                                        >(header1.len),
+                                    let mut items1 = ::thrift_runtime::BTreeMapBuilder::new(
+                                        header1.len,
                                     );
                                     for _ in 0..header1.len {
                                         let key1 = r.read_i32()?;
                                         let value1 = r.read_string()?;
-                                        items1.push((key1, value1));
+                                        items1.insert(key1, value1);
                                     }
                                     r.read_map_end()?;
-                                    items1
-                                        .into_iter()
-                                        .collect::<::std::collections::BTreeMap<_, _>>()
+                                    items1.finish()
                                 });
                         }
                         r.read_list_end()?;

@@ -2,6 +2,7 @@
 
 mod binary;
 mod codec;
+mod collect;
 mod compact;
 mod hostile;
 mod io;
