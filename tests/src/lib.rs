@@ -10,11 +10,17 @@ pub mod golden {
     pub mod fixture_base_types_bytes {
         include!("../../thrift-codegen/tests/golden/base_types_bytes.rs");
     }
+    pub mod fixture_base_types_compact {
+        include!("../../thrift-codegen/tests/golden/base_types_compact.rs");
+    }
     pub mod fixture_consts {
         include!("../../thrift-codegen/tests/golden/consts.rs");
     }
     pub mod fixture_consts_bytes {
         include!("../../thrift-codegen/tests/golden/consts_bytes.rs");
+    }
+    pub mod fixture_consts_compact {
+        include!("../../thrift-codegen/tests/golden/consts_compact.rs");
     }
     pub mod fixture_consts_hash {
         include!("../../thrift-codegen/tests/golden/consts_hash.rs");
@@ -27,6 +33,9 @@ pub mod golden {
     }
     pub mod fixture_containers_bytes {
         include!("../../thrift-codegen/tests/golden/containers_bytes.rs");
+    }
+    pub mod fixture_containers_compact {
+        include!("../../thrift-codegen/tests/golden/containers_compact.rs");
     }
     pub mod fixture_containers_hash {
         include!("../../thrift-codegen/tests/golden/containers_hash.rs");

@@ -16,6 +16,7 @@ use thrift_tests::golden::fixture_base_types::base_types::{
     BaseTypes, BaseTypesRef, Nested, NestedRef, OutOfOrder, Requiredness,
 };
 use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
+use thrift_tests::golden::fixture_base_types_compact::base_types::BaseTypes as CompactBaseTypes;
 use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef};
 use thrift_tests::golden::fixture_containers_hash::containers::Containers as HashContainers;
 use thrift_tests::golden::fixture_containers_hasher::containers::Containers as HasherContainers;
@@ -313,6 +314,42 @@ fn shared_strings_allocate_nothing<P: Protocol>() {
     let (copied, count) = allocations(|| SharedBaseTypes::decode::<P>(&bytes).unwrap());
     assert_eq!(count, 2, "a_string and a_binary copied");
     assert_eq!(copied, decoded);
+}
+
+/// With `Strings::Compact`, strings of up to 24 bytes are stored inline: decoding `BaseTypes`
+/// from a `Bytes` allocates nothing (its binary is a slice), from a `&[u8]` only the binary's
+/// copy; a longer string is one allocation.
+fn compact_strings_allocate_inline<P: Protocol>() {
+    let bytes = thrift_runtime::Bytes::from(base_types().encode_to_vec::<P>().unwrap());
+    // Already shared, as in `shared_strings_allocate_nothing`.
+    let bytes = bytes.clone();
+    let (decoded, count) = allocations(|| CompactBaseTypes::decode_bytes::<P>(&bytes).unwrap());
+    assert_eq!(count, 0, "CompactBaseTypes::decode_bytes");
+    assert_eq!(decoded.a_string, "héllo");
+    assert!(!decoded.a_string.is_heap_allocated());
+    let (copied, count) = allocations(|| CompactBaseTypes::decode::<P>(&bytes).unwrap());
+    assert_eq!(count, 1, "a_binary copied");
+    assert_eq!(copied, decoded);
+    let long = "a string of more than twenty-four bytes";
+    let bytes = BaseTypes {
+        a_string: long.into(),
+        ..BaseTypes::default()
+    }
+    .encode_to_vec::<P>()
+    .unwrap();
+    let (decoded, count) = allocations(|| CompactBaseTypes::decode::<P>(&bytes).unwrap());
+    assert_eq!(count, 1, "the long string");
+    assert_eq!(decoded.a_string, long);
+}
+
+#[test]
+fn compact_strings_allocate_inline_binary() {
+    compact_strings_allocate_inline::<Binary>();
+}
+
+#[test]
+fn compact_strings_allocate_inline_compact() {
+    compact_strings_allocate_inline::<Compact>();
 }
 
 #[test]

@@ -15,8 +15,10 @@ use thrift_tests::golden::fixture_base_types::base_types::{
     BaseTypes, Empty, Nested, OutOfOrder, Requiredness,
 };
 use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
+use thrift_tests::golden::fixture_base_types_compact::base_types::BaseTypes as CompactBaseTypes;
 use thrift_tests::golden::fixture_containers::containers::Containers;
 use thrift_tests::golden::fixture_containers_bytes::containers::Containers as SharedContainers;
+use thrift_tests::golden::fixture_containers_compact::containers::Containers as CompactContainers;
 use thrift_tests::golden::fixture_containers_hash::containers::Containers as HashContainers;
 use thrift_tests::golden::fixture_containers_hasher::containers::Containers as HasherContainers;
 use thrift_tests::golden::fixture_enums::enums::{Color, Signed, UsesEnums};
@@ -383,6 +385,18 @@ proptest! {
         shared_round_trip::<SharedContainers, Binary>(&bytes);
         let bytes = containers.encode_to_vec::<Compact>().unwrap();
         shared_round_trip::<SharedContainers, Compact>(&bytes);
+    }
+
+    #[test]
+    fn compact_strings_round_trip(value in base_types(), containers in containers()) {
+        let bytes = value.encode_to_vec::<Binary>().unwrap();
+        shared_round_trip::<CompactBaseTypes, Binary>(&bytes);
+        let bytes = value.encode_to_vec::<Compact>().unwrap();
+        shared_round_trip::<CompactBaseTypes, Compact>(&bytes);
+        let bytes = containers.encode_to_vec::<Binary>().unwrap();
+        shared_round_trip::<CompactContainers, Binary>(&bytes);
+        let bytes = containers.encode_to_vec::<Compact>().unwrap();
+        shared_round_trip::<CompactContainers, Compact>(&bytes);
     }
 
     #[test]

@@ -149,9 +149,10 @@ impl Builder {
         self
     }
 
-    /// How strings and binaries are represented: `String`/`Vec<u8>` (the default) or the
+    /// How strings and binaries are represented: `String`/`Vec<u8>` (the default), the
     /// runtime's `ByteString`/`Bytes`, slices of the input when decoding from a `Bytes`
-    /// (`Foo::decode_bytes`); see [`crate::Strings`].
+    /// (`Foo::decode_bytes`), or `CompactString` (inline up to 24 bytes; the runtime's
+    /// `compact_str` feature) and `Bytes`; see [`crate::Strings`].
     pub fn strings(&mut self, strings: crate::Strings) -> &mut Builder {
         self.strings = strings;
         self

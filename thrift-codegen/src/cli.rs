@@ -60,8 +60,10 @@ pub struct GenerateArgs {
     /// (default: std's `RandomState`, SipHash).
     #[arg(long, value_name = "PATH")]
     pub hasher: Option<String>,
-    /// How strings and binaries are represented: `std` (`String`/`Vec<u8>`) or `bytes`
-    /// (`thrift_runtime::ByteString`/`Bytes`, shared slices when decoding from a `Bytes`).
+    /// How strings and binaries are represented: `std` (`String`/`Vec<u8>`), `bytes`
+    /// (`thrift_runtime::ByteString`/`Bytes`, shared slices when decoding from a `Bytes`) or
+    /// `compact` (`thrift_runtime::CompactString`, inline up to 24 bytes, needs the runtime's
+    /// `compact_str` feature; binaries as `Bytes`).
     #[arg(long, value_enum, default_value_t = crate::Strings::Std)]
     pub strings: crate::Strings,
     /// The IDL files to generate code for (their includes are generated too).

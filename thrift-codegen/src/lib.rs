@@ -15,7 +15,7 @@
 //! | `typedef` | `pub type` |
 //! | `const` | `pub const` for scalars and strings (`&str`), binaries (`&[u8]`); `pub static …: LazyLock<T>` for containers and structs |
 //! | `bool` `byte`/`i8` `i16` `i32` `i64` `double` | `bool` `i8` `i16` `i32` `i64` `f64` |
-//! | `string`, `binary`, `uuid` | `String`, `Vec<u8>`, `[u8; 16]`; or with [`Strings::Bytes`] `thrift_runtime::ByteString`, `thrift_runtime::Bytes` (slices of the input when decoded with `Foo::decode_bytes`) |
+//! | `string`, `binary`, `uuid` | `String`, `Vec<u8>`, `[u8; 16]`; or with [`Strings::Bytes`] `thrift_runtime::ByteString`, `thrift_runtime::Bytes` (slices of the input when decoded with `Foo::decode_bytes`), or with [`Strings::Compact`] `thrift_runtime::CompactString` (inline up to 24 bytes) and `thrift_runtime::Bytes` |
 //! | `list<T>`, `set<T>`, `map<K, V>` | `Vec<T>`, `BTreeSet<T>`, `BTreeMap<K, V>` (ordered: deterministic encoding, and `Hash`/`Ord` can be derived), or `HashSet<T>`, `HashMap<K, V>` with [`Collections::Hash`] (one allocation per decoded set or map; `HashSet<T, H>`, `HashMap<K, V, H>` with [`Builder::hasher`]); a `double` inside a set element or map key is `thrift_runtime::OrderedF64` |
 //!
 //! Requiredness follows Apache Thrift's wire semantics:
@@ -67,6 +67,11 @@ pub enum Strings {
     /// input buffer, a reference-count increment instead of an allocation and a copy; decoded
     /// from a `&[u8]` they are copies. Both deref to `str` / `[u8]`.
     Bytes,
+    /// `thrift_runtime::CompactString` (from the `compact_str` crate; enable the runtime's
+    /// `compact_str` feature) and `thrift_runtime::Bytes`: strings of up to 24 bytes, most of
+    /// them, are stored inline (no allocation, no reference count), longer ones on the heap;
+    /// binaries as with `Bytes`. `CompactString` derefs to `str` and is mutable like `String`.
+    Compact,
 }
 
 /// How `set<T>` and `map<K, V>` are represented in the owned types

@@ -178,15 +178,18 @@ fn hasher_flag_sets_the_maps_hasher() {
 }
 
 #[test]
-fn strings_flag_selects_shared_buffers() {
+fn strings_flag_selects_shared_buffers_or_compact_strings() {
     let fixture = "tests/golden/base_types.thrift";
-    let out = run(&["generate", "-o", "-", "--strings", "bytes", fixture]);
-    assert_eq!(out.status.code(), Some(0));
-    let golden = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/base_types_bytes.rs"),
-    )
-    .unwrap();
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), golden);
+    for mode in ["bytes", "compact"] {
+        let out = run(&["generate", "-o", "-", "--strings", mode, fixture]);
+        assert_eq!(out.status.code(), Some(0));
+        let golden = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("tests/golden/base_types_{mode}.rs")),
+        )
+        .unwrap();
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), golden, "{mode}");
+    }
     let out = run(&["generate", "-o", "-", "--strings", "std", fixture]);
     assert!(!String::from_utf8(out.stdout)
         .unwrap()

@@ -7,7 +7,8 @@
 //! `THRIFT_CORPUS_COLLECTIONS=hash` generates with `Collections::Hash` instead (and
 //! `THRIFT_CORPUS_HASHER=PATH` with that hasher, e.g.
 //! `::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>`),
-//! `THRIFT_CORPUS_STRINGS=bytes` with `Strings::Bytes`.
+//! `THRIFT_CORPUS_STRINGS=bytes` with `Strings::Bytes`, `THRIFT_CORPUS_STRINGS=compact` with
+//! `Strings::Compact`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -115,9 +116,11 @@ fn generated_corpus_code_compiles_without_warnings() {
                 builder.hasher(hasher);
             }
         }
-        if std::env::var("THRIFT_CORPUS_STRINGS").as_deref() == Ok("bytes") {
-            builder.strings(Strings::Bytes);
-        }
+        match std::env::var("THRIFT_CORPUS_STRINGS").as_deref() {
+            Ok("bytes") => builder.strings(Strings::Bytes),
+            Ok("compact") => builder.strings(Strings::Compact),
+            _ => &mut builder,
+        };
         for dir in &entry.include_dirs {
             builder.include_dir(root.join(dir));
         }
@@ -143,7 +146,8 @@ fn generated_corpus_code_compiles_without_warnings() {
         krate.join("Cargo.toml"),
         format!(
             "[package]\nname = \"corpus-compile\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\nthrift-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+             [dependencies]\nthrift-runtime = {{ path = {:?}, features = [\"compact_str\"] }}\n\n\
+             [workspace]\n",
             runtime.display().to_string()
         ),
     )

@@ -9,7 +9,7 @@ use thrift_codegen::{single_file, Builder, Collections, Strings};
 
 /// Fixtures also generated with other options: `Collections::Hash` into `<name>_hash.rs`,
 /// `Collections::Hash` with a hasher ([`HASHER`]) into `<name>_hasher.rs`, `Strings::Bytes`
-/// into `<name>_bytes.rs`.
+/// into `<name>_bytes.rs` and `Strings::Compact` into `<name>_compact.rs`.
 const HASH_FIXTURES: &[&str] = &["consts", "containers", "typedefs"];
 const HASHER_FIXTURES: &[&str] = &["consts", "containers"];
 const BYTES_FIXTURES: &[&str] = &["base_types", "consts", "containers"];
@@ -40,10 +40,12 @@ fn cases() -> Vec<(PathBuf, Builder, PathBuf)> {
             cases.push((fixture.clone(), builder, golden));
         }
         if BYTES_FIXTURES.contains(&stem.as_str()) {
-            let golden = fixture.with_file_name(format!("{stem}_bytes.rs"));
-            let mut builder = Builder::new();
-            builder.strings(Strings::Bytes);
-            cases.push((fixture.clone(), builder, golden));
+            for (suffix, strings) in [("bytes", Strings::Bytes), ("compact", Strings::Compact)] {
+                let golden = fixture.with_file_name(format!("{stem}_{suffix}.rs"));
+                let mut builder = Builder::new();
+                builder.strings(strings);
+                cases.push((fixture.clone(), builder, golden));
+            }
         }
     }
     cases

@@ -170,6 +170,9 @@ pub use codec::{
 };
 pub use collect::{BTreeMapBuilder, BTreeSetBuilder};
 pub use compact::{Compact, CompactReader, CompactWriter};
+/// The string type of code generated with `Strings::Compact` (feature `compact_str`).
+#[cfg(feature = "compact_str")]
+pub use compact_str::CompactString;
 pub use error::{Error, ErrorKind, Result};
 pub use float::OrderedF64;
 pub use input::{BytesInput, Input, IoInput, SliceInput};

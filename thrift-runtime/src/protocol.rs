@@ -104,6 +104,15 @@ pub trait ProtocolReader<'de> {
     /// Reads a `binary` as [`Bytes`]: a slice of the input's buffer when decoding from a
     /// [`Bytes`] ([`crate::BytesInput`]), otherwise a copy.
     fn read_shared_bytes(&mut self) -> Result<Bytes>;
+    /// Reads a `string` as a [`CompactString`](crate::CompactString): stored inline when it is
+    /// at most 24 bytes (no allocation), on the heap otherwise. UTF-8 validated. The provided
+    /// method goes through [`ProtocolReader::read_string`]; this crate's readers copy straight
+    /// from the input. Feature `compact_str`.
+    #[cfg(feature = "compact_str")]
+    #[inline]
+    fn read_compact_string(&mut self) -> Result<crate::CompactString> {
+        self.read_string().map(crate::CompactString::from)
+    }
     /// Skips a `string`/`binary` without allocating.
     fn skip_binary(&mut self) -> Result<()>;
     /// Skips one value of type `ttype` (unknown fields), recursively,

@@ -115,3 +115,16 @@ pub(crate) fn cow_to_str(bytes: std::borrow::Cow<'_, [u8]>) -> Result<std::borro
         std::borrow::Cow::Owned(v) => utf8_owned(v).map(std::borrow::Cow::Owned),
     }
 }
+
+/// Converts possibly-borrowed bytes to a validated `CompactString`: inline when at most 24
+/// bytes, validated before copying.
+#[cfg(feature = "compact_str")]
+#[inline]
+pub(crate) fn cow_to_compact(
+    bytes: std::borrow::Cow<'_, [u8]>,
+) -> Result<compact_str::CompactString> {
+    match bytes {
+        std::borrow::Cow::Borrowed(b) => utf8(b).map(compact_str::CompactString::new),
+        std::borrow::Cow::Owned(v) => utf8_owned(v).map(compact_str::CompactString::from),
+    }
+}

@@ -37,7 +37,8 @@ pub struct Model<'p> {
     pub runtime: TokenStream,
     /// Sets and maps as `BTree…` or `Hash…`.
     pub collections: crate::Collections,
-    /// Strings and binaries as `String`/`Vec<u8>` or `ByteString`/`Bytes`.
+    /// Strings and binaries as `String`/`Vec<u8>`, `ByteString`/`Bytes` or
+    /// `CompactString`/`Bytes`.
     pub strings: crate::Strings,
     /// The `BuildHasher` of `Hash…` sets and maps, when not std's `RandomState`.
     hasher: Option<TokenStream>,
@@ -259,6 +260,7 @@ impl<'p> Model<'p> {
         match self.strings {
             crate::Strings::Std => quote::quote!(::std::string::String),
             crate::Strings::Bytes => quote::quote!(#rt::ByteString),
+            crate::Strings::Compact => quote::quote!(#rt::CompactString),
         }
     }
 
@@ -267,7 +269,7 @@ impl<'p> Model<'p> {
         let rt = &self.runtime;
         match self.strings {
             crate::Strings::Std => quote::quote!(::std::vec::Vec<u8>),
-            crate::Strings::Bytes => quote::quote!(#rt::Bytes),
+            crate::Strings::Bytes | crate::Strings::Compact => quote::quote!(#rt::Bytes),
         }
     }
 
@@ -276,6 +278,7 @@ impl<'p> Model<'p> {
         match self.strings {
             crate::Strings::Std => quote::quote!(r.read_string()?),
             crate::Strings::Bytes => quote::quote!(r.read_byte_string()?),
+            crate::Strings::Compact => quote::quote!(r.read_compact_string()?),
         }
     }
 
@@ -283,7 +286,9 @@ impl<'p> Model<'p> {
     pub fn read_binary(&self) -> TokenStream {
         match self.strings {
             crate::Strings::Std => quote::quote!(r.read_binary()?),
-            crate::Strings::Bytes => quote::quote!(r.read_shared_bytes()?),
+            crate::Strings::Bytes | crate::Strings::Compact => {
+                quote::quote!(r.read_shared_bytes()?)
+            }
         }
     }
 
@@ -293,12 +298,14 @@ impl<'p> Model<'p> {
         quote::quote!(#ty::from(#s))
     }
 
-    /// An owned string from a string literal (`from_static` for `ByteString`: no copy).
+    /// An owned string from a string literal (`from_static` for `ByteString`, `const_new` for
+    /// `CompactString`: no copy).
     pub fn string_literal(&self, lit: &str) -> TokenStream {
         let ty = self.string_type();
         match self.strings {
             crate::Strings::Std => quote::quote!(#ty::from(#lit)),
             crate::Strings::Bytes => quote::quote!(#ty::from_static(#lit)),
+            crate::Strings::Compact => quote::quote!(#ty::const_new(#lit)),
         }
     }
 
@@ -307,7 +314,9 @@ impl<'p> Model<'p> {
         let rt = &self.runtime;
         match self.strings {
             crate::Strings::Std => quote::quote!(#b.to_vec()),
-            crate::Strings::Bytes => quote::quote!(#rt::Bytes::copy_from_slice(#b)),
+            crate::Strings::Bytes | crate::Strings::Compact => {
+                quote::quote!(#rt::Bytes::copy_from_slice(#b))
+            }
         }
     }
 
@@ -316,7 +325,9 @@ impl<'p> Model<'p> {
         let rt = &self.runtime;
         match self.strings {
             crate::Strings::Std => quote::quote!(#lit.as_bytes().to_vec()),
-            crate::Strings::Bytes => quote::quote!(#rt::Bytes::from_static(#lit.as_bytes())),
+            crate::Strings::Bytes | crate::Strings::Compact => {
+                quote::quote!(#rt::Bytes::from_static(#lit.as_bytes()))
+            }
         }
     }
 

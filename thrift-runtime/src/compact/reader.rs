@@ -343,6 +343,13 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
         byte_string(self.input.read_shared(len)?)
     }
 
+    #[cfg(feature = "compact_str")]
+    #[inline]
+    fn read_compact_string(&mut self) -> Result<crate::CompactString> {
+        let len = self.read_len()?;
+        crate::reader_util::cow_to_compact(self.input.read_cow(len)?)
+    }
+
     #[inline]
     fn read_shared_bytes(&mut self) -> Result<bytes::Bytes> {
         let len = self.read_len()?;

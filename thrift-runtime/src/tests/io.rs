@@ -262,3 +262,30 @@ fn bytes_input_checks_utf8_and_lengths() {
     let mut r = CompactReader::new(BytesInput::new(&bytes));
     assert!(r.read_byte_string().is_err());
 }
+
+/// `read_compact_string` from slices and from io input (the owned path), both protocols:
+/// short strings inline, long ones on the heap, invalid UTF-8 an error.
+#[cfg(feature = "compact_str")]
+#[test]
+fn compact_strings_from_slices_and_io() {
+    use crate::{BinaryReader, CompactReader, ErrorKind, IoInput, ProtocolReader};
+    for s in ["", "short", "a string of more than twenty-four bytes"] {
+        let bytes = bin(|w| w.write_string(s));
+        let from_slice = super::bin_reader(&bytes).read_compact_string().unwrap();
+        assert_eq!(from_slice, s);
+        assert_eq!(from_slice.is_heap_allocated(), s.len() > 24);
+        let mut io = BinaryReader::new(IoInput::new(&bytes[..]));
+        assert_eq!(io.read_compact_string().unwrap(), s);
+        let bytes = super::cpt(|w| w.write_string(s));
+        assert_eq!(super::cpt_reader(&bytes).read_compact_string().unwrap(), s);
+        let mut io = CompactReader::new(IoInput::new(&bytes[..]));
+        assert_eq!(io.read_compact_string().unwrap(), s);
+    }
+    let bytes = bin(|w| w.write_binary(&[b'a', 0xff]));
+    assert_kind!(
+        super::bin_reader(&bytes).read_compact_string(),
+        ErrorKind::InvalidUtf8
+    );
+    let mut io = BinaryReader::new(IoInput::new(&bytes[..]));
+    assert_kind!(io.read_compact_string(), ErrorKind::InvalidUtf8);
+}

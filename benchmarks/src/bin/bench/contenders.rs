@@ -103,6 +103,9 @@ pub trait Workload: 'static {
     /// The same type generated with `Strings::Bytes`, `Collections::Hash` and foldhash.
     #[cfg(feature = "mappings")]
     type SharedHash: for<'de> ThriftRead<'de> + ThriftWrite;
+    /// The same type generated with `Strings::Compact`, `Collections::Hash` and foldhash.
+    #[cfg(feature = "mappings")]
+    type CompactHash: for<'de> ThriftRead<'de> + ThriftWrite;
     /// Whether the workload has sets or maps (the `Hash` types differ from the default ones).
     #[cfg(feature = "mappings")]
     const HAS_HASH: bool;
@@ -167,20 +170,20 @@ where
 
 /// Ours generated with the type-mapping options (decode only): `Strings::Bytes` decoded from a
 /// `Bytes` (strings and binaries are slices of it); with `Collections::Hash` and foldhash as
-/// well, pilota's own mapping (`FastStr`/`Bytes` and `AHashMap`); `Collections::Hash` alone
-/// (its encoding order is the maps' own, so it is not an encoder).
+/// well, pilota's own mapping (`FastStr`/`Bytes` and `AHashMap`); `Strings::Compact` (strings
+/// inline up to 24 bytes, binaries slices of the `Bytes`) with `Collections::Hash` and
+/// foldhash; `Collections::Hash` alone (its encoding order is the maps' own, so it is not an
+/// encoder).
 #[cfg(feature = "mappings")]
 fn mapping_contenders<'a, W: Workload>(
     proto: Proto,
     bytes: &'a [u8],
     value: &W::Ours,
 ) -> Vec<Contender<'a>> {
-    let mut out = vec![shared_contender::<W::Shared, _>(
-        "ours-bytes",
-        proto,
-        bytes,
-        value,
-    )];
+    let mut out = vec![
+        shared_contender::<W::Shared, _>("ours-bytes", proto, bytes, value),
+        shared_contender::<W::CompactHash, _>("ours-compact-hash", proto, bytes, value),
+    ];
     if W::HAS_HASH {
         out.push(shared_contender::<W::SharedHash, _>(
             "ours-bytes-hash",
@@ -609,6 +612,8 @@ macro_rules! bench_workload {
             #[cfg(feature = "mappings")]
             type SharedHash = gen::ours_bytes_hash::bench::$ty;
             #[cfg(feature = "mappings")]
+            type CompactHash = gen::ours_compact_hash::bench::$ty;
+            #[cfg(feature = "mappings")]
             const HAS_HASH: bool = true;
             #[cfg(feature = "apache")]
             type Apache = gen::apache::bench::$ty;
@@ -644,6 +649,8 @@ impl Workload for ParquetW {
     type Shared = gen::ours_bytes::parquet::FileMetaData;
     #[cfg(feature = "mappings")]
     type SharedHash = gen::ours_bytes::parquet::FileMetaData;
+    #[cfg(feature = "mappings")]
+    type CompactHash = gen::ours_compact_hash::parquet::FileMetaData;
     #[cfg(feature = "mappings")]
     const HAS_HASH: bool = false;
     #[cfg(feature = "apache")]

@@ -55,6 +55,13 @@ pub mod gen {
         include!(concat!(env!("OUT_DIR"), "/ours_bytes_hash/thrift.rs"));
     }
 
+    /// bench.thrift and parquet.thrift with `Strings::Compact`, `Collections::Hash` and
+    /// foldhash: strings inline up to 24 bytes, binaries as `Bytes`, hash maps.
+    #[cfg(feature = "mappings")]
+    pub mod ours_compact_hash {
+        include!(concat!(env!("OUT_DIR"), "/ours_compact_hash/thrift.rs"));
+    }
+
     /// bench.thrift with `Collections::Hash`: sets and maps as `HashSet`/`HashMap`.
     #[cfg(feature = "mappings")]
     pub mod ours_hash {

@@ -255,6 +255,20 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             2.0,
         );
         ratio_target(
+            "(Strings::Compact, Collections::Hash + foldhash) owned decode ≥3x faster than Apache",
+            &dec,
+            "ours-compact-hash",
+            "apache",
+            3.0,
+        );
+        ratio_target(
+            "(Strings::Compact, Collections::Hash + foldhash) owned decode ≥2x faster than pilota",
+            &dec,
+            "ours-compact-hash",
+            "pilota",
+            2.0,
+        );
+        ratio_target(
             "borrowed decode ≥6x faster than Apache",
             &dec,
             "ours-borrowed",
@@ -286,6 +300,13 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             "(Strings::Bytes) Parquet footer decode vs the parquet crate",
             &id,
             "ours-bytes",
+            "parquet-crate",
+            1.0,
+        );
+        ratio_target(
+            "(Strings::Compact) Parquet footer decode vs the parquet crate",
+            &id,
+            "ours-compact-hash",
             "parquet-crate",
             1.0,
         );
@@ -756,6 +777,7 @@ const COLORS: &[(&str, &str)] = &[
     ("ours-bytes", "#e377c2"),
     ("ours-hash", "#8c564b"),
     ("ours-bytes-hash", "#bcbd22"),
+    ("ours-compact-hash", "#17becf"),
     ("apache", "#1f77b4"),
     ("pilota", "#2ca02c"),
     ("serde_json", "#9467bd"),
