@@ -456,26 +456,17 @@ pub fn read_impl(
     let declarations = locals
         .iter()
         .map(|local| quote!(let mut #local = ::std::option::Option::None;));
-    // Each field's read appears twice: in the in-order fast path (fields in id order, as
-    // every writer emits them, each header compared with a constant) and in the general loop.
+    // Each field's read appears twice (`field_reads`).
     let (in_order, arms): (Vec<TokenStream>, Vec<TokenStream>) = sorted_fields(s)
         .into_iter()
         .map(|(index, field)| {
             let local = &locals[index];
-            let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
-            let ttype = wire_type(m, id.file, &field.ty);
-            let mut read = read_value(m, id.file, &field.ty, key, 0);
-            if m.is_boxed(id, index) {
-                read = quote!(::std::boxed::Box::new(#read));
-            }
-            (
-                quote! {
-                    if r.read_field_if(#ttype, #field_id) {
-                        #local = ::std::option::Option::Some(#read);
-                        r.read_field_end()?;
-                    }
-                },
-                quote!((#field_id, #ttype) => #local = ::std::option::Option::Some(#read),),
+            let read = read_field(m, id, index, field, key);
+            field_reads(
+                m,
+                id,
+                field,
+                quote!(#local = ::std::option::Option::Some(#read);),
             )
         })
         .unzip();
@@ -518,6 +509,38 @@ pub fn read_impl(
     }
 }
 
+/// The expression reading field `index` of struct `id` (boxed when the field is).
+fn read_field(m: &Model<'_>, id: DefId, index: usize, field: &Field, key: bool) -> TokenStream {
+    let read = read_value(m, id.file, &field.ty, key, 0);
+    if m.is_boxed(id, index) {
+        quote!(::std::boxed::Box::new(#read))
+    } else {
+        read
+    }
+}
+
+/// A field's `store` statements twice: in the in-order fast path (fields in id order, as
+/// every writer emits them, each header compared with a constant) and as an arm of the general
+/// loop's match on `(field id, wire type)`.
+fn field_reads(
+    m: &Model<'_>,
+    id: DefId,
+    field: &Field,
+    store: TokenStream,
+) -> (TokenStream, TokenStream) {
+    let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
+    let ttype = wire_type(m, id.file, &field.ty);
+    (
+        quote! {
+            if r.read_field_if(#ttype, #field_id) {
+                #store
+                r.read_field_end()?;
+            }
+        },
+        quote!((#field_id, #ttype) => { #store }),
+    )
+}
+
 /// `ThriftRead` for a struct read in place (see [`reads_in_place`]): `read` starts from
 /// `Default` and calls `read_into`, which writes each field where it lives (nested structs
 /// through their own `read_into`), notes which fields it saw, and at the end resets the
@@ -544,8 +567,6 @@ fn read_in_place_impl(
         .map(|(index, field)| {
             let seen = &seen[index];
             let field_name = ident::ident(&names[index]);
-            let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
-            let ttype = wire_type(m, id.file, &field.ty);
             let optional = holding(m, id, index, field) == Holding::Optional;
             let in_place = if m.is_boxed(id, index) {
                 None
@@ -560,29 +581,14 @@ fn read_in_place_impl(
                     quote!(<#path as #rt::ThriftRead<'de>>::read_into(r, &mut out.#field_name)?;)
                 }
                 None => {
-                    let mut read = read_value(m, id.file, &field.ty, key, 0);
-                    if m.is_boxed(id, index) {
-                        read = quote!(::std::boxed::Box::new(#read));
-                    }
+                    let mut read = read_field(m, id, index, field, key);
                     if optional {
                         read = quote!(::std::option::Option::Some(#read));
                     }
                     quote!(out.#field_name = #read;)
                 }
             };
-            (
-                quote! {
-                    if r.read_field_if(#ttype, #field_id) {
-                        #assign
-                        #seen = true;
-                        r.read_field_end()?;
-                    }
-                },
-                quote!((#field_id, #ttype) => {
-                    #assign
-                    #seen = true;
-                }),
-            )
+            field_reads(m, id, field, quote!(#assign #seen = true;))
         })
         .unzip();
     let absent = s.fields.iter().enumerate().map(|(index, field)| {
