@@ -247,30 +247,32 @@ pub fn read_value(
             let elem_type = wire_type(m, f, element);
             let elem_key = (in_key || is_set) && !m.borrowed();
             let elem_rust = rust_type(m, f, element, elem_key);
-            let push = match super::structs::in_place_struct(m, f, element) {
-                Some(path) => quote!(#rt::read_element::<#path, _>(r, &mut #out)?),
-                None => {
-                    let read = read_value(m, f, element, elem_key, depth + 1);
-                    quote!(#out.push(#read))
-                }
-            };
             let (begin, end) = if is_set {
                 (quote!(read_set_begin), quote!(read_set_end))
             } else {
                 (quote!(read_list_begin), quote!(read_list_end))
             };
             let capacity = quote!(#rt::capacity_hint::<#elem_rust>(#header.len));
+            let read = || read_value(m, f, element, elem_key, depth + 1);
             let build = if !is_set || borrowed {
+                // Struct elements read in place, in the vector's next slot.
+                let push = match super::structs::in_place_struct(m, f, element) {
+                    Some(path) => quote!(#rt::read_element::<#path, _>(r, &mut #out)?),
+                    None => {
+                        let read = read();
+                        quote!(#out.push(#read))
+                    }
+                };
                 Build::vec(&out, &capacity, push)
             } else if m.hashed(in_key) {
-                let read = read_value(m, f, element, elem_key, depth + 1);
+                let read = read();
                 Build {
                     init: m.hash_with_capacity(CollectionKind::Set, &capacity),
                     add: quote!(#out.insert(#read)),
                     finish: quote!(#out),
                 }
             } else {
-                let read = read_value(m, f, element, elem_key, depth + 1);
+                let read = read();
                 Build::btree(
                     &header,
                     &out,
