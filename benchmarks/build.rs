@@ -4,7 +4,8 @@
 //!   build revisions that predate them): both again with `Strings::Bytes` -> `OUT_DIR/ours_bytes/thrift.rs`, and bench.thrift with
 //!   `Collections::Hash` -> `OUT_DIR/ours_hash/thrift.rs`, and with `Strings::Bytes`,
 //!   `Collections::Hash` and foldhash -> `OUT_DIR/ours_bytes_hash/thrift.rs`, and both with
-//!   `Strings::Compact`, `Collections::Hash` and foldhash -> `OUT_DIR/ours_compact_hash/thrift.rs`;
+//!   `Strings::Compact`, `Collections::Hash` and foldhash -> `OUT_DIR/ours_compact_hash/thrift.rs`
+//!   (feature `compact`);
 //! - Apache (feature `apache`): `thrift --gen rs` (Debian's thrift-compiler 0.17; `THRIFT`
 //!   overrides the binary) -> `OUT_DIR/apache/*.rs`, post-processed so it can be `include!`d:
 //!   the inner attributes at the top of Apache's files (`#![allow(...)]`,
@@ -85,17 +86,21 @@ fn mappings(out: &Path, bench: &Path, parquet: &Path) {
         panic!("thrift-codegen: {e}");
     }
     // Ours with `Strings::Compact` (strings inline up to 24 bytes, binaries as `Bytes`),
-    // `Collections::Hash` and foldhash, for the `ours-compact-hash` decoder.
+    // `Collections::Hash` and foldhash, for the `ours-compact-hash` decoder (feature `compact`).
+    #[cfg(feature = "compact")]
     let ours_compact_hash = out.join("ours_compact_hash");
-    std::fs::create_dir_all(&ours_compact_hash).unwrap();
-    if let Err(e) = thrift_codegen::Builder::new()
-        .out_dir(&ours_compact_hash)
-        .strings(thrift_codegen::Strings::Compact)
-        .collections(thrift_codegen::Collections::Hash)
-        .hasher("::foldhash::fast::RandomState")
-        .compile([bench, parquet])
+    #[cfg(feature = "compact")]
     {
-        panic!("thrift-codegen: {e}");
+        std::fs::create_dir_all(&ours_compact_hash).unwrap();
+        if let Err(e) = thrift_codegen::Builder::new()
+            .out_dir(&ours_compact_hash)
+            .strings(thrift_codegen::Strings::Compact)
+            .collections(thrift_codegen::Collections::Hash)
+            .hasher("::foldhash::fast::RandomState")
+            .compile([bench, parquet])
+        {
+            panic!("thrift-codegen: {e}");
+        }
     }
     // Ours with `Collections::Hash` (HashSet/HashMap), for the `ours-hash` decoder.
     let ours_hash = out.join("ours_hash");

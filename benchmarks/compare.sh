@@ -11,7 +11,8 @@
 # harness (so both sides run the same scenarios on the same data), built with
 # `--no-default-features` (ours and the memcpy floor only; FEATURES=borrowed adds the borrowed
 # contender, for revisions that generate `FooRef` types, FEATURES=borrowed,mappings also the
-# ours-bytes, ours-hash and ours-bytes-hash ones, for revisions with `Builder::hasher`) and run
+# ours-bytes, ours-hash and ours-bytes-hash ones, for revisions with `Builder::hasher`,
+# FEATURES=borrowed,compact ours-compact-hash as well, for revisions with `Strings::Compact`) and run
 # with `--only ours,memcpy` (plus the mapping contenders when FEATURES has `mappings`).
 # The two builds then run in turns, ROUNDS times (default 3), and each ratio is the median of
 # the rounds' ratios, with their range: on a shared machine a single run of each can differ by
@@ -46,6 +47,11 @@ export_rev() { # REV DIR
     mkdir -p "$2/benchmarks"
     cp -r "$here/Cargo.toml" "$here/Cargo.lock" "$here/build.rs" "$here/idl" "$here/src" \
         "$2/benchmarks/"
+    # A runtime without the `compact_str` feature (before `Strings::Compact`): cargo rejects a
+    # feature naming it even when off, so the harness's `compact` feature is emptied there.
+    if ! grep -q '^compact_str = ' "$2/thrift-runtime/Cargo.toml"; then
+        sed -i 's/^compact = .*/compact = []/' "$2/benchmarks/Cargo.toml"
+    fi
 }
 
 features=()
@@ -54,6 +60,7 @@ only=ours,memcpy
 if [ -n "${FEATURES:-}" ]; then
     features=(--features "$FEATURES")
     case ",$FEATURES," in
+        *,compact,*) only=ours,ours-bytes,ours-hash,ours-bytes-hash,ours-compact-hash,memcpy ;;
         *,mappings,*) only=ours,ours-bytes,ours-hash,ours-bytes-hash,memcpy ;;
     esac
 fi

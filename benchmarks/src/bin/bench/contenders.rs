@@ -104,7 +104,7 @@ pub trait Workload: 'static {
     #[cfg(feature = "mappings")]
     type SharedHash: for<'de> ThriftRead<'de> + ThriftWrite;
     /// The same type generated with `Strings::Compact`, `Collections::Hash` and foldhash.
-    #[cfg(feature = "mappings")]
+    #[cfg(feature = "compact")]
     type CompactHash: for<'de> ThriftRead<'de> + ThriftWrite;
     /// Whether the workload has sets or maps (the `Hash` types differ from the default ones).
     #[cfg(feature = "mappings")]
@@ -180,10 +180,19 @@ fn mapping_contenders<'a, W: Workload>(
     bytes: &'a [u8],
     value: &W::Ours,
 ) -> Vec<Contender<'a>> {
-    let mut out = vec![
-        shared_contender::<W::Shared, _>("ours-bytes", proto, bytes, value),
-        shared_contender::<W::CompactHash, _>("ours-compact-hash", proto, bytes, value),
-    ];
+    let mut out = vec![shared_contender::<W::Shared, _>(
+        "ours-bytes",
+        proto,
+        bytes,
+        value,
+    )];
+    #[cfg(feature = "compact")]
+    out.push(shared_contender::<W::CompactHash, _>(
+        "ours-compact-hash",
+        proto,
+        bytes,
+        value,
+    ));
     if W::HAS_HASH {
         out.push(shared_contender::<W::SharedHash, _>(
             "ours-bytes-hash",
@@ -611,7 +620,7 @@ macro_rules! bench_workload {
             type Shared = gen::ours_bytes::bench::$ty;
             #[cfg(feature = "mappings")]
             type SharedHash = gen::ours_bytes_hash::bench::$ty;
-            #[cfg(feature = "mappings")]
+            #[cfg(feature = "compact")]
             type CompactHash = gen::ours_compact_hash::bench::$ty;
             #[cfg(feature = "mappings")]
             const HAS_HASH: bool = true;
@@ -649,7 +658,7 @@ impl Workload for ParquetW {
     type Shared = gen::ours_bytes::parquet::FileMetaData;
     #[cfg(feature = "mappings")]
     type SharedHash = gen::ours_bytes::parquet::FileMetaData;
-    #[cfg(feature = "mappings")]
+    #[cfg(feature = "compact")]
     type CompactHash = gen::ours_compact_hash::parquet::FileMetaData;
     #[cfg(feature = "mappings")]
     const HAS_HASH: bool = false;

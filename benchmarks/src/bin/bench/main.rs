@@ -57,7 +57,7 @@ pub mod gen {
 
     /// bench.thrift and parquet.thrift with `Strings::Compact`, `Collections::Hash` and
     /// foldhash: strings inline up to 24 bytes, binaries as `Bytes`, hash maps.
-    #[cfg(feature = "mappings")]
+    #[cfg(feature = "compact")]
     pub mod ours_compact_hash {
         include!(concat!(env!("OUT_DIR"), "/ours_compact_hash/thrift.rs"));
     }
