@@ -234,11 +234,7 @@ pub fn read_value(
         Resolved::Senum if borrowed => quote!(r.read_str()?),
         Resolved::Senum => m.read_string(),
         Resolved::Struct(id, _) => {
-            let path = if borrowed && m.is_borrowing(id) {
-                m.ref_path(id)
-            } else {
-                m.path_to(file, id)
-            };
+            let path = m.struct_path(file, id);
             quote!(<#path as #rt::ThriftRead<'de>>::read(r)?)
         }
         Resolved::List(f, element) | Resolved::Set(f, element) => {

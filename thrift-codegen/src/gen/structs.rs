@@ -291,14 +291,7 @@ pub(super) fn in_place_struct(
     let Resolved::Struct(id, _) = m.resolve(file, ty) else {
         return None;
     };
-    if !reads_in_place(m, id) {
-        return None;
-    }
-    Some(if m.borrowed() && m.is_borrowing(id) {
-        m.ref_path(id)
-    } else {
-        m.path_to(file, id)
-    })
+    reads_in_place(m, id).then(|| m.struct_path(file, id))
 }
 
 fn sorted_fields(s: &Struct) -> Vec<(usize, &Field)> {

@@ -206,6 +206,16 @@ impl<'p> Model<'p> {
         quote!(#prefix #name<'de>)
     }
 
+    /// The path to struct `id` from `file` in the form being generated: `FooRef<'de>` in
+    /// borrowed mode when it has a borrowing form, `Foo` otherwise.
+    pub fn struct_path(&self, file: FileId, id: DefId) -> TokenStream {
+        if self.borrowed() && self.is_borrowing(id) {
+            self.ref_path(id)
+        } else {
+            self.path_to(file, id)
+        }
+    }
+
     pub fn module_path(&self, file: FileId) -> &[String] {
         &self.modules[&file]
     }
