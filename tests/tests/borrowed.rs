@@ -16,7 +16,9 @@ use thrift_tests::golden::fixture_base_types::base_types::{
     BaseTypes, BaseTypesRef, Nested, NestedRef, OutOfOrder, Requiredness,
 };
 use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
-use thrift_tests::golden::fixture_base_types_compact::base_types::BaseTypes as CompactBaseTypes;
+use thrift_tests::golden::fixture_base_types_compact::base_types::{
+    BaseTypes as CompactBaseTypes, Requiredness as CompactRequiredness,
+};
 use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef};
 use thrift_tests::golden::fixture_containers_hash::containers::Containers as HashContainers;
 use thrift_tests::golden::fixture_containers_hasher::containers::Containers as HasherContainers;
@@ -391,6 +393,77 @@ fn round_trip<P: Protocol>(owned_bytes: &[u8]) {
     assert_eq!(borrowed.encode_to_vec::<P>().unwrap(), owned_bytes);
     assert_eq!(borrowed.encoded_len::<P>(), owned_bytes.len());
     assert_eq!(owned.encode_to_vec::<P>().unwrap(), owned_bytes);
+}
+
+/// `read_into` writes string fields where they live: over a value whose strings have room,
+/// decoding allocates nothing (`String` buffers are kept, `CompactString`s written inline),
+/// and the result is what a fresh decode gives.
+fn strings_read_in_place<P: Protocol>() {
+    let value = Requiredness {
+        req: 1,
+        req_string: "required".into(),
+        opt_string: Some("optional".into()),
+        plain_string: "plain".into(),
+        ..Requiredness::default()
+    };
+    let bytes = value.encode_to_vec::<P>().unwrap();
+    let mut out = Requiredness {
+        req_string: "a longer previous string".into(),
+        opt_string: Some("another longer one".into()),
+        plain_string: "previous".into(),
+        ..Requiredness::default()
+    };
+    let buffer = out.req_string.as_ptr();
+    let mut r = P::reader(SliceInput::new(&bytes), ReadLimits::default());
+    let ((), count) = allocations(|| Requiredness::read_into(&mut r, &mut out).unwrap());
+    assert_eq!(count, 0, "Requiredness::read_into over strings with room");
+    assert_eq!(out, value);
+    assert_eq!(out.req_string.as_ptr(), buffer, "the old buffer is reused");
+
+    // Over strings without room: one allocation each, as a fresh decode makes.
+    let mut out = Requiredness::default();
+    let mut r = P::reader(SliceInput::new(&bytes), ReadLimits::default());
+    let ((), count) = allocations(|| Requiredness::read_into(&mut r, &mut out).unwrap());
+    assert_eq!(count, 3, "req_string, opt_string, plain_string");
+    assert_eq!(out, value);
+
+    // CompactString: inline, so nothing to allocate, fresh or not; a long one in a heap
+    // buffer with room is kept.
+    let mut out = CompactRequiredness::default();
+    let mut r = P::reader(SliceInput::new(&bytes), ReadLimits::default());
+    let ((), count) = allocations(|| CompactRequiredness::read_into(&mut r, &mut out).unwrap());
+    assert_eq!(count, 0, "CompactRequiredness::read_into");
+    assert_eq!(out.encode_to_vec::<P>().unwrap(), bytes);
+    let long = "a string of more than twenty-four bytes";
+    let long_value = Requiredness {
+        req_string: long.into(),
+        ..value.clone()
+    };
+    let long_bytes = long_value.encode_to_vec::<P>().unwrap();
+    let mut r = P::reader(SliceInput::new(&long_bytes), ReadLimits::default());
+    let ((), count) = allocations(|| CompactRequiredness::read_into(&mut r, &mut out).unwrap());
+    assert_eq!(count, 1, "the long string");
+    assert!(out.req_string.is_heap_allocated());
+    let buffer = out.req_string.as_ptr();
+    let mut r = P::reader(SliceInput::new(&long_bytes), ReadLimits::default());
+    let ((), count) = allocations(|| CompactRequiredness::read_into(&mut r, &mut out).unwrap());
+    assert_eq!(count, 0, "the long string's buffer reused");
+    assert_eq!(out.req_string.as_ptr(), buffer);
+    assert_eq!(out.encode_to_vec::<P>().unwrap(), long_bytes);
+    // Back to short strings over a heap one: still the right value.
+    let mut r = P::reader(SliceInput::new(&bytes), ReadLimits::default());
+    CompactRequiredness::read_into(&mut r, &mut out).unwrap();
+    assert_eq!(out.encode_to_vec::<P>().unwrap(), bytes);
+}
+
+#[test]
+fn strings_read_in_place_binary() {
+    strings_read_in_place::<Binary>();
+}
+
+#[test]
+fn strings_read_in_place_compact() {
+    strings_read_in_place::<Compact>();
 }
 
 proptest! {

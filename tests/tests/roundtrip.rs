@@ -9,7 +9,8 @@ use std::fmt::Debug;
 use proptest::collection::{btree_map, btree_set, vec};
 use proptest::prelude::*;
 use thrift_runtime::{
-    Binary, Compact, OrderedF64, Protocol, ReadLimits, SliceInput, ThriftRead, ThriftWrite,
+    Binary, Compact, OrderedF64, Protocol, ReadLimits, SliceInput, ThriftRead, ThriftReadOwned,
+    ThriftWrite,
 };
 use thrift_tests::golden::fixture_base_types::base_types::{
     BaseTypes, Empty, Nested, OutOfOrder, Requiredness,
@@ -61,6 +62,11 @@ where
 /// `read_into` over `previous` (a value with other fields set, other list lengths, other
 /// options present) gives what `read` gives: generated structs read in place, and fields
 /// absent from the input must not keep `previous`'s values.
+/// The same value in another generated form (another string mapping): its encoding decoded.
+fn to<T: ThriftReadOwned>(value: &impl ThriftWrite) -> T {
+    T::decode::<Binary>(&value.encode_to_vec::<Binary>().expect("encode")).expect("decode")
+}
+
 fn replaces<T>(value: &T, previous: &T)
 where
     T: for<'de> ThriftRead<'de> + ThriftWrite + Clone + PartialEq + Debug,
@@ -442,6 +448,9 @@ proptest! {
         replaces(&wrapper, &wrapper_before);
         replaces(&nested, &nested_before);
         replaces(&shape, &shape_before);
+        // Strings::Compact: strings read into their slots.
+        replaces(&to::<CompactBaseTypes>(&base), &to::<CompactBaseTypes>(&base_before));
+        replaces(&to::<CompactContainers>(&containers), &to::<CompactContainers>(&containers_before));
     }
 
     #[test]

@@ -183,9 +183,16 @@ where
     T: ThriftRead<'de> + Default,
     R: ProtocolReader<'de>,
 {
+    T::read_into(r, push_default(items))
+}
+
+/// Pushes `T::default()` onto `items` and returns it, for generated code to read the element
+/// in place (string list elements through [`ProtocolReader::read_string_into`]).
+#[inline]
+pub fn push_default<T: Default>(items: &mut Vec<T>) -> &mut T {
     let index = items.len();
     items.push(T::default());
-    T::read_into(r, &mut items[index])
+    &mut items[index]
 }
 
 macro_rules! scalar {

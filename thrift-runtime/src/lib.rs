@@ -166,7 +166,8 @@ pub use bytes::Bytes;
 /// The shared string type of `string` fields generated with `Strings::Bytes` (re-exported).
 pub use bytestring::ByteString;
 pub use codec::{
-    capacity_hint, read_element, read_into_option, ThriftRead, ThriftReadOwned, ThriftWrite,
+    capacity_hint, push_default, read_element, read_into_option, ThriftRead, ThriftReadOwned,
+    ThriftWrite,
 };
 pub use collect::{BTreeMapBuilder, BTreeSetBuilder};
 pub use compact::{Compact, CompactReader, CompactWriter};

@@ -113,6 +113,25 @@ pub trait ProtocolReader<'de> {
     fn read_compact_string(&mut self) -> Result<crate::CompactString> {
         self.read_string().map(crate::CompactString::from)
     }
+    /// Reads a `string` into `out`, replacing its contents and keeping its buffer when the
+    /// buffer is large enough (no allocation when decoding over a previous value). Generated
+    /// code reads `String` fields and list elements through it. The provided method assigns
+    /// [`ProtocolReader::read_string`]; this crate's readers copy straight from the input.
+    #[inline]
+    fn read_string_into(&mut self, out: &mut String) -> Result<()> {
+        *out = self.read_string()?;
+        Ok(())
+    }
+    /// Reads a `string` into a [`CompactString`](crate::CompactString), replacing its
+    /// contents: written where `out` lives (inline up to 24 bytes) instead of built and moved
+    /// there. Generated code reads `CompactString` fields and list elements through it. The
+    /// provided method assigns [`ProtocolReader::read_compact_string`]. Feature `compact_str`.
+    #[cfg(feature = "compact_str")]
+    #[inline]
+    fn read_compact_string_into(&mut self, out: &mut crate::CompactString) -> Result<()> {
+        *out = self.read_compact_string()?;
+        Ok(())
+    }
     /// Skips a `string`/`binary` without allocating.
     fn skip_binary(&mut self) -> Result<()>;
     /// Skips one value of type `ttype` (unknown fields), recursively,

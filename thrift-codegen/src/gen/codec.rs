@@ -251,13 +251,21 @@ pub fn read_value(
             let capacity = quote!(#rt::capacity_hint::<#elem_rust>(#header.len));
             let read = || read_value(m, f, element, elem_key, depth + 1);
             let build = if !is_set || borrowed {
-                // Struct elements read in place, in the vector's next slot.
+                // Struct and string elements read in place, in the vector's next slot.
+                let in_place_string = if borrowed || !is_string(m, f, element) {
+                    None
+                } else {
+                    m.read_string_into(quote!(#rt::push_default(&mut #out)))
+                };
                 let push = match super::structs::in_place_struct(m, f, element) {
                     Some(path) => quote!(#rt::read_element::<#path, _>(r, &mut #out)?),
-                    None => {
-                        let read = read();
-                        quote!(#out.push(#read))
-                    }
+                    None => match in_place_string {
+                        Some(read_into) => read_into,
+                        None => {
+                            let read = read();
+                            quote!(#out.push(#read))
+                        }
+                    },
                 };
                 Build::vec(&out, &capacity, push)
             } else if m.hashed(in_key) {
@@ -329,6 +337,14 @@ pub fn read_value(
             }}
         }
     }
+}
+
+/// Whether `ty` is held as an owned string (`string`, `slist`, `senum`).
+pub fn is_string(m: &Model<'_>, file: FileId, ty: &Type) -> bool {
+    matches!(
+        m.resolve(file, ty),
+        Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum
+    )
 }
 
 /// How a decoded container is built: `init` before its elements, `add` for each, `finish`

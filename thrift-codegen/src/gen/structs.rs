@@ -17,7 +17,7 @@ use thrift_parser::ast::{
 };
 use thrift_parser::DefId;
 
-use super::codec::{read_struct_body, read_value, value_len, write_value, Val};
+use super::codec::{is_string, read_struct_body, read_value, value_len, write_value, Val};
 use super::consts::value_expr;
 use super::docs::doc_attrs;
 use super::types::{complexity_allow, rust_type, wire_type};
@@ -561,19 +561,31 @@ fn read_in_place_impl(
             let seen = &seen[index];
             let field_name = ident::ident(&names[index]);
             let optional = holding(m, id, index, field) == Holding::Optional;
-            let in_place = if m.is_boxed(id, index) {
+            let boxed = m.is_boxed(id, index);
+            let in_place = if boxed {
                 None
             } else {
                 in_place_struct(m, id.file, &field.ty)
             };
-            let assign = match in_place {
-                Some(path) if optional => {
+            // Strings are read into their slot (no build-then-move; an old buffer is reused).
+            let in_place_string = if boxed || m.borrowed() || !is_string(m, id.file, &field.ty) {
+                None
+            } else if optional {
+                m.read_string_into(quote! {
+                    out.#field_name.get_or_insert_with(::std::default::Default::default)
+                })
+            } else {
+                m.read_string_into(quote!(&mut out.#field_name))
+            };
+            let assign = match (in_place, in_place_string) {
+                (Some(path), _) if optional => {
                     quote!(#rt::read_into_option::<#path, _>(r, &mut out.#field_name)?;)
                 }
-                Some(path) => {
+                (Some(path), _) => {
                     quote!(<#path as #rt::ThriftRead<'de>>::read_into(r, &mut out.#field_name)?;)
                 }
-                None => {
+                (None, Some(read_into)) => quote!(#read_into;),
+                (None, None) => {
                     let mut read = read_field(m, id, index, field, key);
                     if optional {
                         read = quote!(::std::option::Option::Some(#read));

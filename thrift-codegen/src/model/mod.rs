@@ -292,6 +292,18 @@ impl<'p> Model<'p> {
         }
     }
 
+    /// The statement reading an owned `string` into the place `slot` (a `&mut` expression),
+    /// replacing its contents where it lives (`read_string_into`, `read_compact_string_into`);
+    /// `None` for `ByteString`, a slice of the input that is as cheap to move as to write in
+    /// place.
+    pub fn read_string_into(&self, slot: TokenStream) -> Option<TokenStream> {
+        match self.strings {
+            crate::Strings::Std => Some(quote::quote!(r.read_string_into(#slot)?)),
+            crate::Strings::Bytes => None,
+            crate::Strings::Compact => Some(quote::quote!(r.read_compact_string_into(#slot)?)),
+        }
+    }
+
     /// The reader call for an owned `binary`.
     pub fn read_binary(&self) -> TokenStream {
         match self.strings {

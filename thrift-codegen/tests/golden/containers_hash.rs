@@ -417,7 +417,9 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                     >(header2.len),
                                 );
                                 for _ in 0..header2.len {
-                                    items2.push(r.read_string()?);
+                                    r.read_string_into(
+                                        ::thrift_runtime::push_default(&mut items2),
+                                    )?;
                                 }
                                 r.read_list_end()?;
                                 items2
@@ -758,7 +760,9 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                             >(header2.len),
                                         );
                                         for _ in 0..header2.len {
-                                            items2.push(r.read_string()?);
+                                            r.read_string_into(
+                                                ::thrift_runtime::push_default(&mut items2),
+                                            )?;
                                         }
                                         r.read_list_end()?;
                                         items2

@@ -112,7 +112,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Type {
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 4) {
-            out.crate_ = r.read_string()?;
+            r.read_string_into(&mut out.crate_)?;
             seen_crate_ = true;
             r.read_field_end()?;
         }
@@ -155,7 +155,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Type {
                     seen_super_ = true;
                 }
                 (4, ::thrift_runtime::TType::String) => {
-                    out.crate_ = r.read_string()?;
+                    r.read_string_into(&mut out.crate_)?;
                     seen_crate_ = true;
                 }
                 (5, ::thrift_runtime::TType::I32) => {
@@ -610,7 +610,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for FooBar {
         let token = r.read_struct_begin()?;
         let mut seen_a = false;
         if r.read_field_if(::thrift_runtime::TType::String, 1) {
-            out.a = r.read_string()?;
+            r.read_string_into(&mut out.a)?;
             seen_a = true;
             r.read_field_end()?;
         }
@@ -621,7 +621,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for FooBar {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::String) => {
-                    out.a = r.read_string()?;
+                    r.read_string_into(&mut out.a)?;
                     seen_a = true;
                 }
                 (_, ttype) => r.skip(ttype)?,

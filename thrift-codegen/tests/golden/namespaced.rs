@@ -199,7 +199,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Header {
         let token = r.read_struct_begin()?;
         let mut seen_trace_id = false;
         if r.read_field_if(::thrift_runtime::TType::String, 1) {
-            out.trace_id = r.read_string()?;
+            r.read_string_into(&mut out.trace_id)?;
             seen_trace_id = true;
             r.read_field_end()?;
         }
@@ -210,7 +210,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Header {
             }
             match (field.id, field.ttype) {
                 (1, ::thrift_runtime::TType::String) => {
-                    out.trace_id = r.read_string()?;
+                    r.read_string_into(&mut out.trace_id)?;
                     seen_trace_id = true;
                 }
                 (_, ttype) => r.skip(ttype)?,

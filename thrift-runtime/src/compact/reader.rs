@@ -351,6 +351,19 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
     }
 
     #[inline]
+    fn read_string_into(&mut self, out: &mut String) -> Result<()> {
+        let len = self.read_len()?;
+        crate::reader_util::cow_into_string(self.input.read_cow(len)?, out)
+    }
+
+    #[cfg(feature = "compact_str")]
+    #[inline]
+    fn read_compact_string_into(&mut self, out: &mut crate::CompactString) -> Result<()> {
+        let len = self.read_len()?;
+        crate::reader_util::cow_into_compact(self.input.read_cow(len)?, out)
+    }
+
+    #[inline]
     fn read_shared_bytes(&mut self) -> Result<bytes::Bytes> {
         let len = self.read_len()?;
         self.input.read_shared(len)

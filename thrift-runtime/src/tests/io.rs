@@ -289,3 +289,70 @@ fn compact_strings_from_slices_and_io() {
     let mut io = BinaryReader::new(IoInput::new(&bytes[..]));
     assert_kind!(io.read_compact_string(), ErrorKind::InvalidUtf8);
 }
+
+/// `read_string_into` and `read_compact_string_into` from slices and from io input (the
+/// owned path), both protocols, over previous values shorter and longer than the string read:
+/// the result is the string read; invalid UTF-8 is an error.
+#[test]
+fn strings_read_into_a_previous_value() {
+    use crate::{BinaryReader, CompactReader, ErrorKind, IoInput, ProtocolReader};
+    let strings = ["", "short", "a string of more than twenty-four bytes"];
+    for s in strings {
+        for previous in strings {
+            let bytes = bin(|w| w.write_string(s));
+            let mut out = previous.to_owned();
+            super::bin_reader(&bytes)
+                .read_string_into(&mut out)
+                .unwrap();
+            assert_eq!(out, s);
+            let mut out = previous.to_owned();
+            let mut io = BinaryReader::new(IoInput::new(&bytes[..]));
+            io.read_string_into(&mut out).unwrap();
+            assert_eq!(out, s);
+            let bytes = super::cpt(|w| w.write_string(s));
+            let mut out = previous.to_owned();
+            super::cpt_reader(&bytes)
+                .read_string_into(&mut out)
+                .unwrap();
+            assert_eq!(out, s);
+            let mut out = previous.to_owned();
+            let mut io = CompactReader::new(IoInput::new(&bytes[..]));
+            io.read_string_into(&mut out).unwrap();
+            assert_eq!(out, s);
+            #[cfg(feature = "compact_str")]
+            {
+                let mut out = crate::CompactString::from(previous);
+                super::cpt_reader(&bytes)
+                    .read_compact_string_into(&mut out)
+                    .unwrap();
+                assert_eq!(out, s);
+                let mut out = crate::CompactString::from(previous);
+                let mut io = CompactReader::new(IoInput::new(&bytes[..]));
+                io.read_compact_string_into(&mut out).unwrap();
+                assert_eq!(out, s);
+                let bytes = bin(|w| w.write_string(s));
+                let mut out = crate::CompactString::from(previous);
+                super::bin_reader(&bytes)
+                    .read_compact_string_into(&mut out)
+                    .unwrap();
+                assert_eq!(out, s);
+            }
+        }
+    }
+    let bytes = bin(|w| w.write_binary(&[b'a', 0xff]));
+    let mut out = String::from("previous");
+    assert_kind!(
+        super::bin_reader(&bytes).read_string_into(&mut out),
+        ErrorKind::InvalidUtf8
+    );
+    let mut io = BinaryReader::new(IoInput::new(&bytes[..]));
+    assert_kind!(io.read_string_into(&mut out), ErrorKind::InvalidUtf8);
+    #[cfg(feature = "compact_str")]
+    {
+        let mut out = crate::CompactString::default();
+        assert_kind!(
+            super::bin_reader(&bytes).read_compact_string_into(&mut out),
+            ErrorKind::InvalidUtf8
+        );
+    }
+}
