@@ -119,6 +119,6 @@ impl<O: Output> ProtocolWriter for BinaryWriter<O> {
     #[inline]
     fn write_binary(&mut self, v: &[u8]) -> Result<()> {
         self.write_i32(len_to_i32(v.len())?)?;
-        self.out.write_bytes(v)
+        self.out.write_data(v)
     }
 }

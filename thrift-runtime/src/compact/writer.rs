@@ -183,6 +183,6 @@ impl<O: Output> ProtocolWriter for CompactWriter<O> {
     fn write_binary(&mut self, v: &[u8]) -> Result<()> {
         let len = len_to_i32(v.len())?;
         write_varint_u32(&mut self.out, len as u32)?;
-        self.out.write_bytes(v)
+        self.out.write_data(v)
     }
 }

@@ -356,3 +356,27 @@ fn strings_read_into_a_previous_value() {
         );
     }
 }
+
+/// `Vec`'s `write_data` (short copies as two words) appends exactly the bytes given, for every
+/// length around the 16-byte cut-off, with and without room to spare, after any prefix.
+#[test]
+fn vec_write_data_appends_exactly() {
+    use crate::Output;
+    let source: Vec<u8> = (1..=40).collect();
+    for len in 0..=source.len() {
+        for prefix in [0, 1, 7] {
+            for spare in [0, 1, 15, 16, 17, 64] {
+                let mut out = Vec::with_capacity(prefix + len + spare);
+                out.extend(std::iter::repeat_n(0xaa, prefix));
+                let capacity = out.capacity();
+                out.write_data(&source[..len]).unwrap();
+                let mut expected = vec![0xaa; prefix];
+                expected.extend_from_slice(&source[..len]);
+                assert_eq!(out, expected, "len {len}, prefix {prefix}, spare {spare}");
+                if spare >= 16 {
+                    assert_eq!(out.capacity(), capacity, "no reallocation with room");
+                }
+            }
+        }
+    }
+}
