@@ -4,7 +4,9 @@
 //! harness measures allocations per operation, so the counters do not skew the timings.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 
 pub struct Counting;
 
@@ -13,6 +15,30 @@ static ALLOCS: AtomicU64 = AtomicU64::new(0);
 static BYTES: AtomicU64 = AtomicU64::new(0);
 static LIVE: AtomicU64 = AtomicU64::new(0);
 static PEAK: AtomicU64 = AtomicU64::new(0);
+
+/// One heap call seen while tracing, by address.
+#[derive(Clone, Copy, Debug)]
+enum Seen {
+    Alloc { ptr: usize, layout: Layout },
+    Free { ptr: usize },
+    Realloc { old: usize, new: usize, size: usize },
+}
+
+static TRACING: AtomicBool = AtomicBool::new(false);
+static TRACE_FULL: AtomicBool = AtomicBool::new(false);
+/// Filled within the capacity reserved before tracing starts, so recording never allocates.
+static TRACE: Mutex<Vec<Seen>> = Mutex::new(Vec::new());
+
+#[cold]
+fn record(event: Seen) {
+    if let Ok(mut trace) = TRACE.try_lock() {
+        if trace.len() < trace.capacity() {
+            trace.push(event);
+            return;
+        }
+    }
+    TRACE_FULL.store(true, Relaxed);
+}
 
 #[inline]
 fn on_alloc(size: usize) {
@@ -37,7 +63,14 @@ unsafe impl GlobalAlloc for Counting {
         if ENABLED.load(Relaxed) {
             on_alloc(layout.size());
         }
-        System.alloc(layout)
+        let ptr = System.alloc(layout);
+        if TRACING.load(Relaxed) {
+            record(Seen::Alloc {
+                ptr: ptr as usize,
+                layout,
+            });
+        }
+        ptr
     }
 
     #[inline]
@@ -45,13 +78,23 @@ unsafe impl GlobalAlloc for Counting {
         if ENABLED.load(Relaxed) {
             on_alloc(layout.size());
         }
-        System.alloc_zeroed(layout)
+        let ptr = System.alloc_zeroed(layout);
+        if TRACING.load(Relaxed) {
+            record(Seen::Alloc {
+                ptr: ptr as usize,
+                layout,
+            });
+        }
+        ptr
     }
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if ENABLED.load(Relaxed) {
             on_dealloc(layout.size());
+        }
+        if TRACING.load(Relaxed) {
+            record(Seen::Free { ptr: ptr as usize });
         }
         System.dealloc(ptr, layout)
     }
@@ -63,8 +106,97 @@ unsafe impl GlobalAlloc for Counting {
             on_dealloc(layout.size());
             on_alloc(new_size);
         }
-        System.realloc(ptr, layout, new_size)
+        let new = System.realloc(ptr, layout, new_size);
+        if TRACING.load(Relaxed) {
+            record(Seen::Realloc {
+                old: ptr as usize,
+                new: new as usize,
+                size: new_size,
+            });
+        }
+        new
     }
+}
+
+/// One step of a [`Replay`]: heap blocks named by slot instead of address.
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    Alloc {
+        slot: usize,
+        layout: Layout,
+    },
+    Free {
+        slot: usize,
+        layout: Layout,
+    },
+    Realloc {
+        slot: usize,
+        layout: Layout,
+        size: usize,
+    },
+}
+
+/// The heap calls some code made, in order, to make again without the code: the same sizes
+/// and alignments, allocated, resized and freed in the same order.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub steps: Vec<Step>,
+    pub slots: usize,
+}
+
+/// The heap calls `f` makes (blocks it allocates and frees; frees of blocks allocated before
+/// are left out). `None` when there were more than the trace has room for.
+pub fn trace(f: impl FnOnce()) -> Option<Replay> {
+    const ROOM: usize = 1 << 20;
+    {
+        let mut trace = TRACE.lock().ok()?;
+        trace.clear();
+        trace.reserve(ROOM);
+    }
+    TRACE_FULL.store(false, Relaxed);
+    TRACING.store(true, Relaxed);
+    f();
+    TRACING.store(false, Relaxed);
+    let seen = std::mem::take(&mut *TRACE.lock().ok()?);
+    if TRACE_FULL.load(Relaxed) {
+        return None;
+    }
+    // Addresses to slots: an address freed and allocated again is a new slot.
+    let mut live: HashMap<usize, (usize, Layout)> = HashMap::new();
+    let mut steps = Vec::with_capacity(seen.len());
+    let mut slots = 0;
+    for event in seen {
+        match event {
+            Seen::Alloc { ptr, layout } => {
+                live.insert(ptr, (slots, layout));
+                steps.push(Step::Alloc {
+                    slot: slots,
+                    layout,
+                });
+                slots += 1;
+            }
+            Seen::Free { ptr } => {
+                if let Some((slot, layout)) = live.remove(&ptr) {
+                    steps.push(Step::Free { slot, layout });
+                }
+            }
+            Seen::Realloc { old, new, size } => {
+                if let Some((slot, layout)) = live.remove(&old) {
+                    steps.push(Step::Realloc { slot, layout, size });
+                    let layout = Layout::from_size_align(size, layout.align()).ok()?;
+                    live.insert(new, (slot, layout));
+                }
+            }
+        }
+    }
+    // Blocks `f` returned instead of freeing: freed at the end, so a replay leaks nothing.
+    let mut rest: Vec<(usize, Layout)> = live.into_values().collect();
+    rest.sort_by_key(|(slot, _)| *slot);
+    steps.extend(
+        rest.into_iter()
+            .map(|(slot, layout)| Step::Free { slot, layout }),
+    );
+    Some(Replay { steps, slots })
 }
 
 /// What `f` allocated: number of allocations, bytes allocated, and the peak of live heap

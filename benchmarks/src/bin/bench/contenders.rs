@@ -19,6 +19,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use thrift_runtime::{Binary, Compact, Protocol, ThriftRead, ThriftWrite};
 
+use crate::alloc::Step;
 use crate::gen;
 use crate::measure::Runner;
 
@@ -266,6 +267,65 @@ fn ours_encoder<'a, T: ThriftWrite, P: Protocol>(value: &'a T, cap: usize) -> Ru
     })
 }
 
+/// The heap calls of our owned decode (the decode and the value's drop), traced once and
+/// replayed without decoding: the same sizes allocated and freed in the same order through the
+/// same global allocator. What the allocator alone costs for what `ours` allocates: the floor
+/// of any decoder making those allocations, as `memcpy` is the floor of touching the bytes.
+fn alloc_floor<'a, T: for<'de> ThriftRead<'de>>(
+    proto: Proto,
+    bytes: &[u8],
+) -> Result<Runner<'a>, String> {
+    let mut decoded = Ok(());
+    let replay = crate::alloc::trace(|| {
+        decoded = decode_ours::<T>(proto, bytes).map(drop);
+    })
+    .ok_or("more heap calls than the trace has room for")?;
+    decoded?;
+    let mut blocks: Vec<*mut u8> = vec![std::ptr::null_mut(); replay.slots];
+    let mut runner: Runner<'a> = Box::new(move |n: u64| {
+        use std::alloc::{alloc, dealloc, handle_alloc_error, realloc};
+        for _ in 0..n {
+            for step in &replay.steps {
+                match *step {
+                    Step::Alloc { slot, layout } => {
+                        // SAFETY: `layout` is one the decoder allocated with, so its size is
+                        // not zero.
+                        let block = unsafe { alloc(layout) };
+                        if block.is_null() {
+                            handle_alloc_error(layout);
+                        }
+                        blocks[slot] = black_box(block);
+                    }
+                    Step::Realloc { slot, layout, size } => {
+                        // SAFETY: the slot holds the live block allocated with `layout` (the
+                        // trace follows the decoder's own calls); `size` is what it asked for.
+                        let block = unsafe { realloc(blocks[slot], layout, size) };
+                        if block.is_null() {
+                            handle_alloc_error(layout);
+                        }
+                        blocks[slot] = block;
+                    }
+                    Step::Free { slot, layout } => {
+                        // SAFETY: the slot holds the live block allocated with `layout`; each
+                        // slot is freed once per replay, after its allocation.
+                        unsafe { dealloc(blocks[slot], layout) }
+                    }
+                }
+            }
+        }
+    });
+    // The check before timing: one replay allocates what one decode does.
+    let (_, decode) = crate::alloc::count(|| decode_ours::<T>(proto, bytes).map(drop));
+    let ((), replay) = crate::alloc::count(|| runner(1));
+    if (replay.allocs, replay.bytes) != (decode.allocs, decode.bytes) {
+        return Err(format!(
+            "the replay allocates {} blocks, {} bytes; the decode {}, {}",
+            replay.allocs, replay.bytes, decode.allocs, decode.bytes
+        ));
+    }
+    Ok(runner)
+}
+
 fn memcpy<'a>(bytes: &'a [u8]) -> Runner<'a> {
     let mut buf = Vec::with_capacity(bytes.len());
     Box::new(move |n: u64| {
@@ -455,6 +515,12 @@ impl<W: Workload> Prepared<W> {
             name: "ours",
             runner: ours,
         });
+        if op == Op::Decode {
+            out.push(Contender {
+                name: "alloc-floor",
+                runner: alloc_floor::<W::Ours>(proto, bytes),
+            });
+        }
 
         #[cfg(feature = "mappings")]
         if op == Op::Decode {
