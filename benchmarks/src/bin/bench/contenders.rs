@@ -281,7 +281,8 @@ fn alloc_floor<'a, T: for<'de> ThriftRead<'de>>(
     })
     .ok_or("more heap calls than the trace has room for")?;
     decoded?;
-    let mut blocks: Vec<*mut u8> = vec![std::ptr::null_mut(); replay.slots];
+    // Leaked like the replay (see `alloc::trace`).
+    let blocks: &'static mut [*mut u8] = vec![std::ptr::null_mut(); replay.slots].leak();
     let mut runner: Runner<'a> = Box::new(move |n: u64| {
         use std::alloc::{alloc, dealloc, handle_alloc_error, realloc};
         for _ in 0..n {
