@@ -217,8 +217,9 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             note: match (measured, bound) {
                 (None, _) => why_missing(s, &[base, other]),
                 (Some(_), Some(bound)) => format!(
-                    "bound by the allocations: `{other}` takes {bound:.2}x the time of ours's \
-                     heap calls alone (`alloc-floor`), the most any decoder making them can reach"
+                    "allocations alone: `{other}` takes {bound:.2}x the time of ours's heap \
+                     calls replayed without decoding (`alloc-floor`), the most any decoder \
+                     making ours's allocations could reach"
                 ),
                 (Some(_), None) => String::new(),
             },
