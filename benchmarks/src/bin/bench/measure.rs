@@ -29,6 +29,14 @@ pub struct Stats {
     pub p90_ns: f64,
     pub samples: usize,
     pub iters_per_sample: u64,
+    /// Time per operation in each round, in round order (every contender of a scenario has
+    /// one batch per round), for ratios paired round by round.
+    pub rounds: Vec<f64>,
+}
+
+/// The median of sorted values.
+pub fn median(sorted: &[f64]) -> f64 {
+    percentile(sorted, 0.5)
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -75,6 +83,7 @@ pub fn measure(runners: &mut [Runner<'_>], cfg: &Config) -> Vec<Stats> {
                     p90_ns: per_op,
                     samples: 1,
                     iters_per_sample: n,
+                    rounds: vec![per_op],
                 }
             })
             .collect();
@@ -93,7 +102,8 @@ pub fn measure(runners: &mut [Runner<'_>], cfg: &Config) -> Vec<Stats> {
     samples
         .into_iter()
         .zip(iters)
-        .map(|(mut s, n)| {
+        .map(|(rounds, n)| {
+            let mut s = rounds.clone();
             s.sort_by(f64::total_cmp);
             Stats {
                 median_ns: percentile(&s, 0.5),
@@ -102,6 +112,7 @@ pub fn measure(runners: &mut [Runner<'_>], cfg: &Config) -> Vec<Stats> {
                 p90_ns: percentile(&s, 0.9),
                 samples: s.len(),
                 iters_per_sample: n,
+                rounds,
             }
         })
         .collect()

@@ -56,11 +56,32 @@ impl Scenario {
         )
     }
 
-    pub fn median(&self, name: &str) -> Option<f64> {
-        self.contenders
+    /// How many times longer `other` takes than `base`: the median over the rounds of the
+    /// ratio of their batches in that round (run back to back, so a change of machine load
+    /// between rounds cancels out), or the ratio of the medians when the rounds do not pair up.
+    pub fn paired(&self, base: &str, other: &str) -> Option<f64> {
+        let find = |name: &str| {
+            self.contenders
+                .iter()
+                .find(|c| c.name == name && c.failed.is_none())
+        };
+        let (b, o) = (find(base)?, find(other)?);
+        if b.stats.rounds.len() != o.stats.rounds.len() {
+            return ratio(Some(b.stats.median_ns), Some(o.stats.median_ns));
+        }
+        let mut ratios: Vec<f64> = b
+            .stats
+            .rounds
             .iter()
-            .find(|c| c.name == name && c.failed.is_none())
-            .map(|c| c.stats.median_ns)
+            .zip(&o.stats.rounds)
+            .filter(|(b, _)| **b > 0.0)
+            .map(|(b, o)| o / b)
+            .collect();
+        if ratios.is_empty() {
+            return None;
+        }
+        ratios.sort_by(f64::total_cmp);
+        Some(crate::measure::median(&ratios))
     }
 }
 
@@ -115,7 +136,6 @@ pub fn print_scenario(s: &Scenario) {
         "  {:<14} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>10}",
         "contender", "median", "p25", "p75", "p90", "allocs", "bytes", "vs ours"
     );
-    let ours = s.median("ours");
     for c in &s.contenders {
         if let Some(reason) = &c.failed {
             println!("  {:<14} FAILED verification: {reason}", c.name);
@@ -138,7 +158,7 @@ pub fn print_scenario(s: &Scenario) {
             fmt_ns(c.stats.p90_ns),
             fmt_count(c.allocs),
             fmt_bytes(c.bytes),
-            fmt_ratio(ratio(ours, Some(c.stats.median_ns))),
+            fmt_ratio(s.paired("ours", c.name)),
         );
     }
 }
@@ -202,12 +222,12 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
     let mut out = Vec::new();
     let mut ratio_target = |what: &str, id: &str, base: &str, other: &str, goal: f64| {
         let s = find(results, id);
-        let measured = s.and_then(|s| ratio(s.median(base), s.median(other)));
+        let measured = s.and_then(|s| s.paired(base, other));
         // Where `ours` misses, how far the allocations alone let it go: `other`'s time over the
         // time of replaying ours's heap calls without decoding.
         let bound = s
             .filter(|_| base == "ours" && measured.is_some_and(|m| m < goal))
-            .and_then(|s| ratio(s.median("alloc-floor"), s.median(other)));
+            .and_then(|s| s.paired("alloc-floor", other));
         out.push(Target {
             what: what.into(),
             scenario: id.into(),
@@ -433,7 +453,7 @@ pub fn json(results: &[Scenario], targets: &[Target], opts: &Opts) -> String {
                 .iter()
                 .filter(|d| d.name != c.name)
                 .filter_map(|d| {
-                    let r = ratio(s.median(c.name), s.median(d.name))?;
+                    let r = s.paired(c.name, d.name)?;
                     Some(format!("{}: {}", js(d.name), jn(r)))
                 })
                 .collect();
@@ -536,7 +556,6 @@ fn scenario_table(md: &mut String, s: &Scenario) {
         md.push_str("--:|--:|");
     }
     md.push_str("--:|\n");
-    let ours = s.median("ours");
     for c in &s.contenders {
         if let Some(r) = &c.failed {
             let _ = writeln!(
@@ -568,7 +587,7 @@ fn scenario_table(md: &mut String, s: &Scenario) {
                     .unwrap_or_else(|| "-".into())
             );
         }
-        let _ = writeln!(md, " {} |", fmt_ratio(ratio(ours, Some(c.stats.median_ns))));
+        let _ = writeln!(md, " {} |", fmt_ratio(s.paired("ours", c.name)));
     }
 }
 
@@ -612,7 +631,7 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
         opts.cfg.batch.as_micros(),
         opts.cfg.min_samples
     );
-    md.push_str("allocations and bytes allocated per operation (a counting global allocator), and `time / ours` = the contender's median over ours (above 1: ours is faster). ");
+    md.push_str("allocations and bytes allocated per operation (a counting global allocator), and `time / ours` = the contender's time over ours, the median over the rounds of the ratio of their batches in the same round (above 1: ours is faster; paired round by round so that a change of machine load between rounds cancels out). ");
     md.push_str("Decode includes dropping the decoded value; encode writes into a reused, pre-sized buffer. Every contender's bytes are checked to decode to the same value before timing.\n\n");
 
     md.push_str(
