@@ -252,20 +252,14 @@ pub fn read_value(
             let read = || read_value(m, f, element, elem_key, depth + 1);
             let build = if !is_set || borrowed {
                 // Struct and string elements read in place, in the vector's next slot.
-                let in_place_string = if borrowed || !is_string(m, f, element) {
-                    None
+                let slot = quote!(#rt::push_default(&mut #out));
+                let push = if let Some(path) = super::structs::in_place_struct(m, f, element) {
+                    quote!(#rt::read_element::<#path, _>(r, &mut #out)?)
+                } else if let Some(read_into) = read_string_into(m, f, element, slot) {
+                    read_into
                 } else {
-                    m.read_string_into(quote!(#rt::push_default(&mut #out)))
-                };
-                let push = match super::structs::in_place_struct(m, f, element) {
-                    Some(path) => quote!(#rt::read_element::<#path, _>(r, &mut #out)?),
-                    None => match in_place_string {
-                        Some(read_into) => read_into,
-                        None => {
-                            let read = read();
-                            quote!(#out.push(#read))
-                        }
-                    },
+                    let read = read();
+                    quote!(#out.push(#read))
                 };
                 Build::vec(&out, &capacity, push)
             } else if m.hashed(in_key) {
@@ -339,12 +333,23 @@ pub fn read_value(
     }
 }
 
-/// Whether `ty` is held as an owned string (`string`, `slist`, `senum`).
-pub fn is_string(m: &Model<'_>, file: FileId, ty: &Type) -> bool {
-    matches!(
+/// The statement reading a value of `ty` into the place `slot` (a `&mut` expression) when
+/// `ty` is held as an owned string (`string`, `slist`, `senum`) of a type read in place (see
+/// [`Model::read_string_into`]); `None` otherwise (borrowed forms hold `&str`).
+pub fn read_string_into(
+    m: &Model<'_>,
+    file: FileId,
+    ty: &Type,
+    slot: TokenStream,
+) -> Option<TokenStream> {
+    let is_string = matches!(
         m.resolve(file, ty),
         Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum
-    )
+    );
+    if m.borrowed() || !is_string {
+        return None;
+    }
+    m.read_string_into(slot)
 }
 
 /// How a decoded container is built: `init` before its elements, `add` for each, `finish`

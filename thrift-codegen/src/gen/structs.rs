@@ -17,7 +17,7 @@ use thrift_parser::ast::{
 };
 use thrift_parser::DefId;
 
-use super::codec::{is_string, read_struct_body, read_value, value_len, write_value, Val};
+use super::codec::{read_string_into, read_struct_body, read_value, value_len, write_value, Val};
 use super::consts::value_expr;
 use super::docs::doc_attrs;
 use super::types::{complexity_allow, rust_type, wire_type};
@@ -568,14 +568,15 @@ fn read_in_place_impl(
                 in_place_struct(m, id.file, &field.ty)
             };
             // Strings are read into their slot (no build-then-move; an old buffer is reused).
-            let in_place_string = if boxed || m.borrowed() || !is_string(m, id.file, &field.ty) {
-                None
-            } else if optional {
-                m.read_string_into(quote! {
-                    out.#field_name.get_or_insert_with(::std::default::Default::default)
-                })
+            let slot = if optional {
+                quote!(out.#field_name.get_or_insert_with(::std::default::Default::default))
             } else {
-                m.read_string_into(quote!(&mut out.#field_name))
+                quote!(&mut out.#field_name)
+            };
+            let in_place_string = if boxed {
+                None
+            } else {
+                read_string_into(m, id.file, &field.ty, slot)
             };
             let assign = match (in_place, in_place_string) {
                 (Some(path), _) if optional => {
