@@ -5,12 +5,27 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 pub struct Counting;
 
-static ENABLED: AtomicBool = AtomicBool::new(false);
+/// What the allocator watches: [`COUNTING`] and [`TRACING`] bits; 0 while timing.
+static WATCHING: AtomicU8 = AtomicU8::new(0);
+const COUNTING: u8 = 1;
+const TRACING: u8 = 2;
+
+fn watch(what: u8, on: bool) {
+    if on {
+        WATCHING.fetch_or(what, Relaxed);
+    } else {
+        WATCHING.fetch_and(!what, Relaxed);
+    }
+}
+
+fn watching(what: u8) -> bool {
+    WATCHING.load(Relaxed) & what != 0
+}
 static ALLOCS: AtomicU64 = AtomicU64::new(0);
 static BYTES: AtomicU64 = AtomicU64::new(0);
 static LIVE: AtomicU64 = AtomicU64::new(0);
@@ -24,7 +39,6 @@ enum Seen {
     Realloc { old: usize, new: usize, size: usize },
 }
 
-static TRACING: AtomicBool = AtomicBool::new(false);
 static TRACE_FULL: AtomicBool = AtomicBool::new(false);
 /// Filled within the capacity reserved before tracing starts, so recording never allocates.
 static TRACE: Mutex<Vec<Seen>> = Mutex::new(Vec::new());
@@ -62,7 +76,7 @@ unsafe impl GlobalAlloc for Counting {
     // tracing go through the cold functions below.
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if WATCHING.load(Relaxed) {
+        if WATCHING.load(Relaxed) != 0 {
             return watched_alloc(layout, false);
         }
         System.alloc(layout)
@@ -70,7 +84,7 @@ unsafe impl GlobalAlloc for Counting {
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if WATCHING.load(Relaxed) {
+        if WATCHING.load(Relaxed) != 0 {
             return watched_alloc(layout, true);
         }
         System.alloc_zeroed(layout)
@@ -78,7 +92,7 @@ unsafe impl GlobalAlloc for Counting {
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if WATCHING.load(Relaxed) {
+        if WATCHING.load(Relaxed) != 0 {
             return watched_dealloc(ptr, layout);
         }
         System.dealloc(ptr, layout)
@@ -86,24 +100,17 @@ unsafe impl GlobalAlloc for Counting {
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if WATCHING.load(Relaxed) {
+        if WATCHING.load(Relaxed) != 0 {
             return watched_realloc(ptr, layout, new_size);
         }
         System.realloc(ptr, layout, new_size)
     }
 }
 
-/// Whether counting or tracing is on.
-static WATCHING: AtomicBool = AtomicBool::new(false);
-
-fn update_watching() {
-    WATCHING.store(ENABLED.load(Relaxed) || TRACING.load(Relaxed), Relaxed);
-}
-
 #[cold]
 #[inline(never)]
 unsafe fn watched_alloc(layout: Layout, zeroed: bool) -> *mut u8 {
-    if ENABLED.load(Relaxed) {
+    if watching(COUNTING) {
         on_alloc(layout.size());
     }
     // SAFETY: forwarded from `GlobalAlloc::alloc`/`alloc_zeroed`, same contract.
@@ -114,7 +121,7 @@ unsafe fn watched_alloc(layout: Layout, zeroed: bool) -> *mut u8 {
             System.alloc(layout)
         }
     };
-    if TRACING.load(Relaxed) {
+    if watching(TRACING) {
         record(Seen::Alloc {
             ptr: ptr as usize,
             layout,
@@ -126,10 +133,10 @@ unsafe fn watched_alloc(layout: Layout, zeroed: bool) -> *mut u8 {
 #[cold]
 #[inline(never)]
 unsafe fn watched_dealloc(ptr: *mut u8, layout: Layout) {
-    if ENABLED.load(Relaxed) {
+    if watching(COUNTING) {
         on_dealloc(layout.size());
     }
-    if TRACING.load(Relaxed) {
+    if watching(TRACING) {
         record(Seen::Free { ptr: ptr as usize });
     }
     // SAFETY: forwarded from `GlobalAlloc::dealloc`, same contract.
@@ -139,14 +146,14 @@ unsafe fn watched_dealloc(ptr: *mut u8, layout: Layout) {
 #[cold]
 #[inline(never)]
 unsafe fn watched_realloc(ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-    if ENABLED.load(Relaxed) {
+    if watching(COUNTING) {
         // A realloc counts as one allocation of the new size.
         on_dealloc(layout.size());
         on_alloc(new_size);
     }
     // SAFETY: forwarded from `GlobalAlloc::realloc`, same contract.
     let new = unsafe { System.realloc(ptr, layout, new_size) };
-    if TRACING.load(Relaxed) {
+    if watching(TRACING) {
         record(Seen::Realloc {
             old: ptr as usize,
             new: new as usize,
@@ -200,11 +207,9 @@ pub fn trace(f: impl FnOnce()) -> Option<&'static Replay> {
         trace.reserve_exact(room);
     }
     TRACE_FULL.store(false, Relaxed);
-    TRACING.store(true, Relaxed);
-    update_watching();
+    watch(TRACING, true);
     f();
-    TRACING.store(false, Relaxed);
-    update_watching();
+    watch(TRACING, false);
     let mut trace = TRACE.lock().ok()?;
     if TRACE_FULL.load(Relaxed) {
         return None;
@@ -265,11 +270,9 @@ pub fn count<R>(f: impl FnOnce() -> R) -> (R, AllocStats) {
     BYTES.store(0, Relaxed);
     LIVE.store(0, Relaxed);
     PEAK.store(0, Relaxed);
-    ENABLED.store(true, Relaxed);
-    update_watching();
+    watch(COUNTING, true);
     let r = f();
-    ENABLED.store(false, Relaxed);
-    update_watching();
+    watch(COUNTING, false);
     let stats = AllocStats {
         allocs: ALLOCS.load(Relaxed),
         bytes: BYTES.load(Relaxed),
