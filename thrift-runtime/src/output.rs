@@ -45,15 +45,12 @@ impl Output for Vec<u8> {
 
     #[inline]
     fn write_data(&mut self, bytes: &[u8]) -> Result<()> {
-        let start = self.len();
-        if bytes.len() <= 16 && self.capacity() - start >= 16 {
-            // Within capacity: a fixed 16-byte store, the extra bytes dropped again.
+        if bytes.len() <= 16 && self.capacity() - self.len() >= 16 {
             let (low, high) = short_words(bytes);
             let mut buf = [0u8; 16];
             buf[..8].copy_from_slice(&low.to_le_bytes());
             buf[8..].copy_from_slice(&high.to_le_bytes());
-            self.extend_from_slice(&buf);
-            self.truncate(start + bytes.len());
+            extend_prefix(self, &buf, bytes.len());
         } else {
             self.extend_from_slice(bytes);
         }
@@ -62,15 +59,22 @@ impl Output for Vec<u8> {
 
     #[inline]
     fn write_prefix(&mut self, buf: &[u8; 10], len: usize) -> Result<()> {
-        let start = self.len();
-        if self.capacity() - start >= buf.len() {
-            // Within capacity: no reallocation (a pre-sized buffer stays exact).
-            self.extend_from_slice(buf);
-            self.truncate(start + len);
-        } else {
-            self.extend_from_slice(&buf[..len]);
-        }
+        extend_prefix(self, buf, len);
         Ok(())
+    }
+}
+
+/// Appends the first `len` bytes of `buf`: within capacity as one fixed-size store of all `N`
+/// bytes, the extra ones dropped again (no reallocation, so a pre-sized buffer stays exact),
+/// instead of a variable-length copy; otherwise just the `len` bytes.
+#[inline]
+fn extend_prefix<const N: usize>(out: &mut Vec<u8>, buf: &[u8; N], len: usize) {
+    let start = out.len();
+    if out.capacity() - start >= N {
+        out.extend_from_slice(buf);
+        out.truncate(start + len);
+    } else {
+        out.extend_from_slice(&buf[..len]);
     }
 }
 
