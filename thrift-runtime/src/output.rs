@@ -28,6 +28,26 @@ pub trait Output {
     fn write_prefix(&mut self, buf: &[u8; 10], len: usize) -> Result<()> {
         self.write_bytes(&buf[..len])
     }
+
+    /// Appends the low `len` bytes (at most 16) of `bytes`, least significant first: a field
+    /// header and its value built in registers by the writer. A `Vec` with room to spare stores
+    /// them with one capacity check instead of one per part.
+    #[inline]
+    fn write_small(&mut self, bytes: u128, len: usize) -> Result<()> {
+        debug_assert!(len <= 16);
+        self.write_bytes(&bytes.to_le_bytes()[..len])
+    }
+
+    /// Appends the low `prefix_len` bytes (at most 8) of `prefix`, least significant first,
+    /// then `data` as [`write_data`](Output::write_data) does: a length (and field header)
+    /// with the bytes of a `string` or `binary`. A `Vec` with room to spare stores a prefix and
+    /// data of 16 bytes or less together, with one capacity check.
+    #[inline]
+    fn write_prefixed_data(&mut self, prefix: u64, prefix_len: usize, data: &[u8]) -> Result<()> {
+        debug_assert!(prefix_len <= 8);
+        self.write_bytes(&prefix.to_le_bytes()[..prefix_len])?;
+        self.write_data(data)
+    }
 }
 
 impl Output for Vec<u8> {
@@ -47,10 +67,7 @@ impl Output for Vec<u8> {
     fn write_data(&mut self, bytes: &[u8]) -> Result<()> {
         if bytes.len() <= 16 && self.capacity() - self.len() >= 16 {
             let (low, high) = short_words(bytes);
-            let mut buf = [0u8; 16];
-            buf[..8].copy_from_slice(&low.to_le_bytes());
-            buf[8..].copy_from_slice(&high.to_le_bytes());
-            extend_prefix(self, &buf, bytes.len());
+            extend_words(self, low, high, bytes.len());
         } else {
             self.extend_from_slice(bytes);
         }
@@ -61,6 +78,76 @@ impl Output for Vec<u8> {
     fn write_prefix(&mut self, buf: &[u8; 10], len: usize) -> Result<()> {
         extend_prefix(self, buf, len);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn write_small(&mut self, bytes: u128, len: usize) -> Result<()> {
+        extend_words(self, bytes as u64, (bytes >> 64) as u64, len);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn write_prefixed_data(&mut self, prefix: u64, prefix_len: usize, data: &[u8]) -> Result<()> {
+        debug_assert!(prefix_len <= 8);
+        // Only the low prefix_len bytes are the prefix (a constant mask once inlined).
+        let prefix = if prefix_len < 8 {
+            prefix & ((1 << (8 * prefix_len)) - 1)
+        } else {
+            prefix
+        };
+        if prefix_len + data.len() <= 16 && self.capacity() - self.len() >= 16 {
+            let (low, high) = short_words(data);
+            let words = (low as u128) | ((high as u128) << 64);
+            // prefix_len <= 8, so the shift stays below 128, and the bytes of `words` beyond
+            // data.len() <= 16 - prefix_len are zero: nothing is shifted out.
+            let all = (prefix as u128) | (words << (8 * prefix_len));
+            extend_words(
+                self,
+                all as u64,
+                (all >> 64) as u64,
+                prefix_len + data.len(),
+            );
+        } else {
+            extend_prefix(self, &prefix.to_le_bytes(), prefix_len);
+            self.write_data(data)?;
+        }
+        Ok(())
+    }
+}
+
+/// Appends the low `len` bytes (at most 16) of the two words `low` and `high`: within
+/// capacity as two 8-byte stores straight into the spare capacity, then the length set to
+/// cover the `len` bytes meant; otherwise just the `len` bytes.
+///
+/// The one `unsafe` block of the writers. The safe ways measured worse: a 16-byte stack buffer
+/// copied in with `extend_from_slice` is stored as two words and loaded as one 16-byte load,
+/// which the CPU cannot forward from the two stores (a stall on every field: small/compact
+/// encode +14%, large/compact +10% against this); `resize` then two slice copies costs a
+/// zero fill and more instructions (large/binary encode +9% instructions, +13% time); two
+/// `extend_from_slice` calls keep both capacity checks (+13% instructions).
+#[inline(always)]
+fn extend_words(out: &mut Vec<u8>, low: u64, high: u64, len: usize) {
+    debug_assert!(len <= 16);
+    let start = out.len();
+    let spare = out.spare_capacity_mut();
+    if spare.len() >= 16 {
+        let dst = spare.as_mut_ptr().cast::<u8>();
+        // SAFETY: `dst` points to at least 16 bytes of the vector's spare capacity (checked
+        // just above), which the two unaligned 8-byte writes fill; the first `len <= 16` of
+        // them are then initialized, so the length may cover them.
+        #[allow(unsafe_code)]
+        unsafe {
+            dst.cast::<[u8; 8]>().write_unaligned(low.to_le_bytes());
+            dst.add(8)
+                .cast::<[u8; 8]>()
+                .write_unaligned(high.to_le_bytes());
+            out.set_len(start + len);
+        }
+    } else {
+        let mut buf = [0u8; 16];
+        buf[..8].copy_from_slice(&low.to_le_bytes());
+        buf[8..].copy_from_slice(&high.to_le_bytes());
+        out.extend_from_slice(&buf[..len]);
     }
 }
 
@@ -127,6 +214,16 @@ impl<O: Output + ?Sized> Output for &mut O {
     #[inline]
     fn write_prefix(&mut self, buf: &[u8; 10], len: usize) -> Result<()> {
         (**self).write_prefix(buf, len)
+    }
+
+    #[inline(always)]
+    fn write_small(&mut self, bytes: u128, len: usize) -> Result<()> {
+        (**self).write_small(bytes, len)
+    }
+
+    #[inline(always)]
+    fn write_prefixed_data(&mut self, prefix: u64, prefix_len: usize, data: &[u8]) -> Result<()> {
+        (**self).write_prefixed_data(prefix, prefix_len, data)
     }
 }
 

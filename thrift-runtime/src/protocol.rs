@@ -274,6 +274,104 @@ pub trait ProtocolWriter {
     }
     /// Writes a `binary`.
     fn write_binary(&mut self, v: &[u8]) -> Result<()>;
+
+    // Whole fields in one call: header, value and field end, so that a writer can build the
+    // header and the value (or the length of a string, or a container's header) together and
+    // store them at once. `prev_id` is the previous field written in this struct when known
+    // at generation time (`Some(0)`: none), as for `write_field_begin_after`; `None` when it
+    // depends on which optional fields are set. Generated code calls these; the defaults are
+    // the separate calls.
+
+    /// Writes an `i32` field (also an enum's value): header, value and field end.
+    #[inline]
+    fn write_i32_field(&mut self, id: i16, prev_id: Option<i16>, v: i32) -> Result<()> {
+        field_begin(self, TType::I32, id, prev_id)?;
+        self.write_i32(v)?;
+        self.write_field_end()
+    }
+    /// Writes an `i64` field: header, value and field end.
+    #[inline]
+    fn write_i64_field(&mut self, id: i16, prev_id: Option<i16>, v: i64) -> Result<()> {
+        field_begin(self, TType::I64, id, prev_id)?;
+        self.write_i64(v)?;
+        self.write_field_end()
+    }
+    /// Writes a `double` field: header, value and field end.
+    #[inline]
+    fn write_double_field(&mut self, id: i16, prev_id: Option<i16>, v: f64) -> Result<()> {
+        field_begin(self, TType::Double, id, prev_id)?;
+        self.write_double(v)?;
+        self.write_field_end()
+    }
+    /// Writes a `string` field: header, value and field end.
+    #[inline]
+    fn write_string_field(&mut self, id: i16, prev_id: Option<i16>, v: &str) -> Result<()> {
+        field_begin(self, TType::String, id, prev_id)?;
+        self.write_string(v)?;
+        self.write_field_end()
+    }
+    /// Writes a `binary` field: header, value and field end.
+    #[inline]
+    fn write_binary_field(&mut self, id: i16, prev_id: Option<i16>, v: &[u8]) -> Result<()> {
+        field_begin(self, TType::String, id, prev_id)?;
+        self.write_binary(v)?;
+        self.write_field_end()
+    }
+    /// Starts a `list` field: its header and the list header. The elements, `write_list_end`
+    /// and `write_field_end` follow.
+    #[inline]
+    fn write_list_field_begin(
+        &mut self,
+        id: i16,
+        prev_id: Option<i16>,
+        elem: TType,
+        len: usize,
+    ) -> Result<()> {
+        field_begin(self, TType::List, id, prev_id)?;
+        self.write_list_begin(elem, len)
+    }
+    /// Starts a `set` field: its header and the set header. The elements, `write_set_end` and
+    /// `write_field_end` follow.
+    #[inline]
+    fn write_set_field_begin(
+        &mut self,
+        id: i16,
+        prev_id: Option<i16>,
+        elem: TType,
+        len: usize,
+    ) -> Result<()> {
+        field_begin(self, TType::Set, id, prev_id)?;
+        self.write_set_begin(elem, len)
+    }
+    /// Starts a `map` field: its header and the map header. The entries, `write_map_end` and
+    /// `write_field_end` follow.
+    #[inline]
+    fn write_map_field_begin(
+        &mut self,
+        id: i16,
+        prev_id: Option<i16>,
+        key: TType,
+        value: TType,
+        len: usize,
+    ) -> Result<()> {
+        field_begin(self, TType::Map, id, prev_id)?;
+        self.write_map_begin(key, value, len)
+    }
+}
+
+/// A field header after `prev_id` when that is known, as the whole-field methods of
+/// [`ProtocolWriter`] take it.
+#[inline]
+fn field_begin<W: ProtocolWriter + ?Sized>(
+    w: &mut W,
+    ttype: TType,
+    id: i16,
+    prev_id: Option<i16>,
+) -> Result<()> {
+    match prev_id {
+        Some(prev) => w.write_field_begin_after(ttype, id, prev),
+        None => w.write_field_begin(ttype, id),
+    }
 }
 
 /// Exact encoded sizes, so generated `encoded_len` matches the writer's

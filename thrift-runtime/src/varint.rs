@@ -64,7 +64,20 @@ pub fn write_varint_u64<O: Output + ?Sized>(out: &mut O, v: u64) -> Result<()> {
     if v < 0x80 {
         return out.write_u8(v as u8);
     }
-    let (low, high, len) = if v < 0x4000 {
+    let (low, high, len) = varint_words(v);
+    let mut buf = [0u8; 10];
+    buf[..8].copy_from_slice(&low.to_le_bytes());
+    buf[8..].copy_from_slice(&(high as u16).to_le_bytes());
+    out.write_prefix(&buf, len)
+}
+
+/// The varint encoding of `v`: its first eight bytes (little-endian) in `low`, the ninth and
+/// tenth in `high`, and its length (1..=10).
+#[inline]
+pub(crate) fn varint_words(v: u64) -> (u64, u64, usize) {
+    if v < 0x80 {
+        (v, 0, 1)
+    } else if v < 0x4000 {
         // Two bytes, the most common long varint.
         ((v & 0x7f) | 0x80 | ((v >> 7) << 8), 0, 2)
     } else if v < 1 << 56 {
@@ -75,17 +88,13 @@ pub fn write_varint_u64<O: Output + ?Sized>(out: &mut O, v: u64) -> Result<()> {
     } else {
         // Nine or ten bytes: the first eight all continue.
         let len = varint_len_u64(v);
-        let ninth = ((v >> 56) & 0x7f) as u16 | if len == 10 { 0x80 } else { 0 };
+        let ninth = ((v >> 56) & 0x7f) | if len == 10 { 0x80 } else { 0 };
         (
             spread7(v) | 0x8080_8080_8080_8080,
-            ninth | (((v >> 63) as u16) << 8),
+            ninth | ((v >> 63) << 8),
             len,
         )
-    };
-    let mut buf = [0u8; 10];
-    buf[..8].copy_from_slice(&low.to_le_bytes());
-    buf[8..].copy_from_slice(&high.to_le_bytes());
-    out.write_prefix(&buf, len)
+    }
 }
 
 /// The inverse of `gather7`: bits 0..56 of `x` as eight 7-bit groups, one per byte

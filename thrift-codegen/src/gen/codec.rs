@@ -71,6 +71,20 @@ pub fn write_value(
     in_key: bool,
     depth: usize,
 ) -> TokenStream {
+    write_value_in(m, file, ty, val, in_key, depth, None)
+}
+
+/// [`write_value`]; a list, set or map that is a field's value (`field`: the `id, prev_id`
+/// arguments) starts with the field's header and its own in one call (`write_list_field_begin`…).
+fn write_value_in(
+    m: &Model<'_>,
+    file: FileId,
+    ty: &Type,
+    val: &Val,
+    in_key: bool,
+    depth: usize,
+    field: Option<&TokenStream>,
+) -> TokenStream {
     let in_key = in_key && !m.borrowed();
     let (copied, by_ref, value) = (val.copied(), val.by_ref(), val.expr());
     let rt = &m.runtime;
@@ -107,13 +121,25 @@ pub fn write_value(
                 elem_key,
                 depth + 1,
             );
-            let (begin, end) = if is_set {
-                (quote!(write_set_begin), quote!(write_set_end))
+            let (begin, field_begin, end) = if is_set {
+                (
+                    quote!(write_set_begin),
+                    quote!(write_set_field_begin),
+                    quote!(write_set_end),
+                )
             } else {
-                (quote!(write_list_begin), quote!(write_list_end))
+                (
+                    quote!(write_list_begin),
+                    quote!(write_list_field_begin),
+                    quote!(write_list_end),
+                )
+            };
+            let begin = match field {
+                Some(args) => quote!(w.#field_begin(#args, #elem_type, #value.len())?;),
+                None => quote!(w.#begin(#elem_type, #value.len())?;),
             };
             quote! {
-                w.#begin(#elem_type, #value.len())?;
+                #begin
                 for #item in #by_ref {
                     #body
                 }
@@ -125,8 +151,14 @@ pub fn write_value(
             let (key_type, value_type) = (wire_type(m, f, key), wire_type(m, f, val));
             let write_key = write_value(m, f, key, &Val::reference(quote!(#k)), true, depth + 1);
             let write_val = write_value(m, f, val, &Val::reference(quote!(#v)), in_key, depth + 1);
+            let begin = match field {
+                Some(args) => {
+                    quote!(w.write_map_field_begin(#args, #key_type, #value_type, #value.len())?;)
+                }
+                None => quote!(w.write_map_begin(#key_type, #value_type, #value.len())?;),
+            };
             quote! {
-                w.write_map_begin(#key_type, #value_type, #value.len())?;
+                #begin
                 for (#k, #v) in #by_ref {
                     #write_key
                     #write_val
@@ -134,6 +166,77 @@ pub fn write_value(
                 w.write_map_end()?;
             }
         }
+    }
+}
+
+/// Statements writing a whole field, header (after `prev`, the previous field's id when known
+/// at generation time) and the value behind `val`, with one call where the writer has one for
+/// the type (`write_i64_field`, `write_string_field`, `write_list_field_begin`…: header and
+/// value, or a container's header, stored together); otherwise `write_field_begin` or
+/// `write_field_begin_after`, the value, and `write_field_end`.
+pub fn write_field(
+    m: &Model<'_>,
+    file: FileId,
+    ty: &Type,
+    val: &Val,
+    in_key: bool,
+    id: i16,
+    prev: Option<i16>,
+) -> TokenStream {
+    let field_id = proc_macro2::Literal::i16_unsuffixed(id);
+    let prev_id = match prev {
+        Some(p) => {
+            let p = proc_macro2::Literal::i16_unsuffixed(p);
+            quote!(::std::option::Option::Some(#p))
+        }
+        None => quote!(::std::option::Option::None),
+    };
+    let args = quote!(#field_id, #prev_id);
+    let in_key = in_key && !m.borrowed();
+    let (copied, by_ref, value) = (val.copied(), val.by_ref(), val.expr());
+    let single = match m.resolve(file, ty) {
+        Resolved::Base(BaseType::I32) => Some(quote!(w.write_i32_field(#args, #copied)?;)),
+        Resolved::Enum(_) => Some(quote!(w.write_i32_field(#args, #value.0)?;)),
+        Resolved::Base(BaseType::I64) => Some(quote!(w.write_i64_field(#args, #copied)?;)),
+        Resolved::Base(BaseType::Double) if in_key => {
+            Some(quote!(w.write_double_field(#args, #value.0)?;))
+        }
+        Resolved::Base(BaseType::Double) => Some(quote!(w.write_double_field(#args, #copied)?;)),
+        Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum if m.borrowed() => {
+            Some(quote!(w.write_string_field(#args, #value)?;))
+        }
+        Resolved::Base(BaseType::Binary) if m.borrowed() => {
+            Some(quote!(w.write_binary_field(#args, #value)?;))
+        }
+        Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum => {
+            Some(quote!(w.write_string_field(#args, #by_ref)?;))
+        }
+        Resolved::Base(BaseType::Binary) => Some(quote!(w.write_binary_field(#args, #by_ref)?;)),
+        _ => None,
+    };
+    if let Some(single) = single {
+        return single;
+    }
+    if let Resolved::List(..) | Resolved::Set(..) | Resolved::Map(..) = m.resolve(file, ty) {
+        let body = write_value_in(m, file, ty, val, in_key, 0, Some(&args));
+        return quote! {
+            #body
+            w.write_field_end()?;
+        };
+    }
+    let body = write_value(m, file, ty, val, in_key, 0);
+    let ttype = wire_type(m, file, ty);
+    let begin = match prev {
+        Some(p) => {
+            let p = proc_macro2::Literal::i16_unsuffixed(p);
+            quote!(w.write_field_begin_after(#ttype, #field_id, #p)?;)
+        }
+        None => quote!(w.write_field_begin(#ttype, #field_id)?;),
+    };
+    quote! {
+        #begin
+        #body
+        w.write_field_end()?;
     }
 }
 

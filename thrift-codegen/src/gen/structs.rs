@@ -17,7 +17,7 @@ use thrift_parser::ast::{
 };
 use thrift_parser::DefId;
 
-use super::codec::{read_string_into, read_struct_body, read_value, value_len, write_value, Val};
+use super::codec::{read_string_into, read_struct_body, read_value, value_len, write_field, Val};
 use super::consts::value_expr;
 use super::docs::doc_attrs;
 use super::types::{complexity_allow, rust_type, wire_type};
@@ -334,28 +334,7 @@ pub fn write_impl(
         } else {
             Val::place(quote!(self.#field_name))
         };
-        let body = if is_bool(m, id, field) {
-            let b = if conditional {
-                quote!(*value)
-            } else {
-                quote!(self.#field_name)
-            };
-            quote!(w.write_bool(#b)?;)
-        } else {
-            write_value(m, id.file, &field.ty, &value, key, 0)
-        };
-        let begin = match prev {
-            Some(p) => {
-                let p = proc_macro2::Literal::i16_unsuffixed(p);
-                quote!(w.write_field_begin_after(#ttype, #field_id, #p)?;)
-            }
-            None => quote!(w.write_field_begin(#ttype, #field_id)?;),
-        };
-        let write = quote! {
-            #begin
-            #body
-            w.write_field_end()?;
-        };
+        let write = write_field(m, id.file, &field.ty, &value, key, field.id, prev);
         let value_size = if is_bool(m, id, field) {
             quote!(P::bool_field_value_len())
         } else {

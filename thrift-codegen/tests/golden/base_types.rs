@@ -34,21 +34,11 @@ impl ::thrift_runtime::ThriftWrite for BaseTypes {
         w.write_field_begin_after(::thrift_runtime::TType::I16, 4, 3)?;
         w.write_i16(self.an_i16)?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 5, 4)?;
-        w.write_i32(self.an_i32)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I64, 6, 5)?;
-        w.write_i64(self.an_i64)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Double, 7, 6)?;
-        w.write_double(self.a_double)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 8, 7)?;
-        w.write_string(&self.a_string)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 9, 8)?;
-        w.write_binary(&self.a_binary)?;
-        w.write_field_end()?;
+        w.write_i32_field(5, ::std::option::Option::Some(4), self.an_i32)?;
+        w.write_i64_field(6, ::std::option::Option::Some(5), self.an_i64)?;
+        w.write_double_field(7, ::std::option::Option::Some(6), self.a_double)?;
+        w.write_string_field(8, ::std::option::Option::Some(7), &self.a_string)?;
+        w.write_binary_field(9, ::std::option::Option::Some(8), &self.a_binary)?;
         w.write_field_begin_after(::thrift_runtime::TType::Uuid, 10, 9)?;
         w.write_uuid(&self.a_uuid)?;
         w.write_field_end()?;
@@ -279,21 +269,11 @@ impl<'de> ::thrift_runtime::ThriftWrite for BaseTypesRef<'de> {
         w.write_field_begin_after(::thrift_runtime::TType::I16, 4, 3)?;
         w.write_i16(self.an_i16)?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 5, 4)?;
-        w.write_i32(self.an_i32)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I64, 6, 5)?;
-        w.write_i64(self.an_i64)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Double, 7, 6)?;
-        w.write_double(self.a_double)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 8, 7)?;
-        w.write_string(self.a_string)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 9, 8)?;
-        w.write_binary(self.a_binary)?;
-        w.write_field_end()?;
+        w.write_i32_field(5, ::std::option::Option::Some(4), self.an_i32)?;
+        w.write_i64_field(6, ::std::option::Option::Some(5), self.an_i64)?;
+        w.write_double_field(7, ::std::option::Option::Some(6), self.a_double)?;
+        w.write_string_field(8, ::std::option::Option::Some(7), self.a_string)?;
+        w.write_binary_field(9, ::std::option::Option::Some(8), self.a_binary)?;
         w.write_field_begin_after(::thrift_runtime::TType::Uuid, 10, 9)?;
         w.write_uuid(&self.a_uuid)?;
         w.write_field_end()?;
@@ -530,28 +510,16 @@ impl ::thrift_runtime::ThriftWrite for Requiredness {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.req)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.req)?;
         if let ::std::option::Option::Some(value) = &self.opt {
-            w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
-            w.write_i32(*value)?;
-            w.write_field_end()?;
+            w.write_i32_field(2, ::std::option::Option::Some(1), *value)?;
         }
-        w.write_field_begin(::thrift_runtime::TType::I32, 3)?;
-        w.write_i32(self.plain)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 4, 3)?;
-        w.write_string(&self.req_string)?;
-        w.write_field_end()?;
+        w.write_i32_field(3, ::std::option::Option::None, self.plain)?;
+        w.write_string_field(4, ::std::option::Option::Some(3), &self.req_string)?;
         if let ::std::option::Option::Some(value) = &self.opt_string {
-            w.write_field_begin_after(::thrift_runtime::TType::String, 5, 4)?;
-            w.write_string(value)?;
-            w.write_field_end()?;
+            w.write_string_field(5, ::std::option::Option::Some(4), value)?;
         }
-        w.write_field_begin(::thrift_runtime::TType::String, 6)?;
-        w.write_string(&self.plain_string)?;
-        w.write_field_end()?;
+        w.write_string_field(6, ::std::option::Option::None, &self.plain_string)?;
         if let ::std::option::Option::Some(value) = &self.opt_bool {
             w.write_field_begin_after(::thrift_runtime::TType::Bool, 7, 6)?;
             w.write_bool(*value)?;
@@ -771,28 +739,16 @@ impl<'de> ::thrift_runtime::ThriftWrite for RequirednessRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.req)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.req)?;
         if let ::std::option::Option::Some(value) = &self.opt {
-            w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
-            w.write_i32(*value)?;
-            w.write_field_end()?;
+            w.write_i32_field(2, ::std::option::Option::Some(1), *value)?;
         }
-        w.write_field_begin(::thrift_runtime::TType::I32, 3)?;
-        w.write_i32(self.plain)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 4, 3)?;
-        w.write_string(self.req_string)?;
-        w.write_field_end()?;
+        w.write_i32_field(3, ::std::option::Option::None, self.plain)?;
+        w.write_string_field(4, ::std::option::Option::Some(3), self.req_string)?;
         if let ::std::option::Option::Some(value) = &self.opt_string {
-            w.write_field_begin_after(::thrift_runtime::TType::String, 5, 4)?;
-            w.write_string(value)?;
-            w.write_field_end()?;
+            w.write_string_field(5, ::std::option::Option::Some(4), value)?;
         }
-        w.write_field_begin(::thrift_runtime::TType::String, 6)?;
-        w.write_string(self.plain_string)?;
-        w.write_field_end()?;
+        w.write_string_field(6, ::std::option::Option::None, self.plain_string)?;
         if let ::std::option::Option::Some(value) = &self.opt_bool {
             w.write_field_begin_after(::thrift_runtime::TType::Bool, 7, 6)?;
             w.write_bool(*value)?;
@@ -1043,19 +999,17 @@ impl ::thrift_runtime::ThriftWrite for Defaults {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.number)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 2, 1)?;
-        w.write_string(&self.text)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.number)?;
+        w.write_string_field(2, ::std::option::Option::Some(1), &self.text)?;
         if let ::std::option::Option::Some(value) = &self.ratio {
-            w.write_field_begin_after(::thrift_runtime::TType::Double, 3, 2)?;
-            w.write_double(*value)?;
-            w.write_field_end()?;
+            w.write_double_field(3, ::std::option::Option::Some(2), *value)?;
         }
-        w.write_field_begin(::thrift_runtime::TType::List, 4)?;
-        w.write_list_begin(::thrift_runtime::TType::I32, self.numbers.len())?;
+        w.write_list_field_begin(
+            4,
+            ::std::option::Option::None,
+            ::thrift_runtime::TType::I32,
+            self.numbers.len(),
+        )?;
         for item0 in &self.numbers {
             w.write_i32(*item0)?;
         }
@@ -1064,15 +1018,11 @@ impl ::thrift_runtime::ThriftWrite for Defaults {
         w.write_field_begin_after(::thrift_runtime::TType::Bool, 5, 4)?;
         w.write_bool(self.flag)?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 6, 5)?;
-        w.write_binary(&self.bytes)?;
-        w.write_field_end()?;
+        w.write_binary_field(6, ::std::option::Option::Some(5), &self.bytes)?;
         w.write_field_begin_after(::thrift_runtime::TType::Uuid, 7, 6)?;
         w.write_uuid(&self.id)?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I64, 8, 7)?;
-        w.write_i64(self.big)?;
-        w.write_field_end()?;
+        w.write_i64_field(8, ::std::option::Option::Some(7), self.big)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }
@@ -1254,20 +1204,18 @@ impl<'de> ::thrift_runtime::ThriftWrite for DefaultsRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.number)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 2, 1)?;
-        w.write_string(self.text)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.number)?;
+        w.write_string_field(2, ::std::option::Option::Some(1), self.text)?;
         if let ::std::option::Option::Some(value) = &self.ratio {
-            w.write_field_begin_after(::thrift_runtime::TType::Double, 3, 2)?;
-            w.write_double(*value)?;
-            w.write_field_end()?;
+            w.write_double_field(3, ::std::option::Option::Some(2), *value)?;
         }
         if let ::std::option::Option::Some(value) = &self.numbers {
-            w.write_field_begin(::thrift_runtime::TType::List, 4)?;
-            w.write_list_begin(::thrift_runtime::TType::I32, value.len())?;
+            w.write_list_field_begin(
+                4,
+                ::std::option::Option::None,
+                ::thrift_runtime::TType::I32,
+                value.len(),
+            )?;
             for item0 in value {
                 w.write_i32(*item0)?;
             }
@@ -1277,15 +1225,11 @@ impl<'de> ::thrift_runtime::ThriftWrite for DefaultsRef<'de> {
         w.write_field_begin(::thrift_runtime::TType::Bool, 5)?;
         w.write_bool(self.flag)?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 6, 5)?;
-        w.write_binary(self.bytes)?;
-        w.write_field_end()?;
+        w.write_binary_field(6, ::std::option::Option::Some(5), self.bytes)?;
         w.write_field_begin_after(::thrift_runtime::TType::Uuid, 7, 6)?;
         w.write_uuid(&self.id)?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I64, 8, 7)?;
-        w.write_i64(self.big)?;
-        w.write_field_end()?;
+        w.write_i64_field(8, ::std::option::Option::Some(7), self.big)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }
@@ -1525,17 +1469,11 @@ impl ::thrift_runtime::ThriftWrite for OutOfOrder {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.a)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.a)?;
         if let ::std::option::Option::Some(value) = &self.b {
-            w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
-            w.write_i32(*value)?;
-            w.write_field_end()?;
+            w.write_i32_field(2, ::std::option::Option::Some(1), *value)?;
         }
-        w.write_field_begin(::thrift_runtime::TType::I32, 3)?;
-        w.write_i32(self.c)?;
-        w.write_field_end()?;
+        w.write_i32_field(3, ::std::option::Option::None, self.c)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }
@@ -1680,8 +1618,12 @@ impl ::thrift_runtime::ThriftWrite for Nested {
             ::thrift_runtime::ThriftWrite::write(value, w)?;
             w.write_field_end()?;
         }
-        w.write_field_begin(::thrift_runtime::TType::List, 3)?;
-        w.write_list_begin(::thrift_runtime::TType::Struct, self.items.len())?;
+        w.write_list_field_begin(
+            3,
+            ::std::option::Option::None,
+            ::thrift_runtime::TType::Struct,
+            self.items.len(),
+        )?;
         for item0 in &self.items {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
         }
@@ -1866,8 +1808,12 @@ impl<'de> ::thrift_runtime::ThriftWrite for NestedRef<'de> {
             ::thrift_runtime::ThriftWrite::write(value, w)?;
             w.write_field_end()?;
         }
-        w.write_field_begin(::thrift_runtime::TType::List, 3)?;
-        w.write_list_begin(::thrift_runtime::TType::Struct, self.items.len())?;
+        w.write_list_field_begin(
+            3,
+            ::std::option::Option::None,
+            ::thrift_runtime::TType::Struct,
+            self.items.len(),
+        )?;
         for item0 in &self.items {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
         }

@@ -160,12 +160,8 @@ impl ::thrift_runtime::ThriftWrite for Point {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.x)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
-        w.write_i32(self.y)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.x)?;
+        w.write_i32_field(2, ::std::option::Option::Some(1), self.y)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }

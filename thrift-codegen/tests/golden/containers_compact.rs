@@ -31,8 +31,12 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::List, 1, 0)?;
-        w.write_list_begin(::thrift_runtime::TType::List, self.matrix.len())?;
+        w.write_list_field_begin(
+            1,
+            ::std::option::Option::Some(0),
+            ::thrift_runtime::TType::List,
+            self.matrix.len(),
+        )?;
         for item0 in &self.matrix {
             w.write_list_begin(::thrift_runtime::TType::I32, item0.len())?;
             for item1 in item0 {
@@ -42,15 +46,20 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 2, 1)?;
-        w.write_set_begin(::thrift_runtime::TType::String, self.tags.len())?;
+        w.write_set_field_begin(
+            2,
+            ::std::option::Option::Some(1),
+            ::thrift_runtime::TType::String,
+            self.tags.len(),
+        )?;
         for item0 in &self.tags {
             w.write_string(item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            3,
+            ::std::option::Option::Some(2),
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::Map,
             self.nested.len(),
@@ -74,15 +83,20 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 4, 3)?;
-        w.write_set_begin(::thrift_runtime::TType::Double, self.doubles.len())?;
+        w.write_set_field_begin(
+            4,
+            ::std::option::Option::Some(3),
+            ::thrift_runtime::TType::Double,
+            self.doubles.len(),
+        )?;
         for item0 in &self.doubles {
             w.write_double(item0.0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 5, 4)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            5,
+            ::std::option::Option::Some(4),
             ::thrift_runtime::TType::Double,
             ::thrift_runtime::TType::Double,
             self.by_double.len(),
@@ -93,8 +107,12 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::List, 6, 5)?;
-        w.write_list_begin(::thrift_runtime::TType::Set, self.sets_of_doubles.len())?;
+        w.write_list_field_begin(
+            6,
+            ::std::option::Option::Some(5),
+            ::thrift_runtime::TType::Set,
+            self.sets_of_doubles.len(),
+        )?;
         for item0 in &self.sets_of_doubles {
             w.write_set_begin(::thrift_runtime::TType::Double, item0.len())?;
             for item1 in item0 {
@@ -104,8 +122,9 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 7, 6)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            7,
+            ::std::option::Option::Some(6),
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::Bool,
             self.by_bytes.len(),
@@ -117,23 +136,35 @@ impl ::thrift_runtime::ThriftWrite for Containers {
         w.write_map_end()?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.flags {
-            w.write_field_begin_after(::thrift_runtime::TType::List, 8, 7)?;
-            w.write_list_begin(::thrift_runtime::TType::Bool, value.len())?;
+            w.write_list_field_begin(
+                8,
+                ::std::option::Option::Some(7),
+                ::thrift_runtime::TType::Bool,
+                value.len(),
+            )?;
             for item0 in value {
                 w.write_bool(*item0)?;
             }
             w.write_list_end()?;
             w.write_field_end()?;
         }
-        w.write_field_begin(::thrift_runtime::TType::List, 9)?;
-        w.write_list_begin(::thrift_runtime::TType::String, self.blobs.len())?;
+        w.write_list_field_begin(
+            9,
+            ::std::option::Option::None,
+            ::thrift_runtime::TType::String,
+            self.blobs.len(),
+        )?;
         for item0 in &self.blobs {
             w.write_binary(item0)?;
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 10, 9)?;
-        w.write_set_begin(::thrift_runtime::TType::List, self.nested_doubles.len())?;
+        w.write_set_field_begin(
+            10,
+            ::std::option::Option::Some(9),
+            ::thrift_runtime::TType::List,
+            self.nested_doubles.len(),
+        )?;
         for item0 in &self.nested_doubles {
             w.write_list_begin(::thrift_runtime::TType::Double, item0.len())?;
             for item1 in item0 {
@@ -988,8 +1019,12 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::List, 1, 0)?;
-        w.write_list_begin(::thrift_runtime::TType::List, self.matrix.len())?;
+        w.write_list_field_begin(
+            1,
+            ::std::option::Option::Some(0),
+            ::thrift_runtime::TType::List,
+            self.matrix.len(),
+        )?;
         for item0 in &self.matrix {
             w.write_list_begin(::thrift_runtime::TType::I32, item0.len())?;
             for item1 in item0 {
@@ -999,15 +1034,20 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 2, 1)?;
-        w.write_set_begin(::thrift_runtime::TType::String, self.tags.len())?;
+        w.write_set_field_begin(
+            2,
+            ::std::option::Option::Some(1),
+            ::thrift_runtime::TType::String,
+            self.tags.len(),
+        )?;
         for item0 in &self.tags {
             w.write_string(item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            3,
+            ::std::option::Option::Some(2),
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::Map,
             self.nested.len(),
@@ -1031,15 +1071,20 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 4, 3)?;
-        w.write_set_begin(::thrift_runtime::TType::Double, self.doubles.len())?;
+        w.write_set_field_begin(
+            4,
+            ::std::option::Option::Some(3),
+            ::thrift_runtime::TType::Double,
+            self.doubles.len(),
+        )?;
         for item0 in &self.doubles {
             w.write_double(*item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 5, 4)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            5,
+            ::std::option::Option::Some(4),
             ::thrift_runtime::TType::Double,
             ::thrift_runtime::TType::Double,
             self.by_double.len(),
@@ -1050,8 +1095,12 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::List, 6, 5)?;
-        w.write_list_begin(::thrift_runtime::TType::Set, self.sets_of_doubles.len())?;
+        w.write_list_field_begin(
+            6,
+            ::std::option::Option::Some(5),
+            ::thrift_runtime::TType::Set,
+            self.sets_of_doubles.len(),
+        )?;
         for item0 in &self.sets_of_doubles {
             w.write_set_begin(::thrift_runtime::TType::Double, item0.len())?;
             for item1 in item0 {
@@ -1061,8 +1110,9 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 7, 6)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            7,
+            ::std::option::Option::Some(6),
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::Bool,
             self.by_bytes.len(),
@@ -1074,23 +1124,35 @@ impl<'de> ::thrift_runtime::ThriftWrite for ContainersRef<'de> {
         w.write_map_end()?;
         w.write_field_end()?;
         if let ::std::option::Option::Some(value) = &self.flags {
-            w.write_field_begin_after(::thrift_runtime::TType::List, 8, 7)?;
-            w.write_list_begin(::thrift_runtime::TType::Bool, value.len())?;
+            w.write_list_field_begin(
+                8,
+                ::std::option::Option::Some(7),
+                ::thrift_runtime::TType::Bool,
+                value.len(),
+            )?;
             for item0 in value {
                 w.write_bool(*item0)?;
             }
             w.write_list_end()?;
             w.write_field_end()?;
         }
-        w.write_field_begin(::thrift_runtime::TType::List, 9)?;
-        w.write_list_begin(::thrift_runtime::TType::String, self.blobs.len())?;
+        w.write_list_field_begin(
+            9,
+            ::std::option::Option::None,
+            ::thrift_runtime::TType::String,
+            self.blobs.len(),
+        )?;
         for item0 in &self.blobs {
             w.write_binary(item0)?;
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 10, 9)?;
-        w.write_set_begin(::thrift_runtime::TType::List, self.nested_doubles.len())?;
+        w.write_set_field_begin(
+            10,
+            ::std::option::Option::Some(9),
+            ::thrift_runtime::TType::List,
+            self.nested_doubles.len(),
+        )?;
         for item0 in &self.nested_doubles {
             w.write_list_begin(::thrift_runtime::TType::Double, item0.len())?;
             for item1 in item0 {
@@ -2017,16 +2079,18 @@ impl ::thrift_runtime::ThriftWrite for KeyWithSet {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 1, 0)?;
-        w.write_set_begin(::thrift_runtime::TType::String, self.names.len())?;
+        w.write_set_field_begin(
+            1,
+            ::std::option::Option::Some(0),
+            ::thrift_runtime::TType::String,
+            self.names.len(),
+        )?;
         for item0 in &self.names {
             w.write_string(item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Double, 2, 1)?;
-        w.write_double(self.weight.0)?;
-        w.write_field_end()?;
+        w.write_double_field(2, ::std::option::Option::Some(1), self.weight.0)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }
@@ -2139,16 +2203,18 @@ impl<'de> ::thrift_runtime::ThriftWrite for KeyWithSetRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 1, 0)?;
-        w.write_set_begin(::thrift_runtime::TType::String, self.names.len())?;
+        w.write_set_field_begin(
+            1,
+            ::std::option::Option::Some(0),
+            ::thrift_runtime::TType::String,
+            self.names.len(),
+        )?;
         for item0 in &self.names {
             w.write_string(item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Double, 2, 1)?;
-        w.write_double(self.weight)?;
-        w.write_field_end()?;
+        w.write_double_field(2, ::std::option::Option::Some(1), self.weight)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }
@@ -2288,8 +2354,9 @@ impl ::thrift_runtime::ThriftWrite for UsesKeys {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 1, 0)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            1,
+            ::std::option::Option::Some(0),
             ::thrift_runtime::TType::Struct,
             ::thrift_runtime::TType::Set,
             self.by_key.len(),
@@ -2304,15 +2371,20 @@ impl ::thrift_runtime::ThriftWrite for UsesKeys {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 2, 1)?;
-        w.write_set_begin(::thrift_runtime::TType::Struct, self.keys.len())?;
+        w.write_set_field_begin(
+            2,
+            ::std::option::Option::Some(1),
+            ::thrift_runtime::TType::Struct,
+            self.keys.len(),
+        )?;
         for item0 in &self.keys {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            3,
+            ::std::option::Option::Some(2),
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::List,
             self.deep.len(),
@@ -2728,8 +2800,9 @@ impl<'de> ::thrift_runtime::ThriftWrite for UsesKeysRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 1, 0)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            1,
+            ::std::option::Option::Some(0),
             ::thrift_runtime::TType::Struct,
             ::thrift_runtime::TType::Set,
             self.by_key.len(),
@@ -2744,15 +2817,20 @@ impl<'de> ::thrift_runtime::ThriftWrite for UsesKeysRef<'de> {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 2, 1)?;
-        w.write_set_begin(::thrift_runtime::TType::Struct, self.keys.len())?;
+        w.write_set_field_begin(
+            2,
+            ::std::option::Option::Some(1),
+            ::thrift_runtime::TType::Struct,
+            self.keys.len(),
+        )?;
         for item0 in &self.keys {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            3,
+            ::std::option::Option::Some(2),
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::List,
             self.deep.len(),

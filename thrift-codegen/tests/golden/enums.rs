@@ -181,23 +181,24 @@ impl ::thrift_runtime::ThriftWrite for UsesEnums {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.color.0)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.color.0)?;
         if let ::std::option::Option::Some(value) = &self.signed {
-            w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
-            w.write_i32(value.0)?;
-            w.write_field_end()?;
+            w.write_i32_field(2, ::std::option::Option::Some(1), value.0)?;
         }
-        w.write_field_begin(::thrift_runtime::TType::List, 3)?;
-        w.write_list_begin(::thrift_runtime::TType::I32, self.colors.len())?;
+        w.write_list_field_begin(
+            3,
+            ::std::option::Option::None,
+            ::thrift_runtime::TType::I32,
+            self.colors.len(),
+        )?;
         for item0 in &self.colors {
             w.write_i32(item0.0)?;
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 4, 3)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            4,
+            ::std::option::Option::Some(3),
             ::thrift_runtime::TType::I32,
             ::thrift_runtime::TType::String,
             self.names.len(),
@@ -390,17 +391,17 @@ impl<'de> ::thrift_runtime::ThriftWrite for UsesEnumsRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.color.0)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.color.0)?;
         if let ::std::option::Option::Some(value) = &self.signed {
-            w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
-            w.write_i32(value.0)?;
-            w.write_field_end()?;
+            w.write_i32_field(2, ::std::option::Option::Some(1), value.0)?;
         }
         if let ::std::option::Option::Some(value) = &self.colors {
-            w.write_field_begin(::thrift_runtime::TType::List, 3)?;
-            w.write_list_begin(::thrift_runtime::TType::I32, value.len())?;
+            w.write_list_field_begin(
+                3,
+                ::std::option::Option::None,
+                ::thrift_runtime::TType::I32,
+                value.len(),
+            )?;
             for item0 in value {
                 w.write_i32(item0.0)?;
             }
@@ -408,8 +409,9 @@ impl<'de> ::thrift_runtime::ThriftWrite for UsesEnumsRef<'de> {
             w.write_field_end()?;
         }
         if let ::std::option::Option::Some(value) = &self.names {
-            w.write_field_begin(::thrift_runtime::TType::Map, 4)?;
-            w.write_map_begin(
+            w.write_map_field_begin(
+                4,
+                ::std::option::Option::None,
                 ::thrift_runtime::TType::I32,
                 ::thrift_runtime::TType::String,
                 value.len(),

@@ -27,12 +27,8 @@ impl ::thrift_runtime::ThriftWrite for NotFound {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
-        w.write_string(&self.message)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
-        w.write_i32(self.code)?;
-        w.write_field_end()?;
+        w.write_string_field(1, ::std::option::Option::Some(0), &self.message)?;
+        w.write_i32_field(2, ::std::option::Option::Some(1), self.code)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }
@@ -97,12 +93,8 @@ impl<'de> ::thrift_runtime::ThriftWrite for NotFoundRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
-        w.write_string(self.message)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
-        w.write_i32(self.code)?;
-        w.write_field_end()?;
+        w.write_string_field(1, ::std::option::Option::Some(0), self.message)?;
+        w.write_i32_field(2, ::std::option::Option::Some(1), self.code)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }

@@ -19,30 +19,14 @@ impl ::thrift_runtime::ThriftWrite for Type {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.r#fn)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
-        w.write_i32(self.self_)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 3, 2)?;
-        w.write_i32(self.super_)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 4, 3)?;
-        w.write_string(&self.crate_)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 5, 4)?;
-        w.write_i32(self.foo_bar)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 6, 5)?;
-        w.write_i32(self.foo_bar_2)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 7, 6)?;
-        w.write_i32(self.foo_bar_3)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 8, 7)?;
-        w.write_i32(self.r#async)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.r#fn)?;
+        w.write_i32_field(2, ::std::option::Option::Some(1), self.self_)?;
+        w.write_i32_field(3, ::std::option::Option::Some(2), self.super_)?;
+        w.write_string_field(4, ::std::option::Option::Some(3), &self.crate_)?;
+        w.write_i32_field(5, ::std::option::Option::Some(4), self.foo_bar)?;
+        w.write_i32_field(6, ::std::option::Option::Some(5), self.foo_bar_2)?;
+        w.write_i32_field(7, ::std::option::Option::Some(6), self.foo_bar_3)?;
+        w.write_i32_field(8, ::std::option::Option::Some(7), self.r#async)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }
@@ -224,30 +208,14 @@ impl<'de> ::thrift_runtime::ThriftWrite for TypeRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.r#fn)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 2, 1)?;
-        w.write_i32(self.self_)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 3, 2)?;
-        w.write_i32(self.super_)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 4, 3)?;
-        w.write_string(self.crate_)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 5, 4)?;
-        w.write_i32(self.foo_bar)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 6, 5)?;
-        w.write_i32(self.foo_bar_2)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 7, 6)?;
-        w.write_i32(self.foo_bar_3)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 8, 7)?;
-        w.write_i32(self.r#async)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.r#fn)?;
+        w.write_i32_field(2, ::std::option::Option::Some(1), self.self_)?;
+        w.write_i32_field(3, ::std::option::Option::Some(2), self.super_)?;
+        w.write_string_field(4, ::std::option::Option::Some(3), self.crate_)?;
+        w.write_i32_field(5, ::std::option::Option::Some(4), self.foo_bar)?;
+        w.write_i32_field(6, ::std::option::Option::Some(5), self.foo_bar_2)?;
+        w.write_i32_field(7, ::std::option::Option::Some(6), self.foo_bar_3)?;
+        w.write_i32_field(8, ::std::option::Option::Some(7), self.r#async)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }
@@ -440,9 +408,7 @@ impl ::thrift_runtime::ThriftWrite for SnakeCaseStruct {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.camel_case_field)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.camel_case_field)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }
@@ -581,9 +547,7 @@ impl ::thrift_runtime::ThriftWrite for FooBar {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
-        w.write_string(&self.a)?;
-        w.write_field_end()?;
+        w.write_string_field(1, ::std::option::Option::Some(0), &self.a)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }
@@ -646,9 +610,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for FooBarRef2<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
-        w.write_string(self.a)?;
-        w.write_field_end()?;
+        w.write_string_field(1, ::std::option::Option::Some(0), self.a)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }

@@ -14,9 +14,7 @@ impl ::thrift_runtime::ThriftWrite for Header {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
-        w.write_string(&self.trace_id)?;
-        w.write_field_end()?;
+        w.write_string_field(1, ::std::option::Option::Some(0), &self.trace_id)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }
@@ -79,9 +77,7 @@ impl<'de> ::thrift_runtime::ThriftWrite for HeaderRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::String, 1, 0)?;
-        w.write_string(self.trace_id)?;
-        w.write_field_end()?;
+        w.write_string_field(1, ::std::option::Option::Some(0), self.trace_id)?;
         w.write_field_stop()?;
         w.write_struct_end(token)
     }

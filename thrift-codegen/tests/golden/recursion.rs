@@ -14,9 +14,7 @@ impl ::thrift_runtime::ThriftWrite for Node {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I32, 1, 0)?;
-        w.write_i32(self.value)?;
-        w.write_field_end()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.value)?;
         if let ::std::option::Option::Some(value) = &self.next {
             w.write_field_begin_after(::thrift_runtime::TType::Struct, 2, 1)?;
             ::thrift_runtime::ThriftWrite::write(value, w)?;
@@ -110,8 +108,12 @@ impl ::thrift_runtime::ThriftWrite for Tree {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::List, 1, 0)?;
-        w.write_list_begin(::thrift_runtime::TType::Struct, self.children.len())?;
+        w.write_list_field_begin(
+            1,
+            ::std::option::Option::Some(0),
+            ::thrift_runtime::TType::Struct,
+            self.children.len(),
+        )?;
         for item0 in &self.children {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
         }

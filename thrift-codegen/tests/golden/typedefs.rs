@@ -24,18 +24,21 @@ impl ::thrift_runtime::ThriftWrite for Record {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I64, 1, 0)?;
-        w.write_i64(self.id)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::List, 2, 1)?;
-        w.write_list_begin(::thrift_runtime::TType::I64, self.related.len())?;
+        w.write_i64_field(1, ::std::option::Option::Some(0), self.id)?;
+        w.write_list_field_begin(
+            2,
+            ::std::option::Option::Some(1),
+            ::thrift_runtime::TType::I64,
+            self.related.len(),
+        )?;
         for item0 in &self.related {
             w.write_i64(*item0)?;
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            3,
+            ::std::option::Option::Some(2),
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::List,
             self.index.len(),
@@ -50,15 +53,20 @@ impl ::thrift_runtime::ThriftWrite for Record {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 4, 3)?;
-        w.write_set_begin(::thrift_runtime::TType::Double, self.scores.len())?;
+        w.write_set_field_begin(
+            4,
+            ::std::option::Option::Some(3),
+            ::thrift_runtime::TType::Double,
+            self.scores.len(),
+        )?;
         for item0 in &self.scores {
             w.write_double(item0.0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 5, 4)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            5,
+            ::std::option::Option::Some(4),
             ::thrift_runtime::TType::Double,
             ::thrift_runtime::TType::String,
             self.by_score.len(),
@@ -404,18 +412,21 @@ impl<'de> ::thrift_runtime::ThriftWrite for RecordRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::I64, 1, 0)?;
-        w.write_i64(self.id)?;
-        w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::List, 2, 1)?;
-        w.write_list_begin(::thrift_runtime::TType::I64, self.related.len())?;
+        w.write_i64_field(1, ::std::option::Option::Some(0), self.id)?;
+        w.write_list_field_begin(
+            2,
+            ::std::option::Option::Some(1),
+            ::thrift_runtime::TType::I64,
+            self.related.len(),
+        )?;
         for item0 in &self.related {
             w.write_i64(*item0)?;
         }
         w.write_list_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 3, 2)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            3,
+            ::std::option::Option::Some(2),
             ::thrift_runtime::TType::String,
             ::thrift_runtime::TType::List,
             self.index.len(),
@@ -430,15 +441,20 @@ impl<'de> ::thrift_runtime::ThriftWrite for RecordRef<'de> {
         }
         w.write_map_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 4, 3)?;
-        w.write_set_begin(::thrift_runtime::TType::Double, self.scores.len())?;
+        w.write_set_field_begin(
+            4,
+            ::std::option::Option::Some(3),
+            ::thrift_runtime::TType::Double,
+            self.scores.len(),
+        )?;
         for item0 in &self.scores {
             w.write_double(*item0)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Map, 5, 4)?;
-        w.write_map_begin(
+        w.write_map_field_begin(
+            5,
+            ::std::option::Option::Some(4),
             ::thrift_runtime::TType::Double,
             ::thrift_runtime::TType::String,
             self.by_score.len(),
@@ -827,8 +843,12 @@ impl ::thrift_runtime::ThriftWrite for Procedure {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::List, 1, 0)?;
-        w.write_list_begin(::thrift_runtime::TType::Map, self.steps.len())?;
+        w.write_list_field_begin(
+            1,
+            ::std::option::Option::Some(0),
+            ::thrift_runtime::TType::Map,
+            self.steps.len(),
+        )?;
         for item0 in &self.steps {
             w.write_map_begin(
                 ::thrift_runtime::TType::I32,
@@ -1002,8 +1022,12 @@ impl<'de> ::thrift_runtime::ThriftWrite for ProcedureRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::List, 1, 0)?;
-        w.write_list_begin(::thrift_runtime::TType::Map, self.steps.len())?;
+        w.write_list_field_begin(
+            1,
+            ::std::option::Option::Some(0),
+            ::thrift_runtime::TType::Map,
+            self.steps.len(),
+        )?;
         for item0 in &self.steps {
             w.write_map_begin(
                 ::thrift_runtime::TType::I32,
@@ -1205,15 +1229,23 @@ impl ::thrift_runtime::ThriftWrite for Catalog {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 1, 0)?;
-        w.write_set_begin(::thrift_runtime::TType::Struct, self.procedures.len())?;
+        w.write_set_field_begin(
+            1,
+            ::std::option::Option::Some(0),
+            ::thrift_runtime::TType::Struct,
+            self.procedures.len(),
+        )?;
         for item0 in &self.procedures {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::List, 2, 1)?;
-        w.write_list_begin(::thrift_runtime::TType::Map, self.main.len())?;
+        w.write_list_field_begin(
+            2,
+            ::std::option::Option::Some(1),
+            ::thrift_runtime::TType::Map,
+            self.main.len(),
+        )?;
         for item0 in &self.main {
             w.write_map_begin(
                 ::thrift_runtime::TType::I32,
@@ -1446,15 +1478,23 @@ impl<'de> ::thrift_runtime::ThriftWrite for CatalogRef<'de> {
         w: &mut W,
     ) -> ::thrift_runtime::Result<()> {
         let token = w.write_struct_begin()?;
-        w.write_field_begin_after(::thrift_runtime::TType::Set, 1, 0)?;
-        w.write_set_begin(::thrift_runtime::TType::Struct, self.procedures.len())?;
+        w.write_set_field_begin(
+            1,
+            ::std::option::Option::Some(0),
+            ::thrift_runtime::TType::Struct,
+            self.procedures.len(),
+        )?;
         for item0 in &self.procedures {
             ::thrift_runtime::ThriftWrite::write(item0, w)?;
         }
         w.write_set_end()?;
         w.write_field_end()?;
-        w.write_field_begin_after(::thrift_runtime::TType::List, 2, 1)?;
-        w.write_list_begin(::thrift_runtime::TType::Map, self.main.len())?;
+        w.write_list_field_begin(
+            2,
+            ::std::option::Option::Some(1),
+            ::thrift_runtime::TType::Map,
+            self.main.len(),
+        )?;
         for item0 in &self.main {
             w.write_map_begin(
                 ::thrift_runtime::TType::I32,

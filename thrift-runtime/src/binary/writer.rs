@@ -116,9 +116,97 @@ impl<O: Output> ProtocolWriter for BinaryWriter<O> {
         self.out.write_bytes(v)
     }
 
-    #[inline]
-    fn write_binary(&mut self, v: &[u8]) -> Result<()> {
-        self.write_i32(len_to_i32(v.len())?)?;
-        self.out.write_data(v)
+    #[inline(always)]
+    fn write_string(&mut self, v: &str) -> Result<()> {
+        self.write_binary(v.as_bytes())
     }
+
+    #[inline(always)]
+    fn write_binary(&mut self, v: &[u8]) -> Result<()> {
+        let len = len_to_i32(v.len())? as u32;
+        self.out.write_prefixed_data(len.swap_bytes() as u64, 4, v)
+    }
+
+    // Whole fields: the three header bytes and the value (or length, or container header)
+    // built in one register pair and stored with one capacity check.
+
+    #[inline(always)]
+    fn write_i32_field(&mut self, id: i16, _prev_id: Option<i16>, v: i32) -> Result<()> {
+        let word = header(TType::I32, id) | ((v as u32).swap_bytes() as u64) << 24;
+        self.out.write_small(word as u128, 7)
+    }
+
+    #[inline(always)]
+    fn write_i64_field(&mut self, id: i16, _prev_id: Option<i16>, v: i64) -> Result<()> {
+        let bytes = header(TType::I64, id) as u128 | ((v as u64).swap_bytes() as u128) << 24;
+        self.out.write_small(bytes, 11)
+    }
+
+    #[inline(always)]
+    fn write_double_field(&mut self, id: i16, _prev_id: Option<i16>, v: f64) -> Result<()> {
+        let bytes = header(TType::Double, id) as u128 | (v.to_bits().swap_bytes() as u128) << 24;
+        self.out.write_small(bytes, 11)
+    }
+
+    #[inline(always)]
+    fn write_string_field(&mut self, id: i16, prev_id: Option<i16>, v: &str) -> Result<()> {
+        self.write_binary_field(id, prev_id, v.as_bytes())
+    }
+
+    #[inline(always)]
+    fn write_binary_field(&mut self, id: i16, _prev_id: Option<i16>, v: &[u8]) -> Result<()> {
+        let len = len_to_i32(v.len())? as u32;
+        let prefix = header(TType::String, id) | (len.swap_bytes() as u64) << 24;
+        self.out.write_prefixed_data(prefix, 7, v)
+    }
+
+    #[inline(always)]
+    fn write_list_field_begin(
+        &mut self,
+        id: i16,
+        _prev_id: Option<i16>,
+        elem: TType,
+        len: usize,
+    ) -> Result<()> {
+        let len = len_to_i32(len)? as u32;
+        let word = header(TType::List, id) | (elem as u64) << 24 | (len.swap_bytes() as u64) << 32;
+        self.out.write_bytes(&word.to_le_bytes())
+    }
+
+    #[inline(always)]
+    fn write_set_field_begin(
+        &mut self,
+        id: i16,
+        _prev_id: Option<i16>,
+        elem: TType,
+        len: usize,
+    ) -> Result<()> {
+        let len = len_to_i32(len)? as u32;
+        let word = header(TType::Set, id) | (elem as u64) << 24 | (len.swap_bytes() as u64) << 32;
+        self.out.write_bytes(&word.to_le_bytes())
+    }
+
+    #[inline(always)]
+    fn write_map_field_begin(
+        &mut self,
+        id: i16,
+        _prev_id: Option<i16>,
+        key: TType,
+        value: TType,
+        len: usize,
+    ) -> Result<()> {
+        let len = len_to_i32(len)? as u32;
+        let bytes = header(TType::Map, id) as u128
+            | (key as u128) << 24
+            | (value as u128) << 32
+            | (len.swap_bytes() as u128) << 40;
+        self.out.write_small(bytes, 9)
+    }
+}
+
+/// A field header (type byte, then the id big-endian) in the low three bytes of a word, in
+/// the order they are written.
+#[inline]
+fn header(ttype: TType, id: i16) -> u64 {
+    ttype as u64 | ((id as u16).swap_bytes() as u64) << 8
 }

@@ -380,3 +380,61 @@ fn vec_write_data_appends_exactly() {
         }
     }
 }
+
+/// `Vec`'s `write_small` and `write_prefixed_data` (one capacity check, two 8-byte stores into
+/// the spare capacity, then the length set to the bytes meant) append exactly the bytes meant:
+/// every length, prefix length, existing content and spare room around the 16-byte cut-off,
+/// with garbage in the bytes of the words beyond the length, and no reallocation when the
+/// bytes fit.
+#[test]
+fn vec_write_small_and_prefixed_data_append_exactly() {
+    use crate::Output;
+    let garbage = u128::MAX;
+    let source: Vec<u8> = (1..=40).collect();
+    for before in [0, 1, 7] {
+        for spare in [0, 1, 8, 15, 16, 17, 64] {
+            for len in 0..=16 {
+                let bytes = u128::from_le_bytes(source[..16].try_into().unwrap());
+                let bytes = if len < 16 {
+                    bytes & ((1 << (8 * len)) - 1) | garbage << (8 * len)
+                } else {
+                    bytes
+                };
+                let mut out = Vec::with_capacity(before + spare);
+                out.extend(std::iter::repeat_n(0xaa, before));
+                let capacity = out.capacity();
+                out.write_small(bytes, len).unwrap();
+                let mut expected = vec![0xaa; before];
+                expected.extend_from_slice(&source[..len]);
+                assert_eq!(
+                    out, expected,
+                    "write_small: len {len}, before {before}, spare {spare}"
+                );
+                if spare >= len {
+                    assert_eq!(out.capacity(), capacity, "no reallocation with room");
+                }
+            }
+            for prefix_len in 0..=8 {
+                for len in 0..=source.len() {
+                    let prefix =
+                        u64::from_le_bytes([0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8]);
+                    let mut out = Vec::with_capacity(before + spare);
+                    out.extend(std::iter::repeat_n(0xaa, before));
+                    let capacity = out.capacity();
+                    out.write_prefixed_data(prefix, prefix_len, &source[..len])
+                        .unwrap();
+                    let mut expected = vec![0xaa; before];
+                    expected.extend_from_slice(&prefix.to_le_bytes()[..prefix_len]);
+                    expected.extend_from_slice(&source[..len]);
+                    assert_eq!(
+                        out, expected,
+                        "write_prefixed_data: prefix {prefix_len}, len {len}, before {before}, spare {spare}"
+                    );
+                    if spare >= prefix_len + len {
+                        assert_eq!(out.capacity(), capacity, "no reallocation with room");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@ mod binary;
 mod codec;
 mod collect;
 mod compact;
+mod fields;
 mod hostile;
 mod io;
 mod roundtrip;
