@@ -21,14 +21,6 @@ pub trait Output {
         self.write_bytes(bytes)
     }
 
-    /// Appends the first `len` bytes of `buf` (a varint encoded on the stack). A `Vec` with
-    /// room to spare copies all ten bytes, a fixed-size move, and drops the extra ones, instead
-    /// of a variable-length copy.
-    #[inline]
-    fn write_prefix(&mut self, buf: &[u8; 10], len: usize) -> Result<()> {
-        self.write_bytes(&buf[..len])
-    }
-
     /// Appends the low `len` bytes (at most 16) of `bytes`, least significant first: a field
     /// header and its value built in registers by the writer. A `Vec` with room to spare stores
     /// them with one capacity check instead of one per part.
@@ -74,12 +66,6 @@ impl Output for Vec<u8> {
         Ok(())
     }
 
-    #[inline]
-    fn write_prefix(&mut self, buf: &[u8; 10], len: usize) -> Result<()> {
-        extend_prefix(self, buf, len);
-        Ok(())
-    }
-
     #[inline(always)]
     fn write_small(&mut self, bytes: u128, len: usize) -> Result<()> {
         extend_words(self, bytes as u64, (bytes >> 64) as u64, len);
@@ -108,7 +94,7 @@ impl Output for Vec<u8> {
                 prefix_len + data.len(),
             );
         } else {
-            extend_prefix(self, &prefix.to_le_bytes(), prefix_len);
+            extend_words(self, prefix, 0, prefix_len);
             self.write_data(data)?;
         }
         Ok(())
@@ -147,20 +133,6 @@ fn extend_words(out: &mut Vec<u8>, low: u64, high: u64, len: usize) {
         let mut buf = [0u8; 16];
         buf[..8].copy_from_slice(&low.to_le_bytes());
         buf[8..].copy_from_slice(&high.to_le_bytes());
-        out.extend_from_slice(&buf[..len]);
-    }
-}
-
-/// Appends the first `len` bytes of `buf`: within capacity as one fixed-size store of all `N`
-/// bytes, the extra ones dropped again (no reallocation, so a pre-sized buffer stays exact),
-/// instead of a variable-length copy; otherwise just the `len` bytes.
-#[inline]
-fn extend_prefix<const N: usize>(out: &mut Vec<u8>, buf: &[u8; N], len: usize) {
-    let start = out.len();
-    if out.capacity() - start >= N {
-        out.extend_from_slice(buf);
-        out.truncate(start + len);
-    } else {
         out.extend_from_slice(&buf[..len]);
     }
 }
@@ -209,11 +181,6 @@ impl<O: Output + ?Sized> Output for &mut O {
     #[inline]
     fn write_data(&mut self, bytes: &[u8]) -> Result<()> {
         (**self).write_data(bytes)
-    }
-
-    #[inline]
-    fn write_prefix(&mut self, buf: &[u8; 10], len: usize) -> Result<()> {
-        (**self).write_prefix(buf, len)
     }
 
     #[inline(always)]

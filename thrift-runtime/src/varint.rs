@@ -54,21 +54,17 @@ pub fn write_varint_u32<O: Output + ?Sized>(out: &mut O, v: u32) -> Result<()> {
     write_varint_u64(out, v as u64)
 }
 
-/// Writes `v` as a varint. Longer values are built in two registers, the first eight bytes
-/// (7-bit groups spread with shifts and masks, continuation bits from the length) and the last
-/// two, and stored whole: filling a stack buffer a byte at a time and copying it out as one
-/// 8-byte word stalls the copy on every varint (the CPU cannot forward eight 1-byte stores to
-/// an 8-byte load), which `perf` showed as half of the compact encoder's time.
+/// Writes `v` as a varint. Longer values are built in two registers (`varint_words`)
+/// and stored whole with [`Output::write_small`]: filling a stack buffer a byte at a time and
+/// copying it out as words stalls the copy on every varint (the CPU cannot forward eight 1-byte
+/// stores to an 8-byte load), which `perf` showed as half of the compact encoder's time.
 #[inline]
 pub fn write_varint_u64<O: Output + ?Sized>(out: &mut O, v: u64) -> Result<()> {
     if v < 0x80 {
         return out.write_u8(v as u8);
     }
     let (low, high, len) = varint_words(v);
-    let mut buf = [0u8; 10];
-    buf[..8].copy_from_slice(&low.to_le_bytes());
-    buf[8..].copy_from_slice(&(high as u16).to_le_bytes());
-    out.write_prefix(&buf, len)
+    out.write_small(low as u128 | (high as u128) << 64, len)
 }
 
 /// The varint encoding of `v`: its first eight bytes (little-endian) in `low`, the ninth and
