@@ -10,7 +10,7 @@ use quote::quote;
 use thrift_parser::ast::{BaseType, Struct};
 use thrift_parser::DefId;
 
-use super::codec::{read_struct_body, read_value, value_len, write_value, Val};
+use super::codec::{read_struct_body, read_value, value_len, write_field, Val};
 use super::docs::doc_attrs;
 use super::structs::derive_list;
 use super::types::{rust_type, wire_type};
@@ -119,22 +119,24 @@ fn union_form(
         let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
         let ttype = wire_type(m, file, &field.ty);
         let is_bool = matches!(m.resolve(file, &field.ty), Resolved::Base(BaseType::Bool));
-        let (write, size) = if is_bool {
-            (
-                quote!(w.write_bool(*value)?;),
-                quote!(P::bool_field_value_len()),
-            )
+        let size = if is_bool {
+            quote!(P::bool_field_value_len())
         } else {
-            (
-                write_value(m, file, &field.ty, &Val::reference(quote!(value)), key, 0),
-                value_len(m, file, &field.ty, &Val::reference(quote!(value)), key, 0),
-            )
+            value_len(m, file, &field.ty, &Val::reference(quote!(value)), key, 0)
         };
+        // The only field written, right after the struct begins: the previous id is 0.
+        let write = write_field(
+            m,
+            file,
+            &field.ty,
+            &Val::reference(quote!(value)),
+            key,
+            field.id,
+            Some(0),
+        );
         write_arms.push(quote! {
             #name::#variant(value) => {
-                w.write_field_begin(#ttype, #field_id)?;
                 #write
-                w.write_field_end()?;
             }
         });
         let binding = if is_bool { quote!(_) } else { quote!(value) };

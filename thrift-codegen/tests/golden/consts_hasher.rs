@@ -250,13 +250,17 @@ impl ::thrift_runtime::ThriftWrite for Shape {
         let token = w.write_struct_begin()?;
         match self {
             Shape::Point(value) => {
-                w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+                w.write_field_begin_after(::thrift_runtime::TType::Struct, 1, 0)?;
                 ::thrift_runtime::ThriftWrite::write(value, w)?;
                 w.write_field_end()?;
             }
             Shape::Polygon(value) => {
-                w.write_field_begin(::thrift_runtime::TType::List, 2)?;
-                w.write_list_begin(::thrift_runtime::TType::Struct, value.len())?;
+                w.write_list_field_begin(
+                    2,
+                    ::std::option::Option::Some(0),
+                    ::thrift_runtime::TType::Struct,
+                    value.len(),
+                )?;
                 for item0 in value {
                     ::thrift_runtime::ThriftWrite::write(item0, w)?;
                 }
@@ -264,12 +268,10 @@ impl ::thrift_runtime::ThriftWrite for Shape {
                 w.write_field_end()?;
             }
             Shape::Label(value) => {
-                w.write_field_begin(::thrift_runtime::TType::String, 3)?;
-                w.write_string(value)?;
-                w.write_field_end()?;
+                w.write_string_field(3, ::std::option::Option::Some(0), value)?;
             }
             Shape::Flag(value) => {
-                w.write_field_begin(::thrift_runtime::TType::Bool, 4)?;
+                w.write_field_begin_after(::thrift_runtime::TType::Bool, 4, 0)?;
                 w.write_bool(*value)?;
                 w.write_field_end()?;
             }
@@ -383,13 +385,17 @@ impl<'de> ::thrift_runtime::ThriftWrite for ShapeRef<'de> {
         let token = w.write_struct_begin()?;
         match self {
             ShapeRef::Point(value) => {
-                w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+                w.write_field_begin_after(::thrift_runtime::TType::Struct, 1, 0)?;
                 ::thrift_runtime::ThriftWrite::write(value, w)?;
                 w.write_field_end()?;
             }
             ShapeRef::Polygon(value) => {
-                w.write_field_begin(::thrift_runtime::TType::List, 2)?;
-                w.write_list_begin(::thrift_runtime::TType::Struct, value.len())?;
+                w.write_list_field_begin(
+                    2,
+                    ::std::option::Option::Some(0),
+                    ::thrift_runtime::TType::Struct,
+                    value.len(),
+                )?;
                 for item0 in value {
                     ::thrift_runtime::ThriftWrite::write(item0, w)?;
                 }
@@ -397,12 +403,10 @@ impl<'de> ::thrift_runtime::ThriftWrite for ShapeRef<'de> {
                 w.write_field_end()?;
             }
             ShapeRef::Label(value) => {
-                w.write_field_begin(::thrift_runtime::TType::String, 3)?;
-                w.write_string(value)?;
-                w.write_field_end()?;
+                w.write_string_field(3, ::std::option::Option::Some(0), value)?;
             }
             ShapeRef::Flag(value) => {
-                w.write_field_begin(::thrift_runtime::TType::Bool, 4)?;
+                w.write_field_begin_after(::thrift_runtime::TType::Bool, 4, 0)?;
                 w.write_bool(*value)?;
                 w.write_field_end()?;
             }
@@ -529,18 +533,20 @@ impl ::thrift_runtime::ThriftWrite for Expr {
         let token = w.write_struct_begin()?;
         match self {
             Expr::Literal(value) => {
-                w.write_field_begin(::thrift_runtime::TType::I64, 1)?;
-                w.write_i64(*value)?;
-                w.write_field_end()?;
+                w.write_i64_field(1, ::std::option::Option::Some(0), *value)?;
             }
             Expr::Negate(value) => {
-                w.write_field_begin(::thrift_runtime::TType::Struct, 2)?;
+                w.write_field_begin_after(::thrift_runtime::TType::Struct, 2, 0)?;
                 ::thrift_runtime::ThriftWrite::write(value, w)?;
                 w.write_field_end()?;
             }
             Expr::Sum(value) => {
-                w.write_field_begin(::thrift_runtime::TType::List, 3)?;
-                w.write_list_begin(::thrift_runtime::TType::Struct, value.len())?;
+                w.write_list_field_begin(
+                    3,
+                    ::std::option::Option::Some(0),
+                    ::thrift_runtime::TType::Struct,
+                    value.len(),
+                )?;
                 for item0 in value {
                     ::thrift_runtime::ThriftWrite::write(item0, w)?;
                 }
@@ -685,19 +691,13 @@ impl ::thrift_runtime::ThriftWrite for Named {
         let token = w.write_struct_begin()?;
         match self {
             Named::FirstName(value) => {
-                w.write_field_begin(::thrift_runtime::TType::String, 1)?;
-                w.write_string(value)?;
-                w.write_field_end()?;
+                w.write_string_field(1, ::std::option::Option::Some(0), value)?;
             }
             Named::LastName(value) => {
-                w.write_field_begin(::thrift_runtime::TType::String, 2)?;
-                w.write_string(value)?;
-                w.write_field_end()?;
+                w.write_string_field(2, ::std::option::Option::Some(0), value)?;
             }
             Named::MiddleName(value) => {
-                w.write_field_begin(::thrift_runtime::TType::String, 3)?;
-                w.write_string(value)?;
-                w.write_field_end()?;
+                w.write_string_field(3, ::std::option::Option::Some(0), value)?;
             }
         }
         w.write_field_stop()?;
@@ -780,19 +780,13 @@ impl<'de> ::thrift_runtime::ThriftWrite for NamedRef<'de> {
         let token = w.write_struct_begin()?;
         match self {
             NamedRef::FirstName(value) => {
-                w.write_field_begin(::thrift_runtime::TType::String, 1)?;
-                w.write_string(value)?;
-                w.write_field_end()?;
+                w.write_string_field(1, ::std::option::Option::Some(0), value)?;
             }
             NamedRef::LastName(value) => {
-                w.write_field_begin(::thrift_runtime::TType::String, 2)?;
-                w.write_string(value)?;
-                w.write_field_end()?;
+                w.write_string_field(2, ::std::option::Option::Some(0), value)?;
             }
             NamedRef::MiddleName(value) => {
-                w.write_field_begin(::thrift_runtime::TType::String, 3)?;
-                w.write_string(value)?;
-                w.write_field_end()?;
+                w.write_string_field(3, ::std::option::Option::Some(0), value)?;
             }
         }
         w.write_field_stop()?;

@@ -480,14 +480,10 @@ impl ::thrift_runtime::ThriftWrite for Match {
         let token = w.write_struct_begin()?;
         match self {
             Match::If(value) => {
-                w.write_field_begin(::thrift_runtime::TType::I32, 1)?;
-                w.write_i32(*value)?;
-                w.write_field_end()?;
+                w.write_i32_field(1, ::std::option::Option::Some(0), *value)?;
             }
             Match::Else(value) => {
-                w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
-                w.write_i32(*value)?;
-                w.write_field_end()?;
+                w.write_i32_field(2, ::std::option::Option::Some(0), *value)?;
             }
         }
         w.write_field_stop()?;

@@ -373,14 +373,12 @@ impl ::thrift_runtime::ThriftWrite for Wrapper {
         let token = w.write_struct_begin()?;
         match self {
             Wrapper::Inner(value) => {
-                w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+                w.write_field_begin_after(::thrift_runtime::TType::Struct, 1, 0)?;
                 ::thrift_runtime::ThriftWrite::write(value, w)?;
                 w.write_field_end()?;
             }
             Wrapper::Leaf(value) => {
-                w.write_field_begin(::thrift_runtime::TType::I32, 2)?;
-                w.write_i32(*value)?;
-                w.write_field_end()?;
+                w.write_i32_field(2, ::std::option::Option::Some(0), *value)?;
             }
         }
         w.write_field_stop()?;
