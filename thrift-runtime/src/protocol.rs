@@ -132,6 +132,32 @@ pub trait ProtocolReader<'de> {
         *out = self.read_compact_string()?;
         Ok(())
     }
+    /// Reads a `string` into a [`ByteString`], replacing it: stored where `out` lives instead of
+    /// returned and moved there (a returned `ByteString` comes back through memory, and moving
+    /// it reads the freshly stored words back: a store-forwarding stall per string). Generated
+    /// code reads `ByteString` fields and list elements through it. The provided method assigns
+    /// [`ProtocolReader::read_byte_string`].
+    #[inline]
+    fn read_byte_string_into(&mut self, out: &mut ByteString) -> Result<()> {
+        *out = self.read_byte_string()?;
+        Ok(())
+    }
+    /// Reads a `binary` into `out`, replacing its contents and keeping its buffer when the
+    /// buffer is large enough, as [`ProtocolReader::read_string_into`] does for strings.
+    /// The provided method assigns [`ProtocolReader::read_binary`].
+    #[inline]
+    fn read_binary_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
+        *out = self.read_binary()?;
+        Ok(())
+    }
+    /// Reads a `binary` into a [`Bytes`], replacing it where it lives, as
+    /// [`ProtocolReader::read_byte_string_into`] does for strings. The provided method assigns
+    /// [`ProtocolReader::read_shared_bytes`].
+    #[inline]
+    fn read_shared_bytes_into(&mut self, out: &mut Bytes) -> Result<()> {
+        *out = self.read_shared_bytes()?;
+        Ok(())
+    }
     /// Skips a `string`/`binary` without allocating.
     fn skip_binary(&mut self) -> Result<()>;
     /// Skips one value of type `ttype` (unknown fields), recursively,

@@ -128,6 +128,20 @@ pub(crate) fn cow_into_string(bytes: std::borrow::Cow<'_, [u8]>, out: &mut Strin
     Ok(())
 }
 
+/// Possibly-borrowed bytes into `out`: borrowed ones copied into `out`'s buffer (kept when it
+/// is large enough, else a new exact-size one, as [`cow_into_string`]), owned ones moved in.
+#[inline]
+pub(crate) fn cow_into_vec(bytes: std::borrow::Cow<'_, [u8]>, out: &mut Vec<u8>) {
+    match bytes {
+        std::borrow::Cow::Borrowed(b) if out.capacity() >= b.len() => {
+            out.clear();
+            out.extend_from_slice(b);
+        }
+        std::borrow::Cow::Borrowed(b) => *out = b.to_vec(),
+        std::borrow::Cow::Owned(v) => *out = v,
+    }
+}
+
 /// Converts possibly-borrowed bytes to a possibly-borrowed, validated `str`.
 #[inline]
 pub(crate) fn cow_to_str(bytes: std::borrow::Cow<'_, [u8]>) -> Result<std::borrow::Cow<'_, str>> {

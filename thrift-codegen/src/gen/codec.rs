@@ -354,11 +354,11 @@ pub fn read_value(
             let capacity = quote!(#rt::capacity_hint::<#elem_rust>(#header.len));
             let read = || read_value(m, f, element, elem_key, depth + 1);
             let build = if !is_set || borrowed {
-                // Struct and string elements read in place, in the vector's next slot.
+                // Struct, string and binary elements read in place, in the vector's next slot.
                 let slot = quote!(#rt::push_default(&mut #out));
                 let push = if let Some(path) = super::structs::in_place_struct(m, f, element) {
                     quote!(#rt::read_element::<#path, _>(r, &mut #out)?)
-                } else if let Some(read_into) = read_string_into(m, f, element, slot) {
+                } else if let Some(read_into) = read_bytes_into(m, f, element, slot) {
                     read_into
                 } else {
                     let read = read();
@@ -437,22 +437,25 @@ pub fn read_value(
 }
 
 /// The statement reading a value of `ty` into the place `slot` (a `&mut` expression) when
-/// `ty` is held as an owned string (`string`, `slist`, `senum`) of a type read in place (see
-/// [`Model::read_string_into`]); `None` otherwise (borrowed forms hold `&str`).
-pub fn read_string_into(
+/// `ty` is held as an owned string (`string`, `slist`, `senum`) or `binary`, which are read in
+/// place (see [`Model::read_string_into`], [`Model::read_binary_into`]); `None` otherwise
+/// (borrowed forms hold `&str` and `&[u8]`).
+pub fn read_bytes_into(
     m: &Model<'_>,
     file: FileId,
     ty: &Type,
     slot: TokenStream,
 ) -> Option<TokenStream> {
-    let is_string = matches!(
-        m.resolve(file, ty),
-        Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum
-    );
-    if m.borrowed() || !is_string {
+    if m.borrowed() {
         return None;
     }
-    m.read_string_into(slot)
+    match m.resolve(file, ty) {
+        Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum => {
+            Some(m.read_string_into(slot))
+        }
+        Resolved::Base(BaseType::Binary) => Some(m.read_binary_into(slot)),
+        _ => None,
+    }
 }
 
 /// How a decoded container is built: `init` before its elements, `add` for each, `finish`

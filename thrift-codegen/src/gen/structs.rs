@@ -17,7 +17,7 @@ use thrift_parser::ast::{
 };
 use thrift_parser::DefId;
 
-use super::codec::{read_string_into, read_struct_body, read_value, value_len, write_field, Val};
+use super::codec::{read_bytes_into, read_struct_body, read_value, value_len, write_field, Val};
 use super::consts::value_expr;
 use super::docs::doc_attrs;
 use super::types::{complexity_allow, rust_type, wire_type};
@@ -546,18 +546,19 @@ fn read_in_place_impl(
             } else {
                 in_place_struct(m, id.file, &field.ty)
             };
-            // Strings are read into their slot (no build-then-move; an old buffer is reused).
+            // Strings and binaries are read into their slot (no build-then-move; an old buffer is
+            // reused).
             let slot = if optional {
                 quote!(out.#field_name.get_or_insert_with(::std::default::Default::default))
             } else {
                 quote!(&mut out.#field_name)
             };
-            let in_place_string = if boxed {
+            let in_place_bytes = if boxed {
                 None
             } else {
-                read_string_into(m, id.file, &field.ty, slot)
+                read_bytes_into(m, id.file, &field.ty, slot)
             };
-            let assign = match (in_place, in_place_string) {
+            let assign = match (in_place, in_place_bytes) {
                 (Some(path), _) if optional => {
                     quote!(#rt::read_into_option::<#path, _>(r, &mut out.#field_name)?;)
                 }

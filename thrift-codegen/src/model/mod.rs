@@ -293,14 +293,13 @@ impl<'p> Model<'p> {
     }
 
     /// The statement reading an owned `string` into the place `slot` (a `&mut` expression),
-    /// replacing its contents where it lives (`read_string_into`, `read_compact_string_into`);
-    /// `None` for `ByteString`, a slice of the input that is as cheap to move as to write in
-    /// place.
-    pub fn read_string_into(&self, slot: TokenStream) -> Option<TokenStream> {
+    /// replacing its contents where it lives (`read_string_into`, `read_byte_string_into`,
+    /// `read_compact_string_into`) instead of returned and moved there.
+    pub fn read_string_into(&self, slot: TokenStream) -> TokenStream {
         match self.strings {
-            crate::Strings::Std => Some(quote::quote!(r.read_string_into(#slot)?)),
-            crate::Strings::Bytes => None,
-            crate::Strings::Compact => Some(quote::quote!(r.read_compact_string_into(#slot)?)),
+            crate::Strings::Std => quote::quote!(r.read_string_into(#slot)?),
+            crate::Strings::Bytes => quote::quote!(r.read_byte_string_into(#slot)?),
+            crate::Strings::Compact => quote::quote!(r.read_compact_string_into(#slot)?),
         }
     }
 
@@ -310,6 +309,18 @@ impl<'p> Model<'p> {
             crate::Strings::Std => quote::quote!(r.read_binary()?),
             crate::Strings::Bytes | crate::Strings::Compact => {
                 quote::quote!(r.read_shared_bytes()?)
+            }
+        }
+    }
+
+    /// The statement reading an owned `binary` into the place `slot` (a `&mut` expression),
+    /// replacing it where it lives (`read_binary_into`: the old buffer kept when large enough;
+    /// `read_shared_bytes_into`) instead of returned and moved there.
+    pub fn read_binary_into(&self, slot: TokenStream) -> TokenStream {
+        match self.strings {
+            crate::Strings::Std => quote::quote!(r.read_binary_into(#slot)?),
+            crate::Strings::Bytes | crate::Strings::Compact => {
+                quote::quote!(r.read_shared_bytes_into(#slot)?)
             }
         }
     }

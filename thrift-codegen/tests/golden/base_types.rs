@@ -144,7 +144,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypes {
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 9) {
-            out.a_binary = r.read_binary()?;
+            r.read_binary_into(&mut out.a_binary)?;
             seen_a_binary = true;
             r.read_field_end()?;
         }
@@ -192,7 +192,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypes {
                     seen_a_string = true;
                 }
                 (9, ::thrift_runtime::TType::String) => {
-                    out.a_binary = r.read_binary()?;
+                    r.read_binary_into(&mut out.a_binary)?;
                     seen_a_binary = true;
                 }
                 (10, ::thrift_runtime::TType::Uuid) => {

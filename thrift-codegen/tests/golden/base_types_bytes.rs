@@ -139,12 +139,12 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypes {
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 8) {
-            out.a_string = r.read_byte_string()?;
+            r.read_byte_string_into(&mut out.a_string)?;
             seen_a_string = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 9) {
-            out.a_binary = r.read_shared_bytes()?;
+            r.read_shared_bytes_into(&mut out.a_binary)?;
             seen_a_binary = true;
             r.read_field_end()?;
         }
@@ -188,11 +188,11 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for BaseTypes {
                     seen_a_double = true;
                 }
                 (8, ::thrift_runtime::TType::String) => {
-                    out.a_string = r.read_byte_string()?;
+                    r.read_byte_string_into(&mut out.a_string)?;
                     seen_a_string = true;
                 }
                 (9, ::thrift_runtime::TType::String) => {
-                    out.a_binary = r.read_shared_bytes()?;
+                    r.read_shared_bytes_into(&mut out.a_binary)?;
                     seen_a_binary = true;
                 }
                 (10, ::thrift_runtime::TType::Uuid) => {
@@ -609,17 +609,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Requiredness {
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 4) {
-            out.req_string = r.read_byte_string()?;
+            r.read_byte_string_into(&mut out.req_string)?;
             seen_req_string = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 5) {
-            out.opt_string = ::std::option::Option::Some(r.read_byte_string()?);
+            r.read_byte_string_into(
+                out.opt_string.get_or_insert_with(::std::default::Default::default),
+            )?;
             seen_opt_string = true;
             r.read_field_end()?;
         }
         if r.read_field_if(::thrift_runtime::TType::String, 6) {
-            out.plain_string = r.read_byte_string()?;
+            r.read_byte_string_into(&mut out.plain_string)?;
             seen_plain_string = true;
             r.read_field_end()?;
         }
@@ -652,15 +654,19 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Requiredness {
                     seen_plain = true;
                 }
                 (4, ::thrift_runtime::TType::String) => {
-                    out.req_string = r.read_byte_string()?;
+                    r.read_byte_string_into(&mut out.req_string)?;
                     seen_req_string = true;
                 }
                 (5, ::thrift_runtime::TType::String) => {
-                    out.opt_string = ::std::option::Option::Some(r.read_byte_string()?);
+                    r.read_byte_string_into(
+                        out
+                            .opt_string
+                            .get_or_insert_with(::std::default::Default::default),
+                    )?;
                     seen_opt_string = true;
                 }
                 (6, ::thrift_runtime::TType::String) => {
-                    out.plain_string = r.read_byte_string()?;
+                    r.read_byte_string_into(&mut out.plain_string)?;
                     seen_plain_string = true;
                 }
                 (7, ::thrift_runtime::TType::Bool) => {

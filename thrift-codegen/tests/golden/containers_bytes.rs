@@ -434,7 +434,9 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                     >(header2.len),
                                 );
                                 for _ in 0..header2.len {
-                                    items2.push(r.read_byte_string()?);
+                                    r.read_byte_string_into(
+                                        ::thrift_runtime::push_default(&mut items2),
+                                    )?;
                                 }
                                 r.read_list_end()?;
                                 items2
@@ -593,7 +595,9 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     >(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0.push(r.read_shared_bytes()?);
+                    r.read_shared_bytes_into(
+                        ::thrift_runtime::push_default(&mut items0),
+                    )?;
                 }
                 r.read_list_end()?;
                 items0
@@ -747,7 +751,9 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                                             >(header2.len),
                                         );
                                         for _ in 0..header2.len {
-                                            items2.push(r.read_byte_string()?);
+                                            r.read_byte_string_into(
+                                                ::thrift_runtime::push_default(&mut items2),
+                                            )?;
                                         }
                                         r.read_list_end()?;
                                         items2
@@ -907,7 +913,9 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             >(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0.push(r.read_shared_bytes()?);
+                            r.read_shared_bytes_into(
+                                ::thrift_runtime::push_default(&mut items0),
+                            )?;
                         }
                         r.read_list_end()?;
                         items0

@@ -598,7 +598,9 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     >(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0.push(r.read_shared_bytes()?);
+                    r.read_shared_bytes_into(
+                        ::thrift_runtime::push_default(&mut items0),
+                    )?;
                 }
                 r.read_list_end()?;
                 items0
@@ -914,7 +916,9 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             >(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0.push(r.read_shared_bytes()?);
+                            r.read_shared_bytes_into(
+                                ::thrift_runtime::push_default(&mut items0),
+                            )?;
                         }
                         r.read_list_end()?;
                         items0

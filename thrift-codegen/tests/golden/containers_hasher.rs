@@ -658,7 +658,7 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                     ::thrift_runtime::capacity_hint::<::std::vec::Vec<u8>>(header0.len),
                 );
                 for _ in 0..header0.len {
-                    items0.push(r.read_binary()?);
+                    r.read_binary_into(::thrift_runtime::push_default(&mut items0))?;
                 }
                 r.read_list_end()?;
                 items0
@@ -1010,7 +1010,9 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Containers {
                             >(header0.len),
                         );
                         for _ in 0..header0.len {
-                            items0.push(r.read_binary()?);
+                            r.read_binary_into(
+                                ::thrift_runtime::push_default(&mut items0),
+                            )?;
                         }
                         r.read_list_end()?;
                         items0

@@ -338,9 +338,23 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
     }
 
     #[inline]
+    fn read_binary_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
+        let len = self.read_len()?;
+        crate::reader_util::cow_into_vec(self.input.read_cow(len)?, out);
+        Ok(())
+    }
+
+    #[inline]
     fn read_byte_string(&mut self) -> Result<bytestring::ByteString> {
         let len = self.read_len()?;
         byte_string(self.input.read_shared(len)?)
+    }
+
+    #[inline]
+    fn read_byte_string_into(&mut self, out: &mut bytestring::ByteString) -> Result<()> {
+        let len = self.read_len()?;
+        *out = byte_string(self.input.read_shared(len)?)?;
+        Ok(())
     }
 
     #[cfg(feature = "compact_str")]
@@ -367,6 +381,13 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
     fn read_shared_bytes(&mut self) -> Result<bytes::Bytes> {
         let len = self.read_len()?;
         self.input.read_shared(len)
+    }
+
+    #[inline]
+    fn read_shared_bytes_into(&mut self, out: &mut bytes::Bytes) -> Result<()> {
+        let len = self.read_len()?;
+        *out = self.input.read_shared(len)?;
+        Ok(())
     }
 
     #[inline]

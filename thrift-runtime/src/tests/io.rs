@@ -357,6 +357,117 @@ fn strings_read_into_a_previous_value() {
     }
 }
 
+/// `read_binary_into`, `read_shared_bytes_into` and `read_byte_string_into` from slices, io
+/// input and a shared `Bytes` buffer, both protocols, over previous values shorter and longer
+/// than the value read: the result is the value read; a `Vec` with room keeps its buffer; from
+/// a `Bytes` buffer the result is a slice of it (no copy); invalid UTF-8 is an error for the
+/// string and not for the binaries.
+#[test]
+fn bytes_read_into_a_previous_value() {
+    use crate::{
+        BinaryReader, ByteString, Bytes, BytesInput, CompactReader, ErrorKind, IoInput,
+        ProtocolReader,
+    };
+    fn check<'de, R: ProtocolReader<'de>>(
+        mut reader: impl FnMut() -> R,
+        value: &str,
+        previous: &str,
+        lends: bool,
+        shared_from: Option<&Bytes>,
+    ) {
+        let mut out = previous.as_bytes().to_vec();
+        let (pointer, capacity) = (out.as_ptr(), out.capacity());
+        reader().read_binary_into(&mut out).unwrap();
+        assert_eq!(out, value.as_bytes());
+        // Input that lends its bytes (not io input, which reads into a new buffer anyway).
+        if lends && capacity >= value.len() && capacity > 0 {
+            assert_eq!(
+                out.as_ptr(),
+                pointer,
+                "buffer kept: {previous:?} -> {value:?}"
+            );
+        }
+        let mut out = Bytes::copy_from_slice(previous.as_bytes());
+        reader().read_shared_bytes_into(&mut out).unwrap();
+        assert_eq!(out, value.as_bytes());
+        let mut string = ByteString::from(previous);
+        reader().read_byte_string_into(&mut string).unwrap();
+        assert_eq!(&*string, value);
+        if let (Some(buffer), false) = (shared_from, value.is_empty()) {
+            let range = buffer.as_ptr_range();
+            assert!(range.contains(&out.as_ptr()), "a slice of the input");
+            assert!(
+                range.contains(&string.as_bytes().as_ptr()),
+                "a slice of the input"
+            );
+        }
+    }
+    let values = ["", "short", "a string of more than twenty-four bytes"];
+    for value in values {
+        for previous in values {
+            let bytes = bin(|w| w.write_string(value));
+            let shared = Bytes::from(bytes.clone());
+            check(|| super::bin_reader(&bytes), value, previous, true, None);
+            check(
+                || BinaryReader::new(IoInput::new(&bytes[..])),
+                value,
+                previous,
+                false,
+                None,
+            );
+            check(
+                || BinaryReader::new(BytesInput::new(&shared)),
+                value,
+                previous,
+                true,
+                Some(&shared),
+            );
+            let bytes = super::cpt(|w| w.write_string(value));
+            let shared = Bytes::from(bytes.clone());
+            check(|| super::cpt_reader(&bytes), value, previous, true, None);
+            check(
+                || CompactReader::new(IoInput::new(&bytes[..])),
+                value,
+                previous,
+                false,
+                None,
+            );
+            check(
+                || CompactReader::new(BytesInput::new(&shared)),
+                value,
+                previous,
+                true,
+                Some(&shared),
+            );
+        }
+    }
+    // Not UTF-8: an error as a string, read as it is as a binary.
+    let invalid = [b'a', 0xff];
+    let bytes = bin(|w| w.write_binary(&invalid));
+    let shared = Bytes::from(bytes.clone());
+    let mut string = ByteString::from("previous");
+    assert_kind!(
+        BinaryReader::new(BytesInput::new(&shared)).read_byte_string_into(&mut string),
+        ErrorKind::InvalidUtf8
+    );
+    let mut out = Vec::new();
+    super::bin_reader(&bytes)
+        .read_binary_into(&mut out)
+        .unwrap();
+    assert_eq!(out, invalid);
+    let bytes = super::cpt(|w| w.write_binary(&invalid));
+    let shared = Bytes::from(bytes.clone());
+    assert_kind!(
+        CompactReader::new(BytesInput::new(&shared)).read_byte_string_into(&mut string),
+        ErrorKind::InvalidUtf8
+    );
+    let mut out = Bytes::new();
+    super::cpt_reader(&bytes)
+        .read_shared_bytes_into(&mut out)
+        .unwrap();
+    assert_eq!(out, &invalid[..]);
+}
+
 /// `Vec`'s `write_data` (short copies as two words) appends exactly the bytes given, for every
 /// length around the 16-byte cut-off, with and without room to spare, after any prefix.
 #[test]
