@@ -36,6 +36,22 @@ impl<O: Output> BinaryWriter<O> {
     }
 }
 
+impl<O: Output> BinaryWriter<O> {
+    /// A list or set field's header and the collection's header: eight bytes, one word.
+    #[inline(always)]
+    fn collection_field_begin(
+        &mut self,
+        ttype: TType,
+        id: i16,
+        elem: TType,
+        len: usize,
+    ) -> Result<()> {
+        let len = len_to_i32(len)? as u32;
+        let word = header(ttype, id) | (elem as u64) << 24 | (len.swap_bytes() as u64) << 32;
+        self.out.write_bytes(&word.to_le_bytes())
+    }
+}
+
 impl<O: Output> ProtocolWriter for BinaryWriter<O> {
     fn write_message_begin(&mut self, name: &str, kind: MessageType, seq: i32) -> Result<()> {
         self.write_i32((VERSION_1 | kind as u32) as i32)?;
@@ -168,9 +184,7 @@ impl<O: Output> ProtocolWriter for BinaryWriter<O> {
         elem: TType,
         len: usize,
     ) -> Result<()> {
-        let len = len_to_i32(len)? as u32;
-        let word = header(TType::List, id) | (elem as u64) << 24 | (len.swap_bytes() as u64) << 32;
-        self.out.write_bytes(&word.to_le_bytes())
+        self.collection_field_begin(TType::List, id, elem, len)
     }
 
     #[inline(always)]
@@ -181,9 +195,7 @@ impl<O: Output> ProtocolWriter for BinaryWriter<O> {
         elem: TType,
         len: usize,
     ) -> Result<()> {
-        let len = len_to_i32(len)? as u32;
-        let word = header(TType::Set, id) | (elem as u64) << 24 | (len.swap_bytes() as u64) << 32;
-        self.out.write_bytes(&word.to_le_bytes())
+        self.collection_field_begin(TType::Set, id, elem, len)
     }
 
     #[inline(always)]

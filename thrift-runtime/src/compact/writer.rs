@@ -291,8 +291,8 @@ impl<O: Output> ProtocolWriter for CompactWriter<O> {
         let len = len_to_i32(v.len())?;
         match self.short_header(compact_type(TType::String), id, prev_id) {
             Some(header) => {
-                let (low, _, len) = varint_words(len as u64);
-                self.out.write_prefixed_data(header | low << 8, len + 1, v)
+                let (low, _, n) = varint_words(len as u64);
+                self.out.write_prefixed_data(header | low << 8, n + 1, v)
             }
             None => {
                 self.write_field_header(compact_type(TType::String), id)?;
