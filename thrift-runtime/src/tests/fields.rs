@@ -5,9 +5,7 @@
 
 use proptest::prelude::*;
 
-use crate::{
-    BinaryWriter, CompactWriter, IoOutput, Output, ProtocolWriter, Result, SliceOutput, TType,
-};
+use crate::{BinaryWriter, CompactWriter, IoOutput, ProtocolWriter, Result, SliceOutput, TType};
 
 #[derive(Clone, Debug)]
 enum Field {
@@ -119,32 +117,44 @@ fn write_case<W: ProtocolWriter>(w: &mut W, case: &Case, use_fused: bool) -> Res
     w.write_struct_end(token)
 }
 
-/// The case written with the fused calls into `out`, and the bytes it holds afterwards.
-fn fused_bytes<O: Output, W: ProtocolWriter>(
-    writer: impl FnOnce(O) -> W,
-    into_output: impl FnOnce(W) -> O,
-    out: O,
-    bytes: impl FnOnce(O) -> Vec<u8>,
-    case: &Case,
-) -> Vec<u8> {
-    let mut w = writer(out);
-    write_case(&mut w, case, true).unwrap();
-    bytes(into_output(w))
-}
-
-fn check<O: Output, W: ProtocolWriter>(
-    name: &str,
-    expected: &[u8],
-    writer: impl Fn(O) -> W + Copy,
-    into_output: impl Fn(W) -> O + Copy,
-    outputs: Vec<(O, &str)>,
-    bytes: impl Fn(O) -> Vec<u8> + Copy,
-    case: &Case,
-) {
-    for (out, what) in outputs {
-        let got = fused_bytes(writer, into_output, out, bytes, case);
-        assert_eq!(got, expected, "{name} into {what}: {case:?}");
-    }
+/// Asserts that writer type `$writer` writes `$case` with the whole-field calls as the bytes
+/// `$expected` into every kind of output: a `Vec` with no room (every write reallocates: the
+/// exact-copy paths), with room to spare (the word-store paths) and with exactly enough room;
+/// an `IoOutput`; a `SliceOutput`.
+macro_rules! assert_fused_writes {
+    ($writer:ident, $expected:expr, $case:expr) => {{
+        let (expected, case): (&[u8], &Case) = ($expected, $case);
+        let vecs = [
+            (Vec::new(), "an empty Vec"),
+            (Vec::with_capacity(4096), "a Vec with room"),
+            (Vec::with_capacity(expected.len()), "a Vec with exact room"),
+        ];
+        for (out, what) in vecs {
+            let mut w = $writer::new(out);
+            write_case(&mut w, case, true).unwrap();
+            assert_eq!(
+                w.into_output(),
+                expected,
+                "{} into {what}: {case:?}",
+                stringify!($writer)
+            );
+        }
+        let mut w = $writer::new(IoOutput::new(Vec::new()));
+        write_case(&mut w, case, true).unwrap();
+        assert_eq!(
+            w.into_output().into_inner(),
+            expected,
+            "into an IoOutput: {case:?}"
+        );
+        let mut buf = [0u8; 4096];
+        let mut w = $writer::new(SliceOutput::new(&mut buf));
+        write_case(&mut w, case, true).unwrap();
+        assert_eq!(
+            w.into_output().written(),
+            expected,
+            "into a SliceOutput: {case:?}"
+        );
+    }};
 }
 
 fn ttype() -> impl Strategy<Value = TType> {
@@ -200,10 +210,6 @@ fn case() -> impl Strategy<Value = Case> {
     })
 }
 
-fn slice_bytes(out: SliceOutput<'_>) -> Vec<u8> {
-    out.written().to_vec()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -211,38 +217,9 @@ proptest! {
     fn whole_field_methods_write_the_separate_calls_bytes(case in case()) {
         let mut binary = BinaryWriter::new(Vec::new());
         write_case(&mut binary, &case, false).unwrap();
-        let binary = binary.into_output();
+        assert_fused_writes!(BinaryWriter, &binary.into_output(), &case);
         let mut compact = CompactWriter::new(Vec::new());
         write_case(&mut compact, &case, false).unwrap();
-        let compact = compact.into_output();
-
-        // Vec: no room (every write reallocates: the exact-copy paths), room to spare (the
-        // word-store paths), and room for exactly the bytes written.
-        for (name, expected) in [("binary", &binary), ("compact", &compact)] {
-            let vecs = || {
-                vec![
-                    (Vec::new(), "an empty Vec"),
-                    (Vec::with_capacity(4096), "a Vec with room"),
-                    (Vec::with_capacity(expected.len()), "a Vec with exact room"),
-                ]
-            };
-            let mut slice_buf = [0u8; 4096];
-            let mut slice_buf2 = [0u8; 4096];
-            if name == "binary" {
-                check(name, expected, BinaryWriter::new, BinaryWriter::into_output, vecs(), |v| v, &case);
-                check(name, expected, BinaryWriter::new, BinaryWriter::into_output,
-                    vec![(IoOutput::new(Vec::new()), "an IoOutput")], IoOutput::into_inner, &case);
-                let mut w = BinaryWriter::new(SliceOutput::new(&mut slice_buf));
-                write_case(&mut w, &case, true).unwrap();
-                prop_assert_eq!(slice_bytes(w.into_output()), expected.clone());
-            } else {
-                check(name, expected, CompactWriter::new, CompactWriter::into_output, vecs(), |v| v, &case);
-                check(name, expected, CompactWriter::new, CompactWriter::into_output,
-                    vec![(IoOutput::new(Vec::new()), "an IoOutput")], IoOutput::into_inner, &case);
-                let mut w = CompactWriter::new(SliceOutput::new(&mut slice_buf2));
-                write_case(&mut w, &case, true).unwrap();
-                prop_assert_eq!(slice_bytes(w.into_output()), expected.clone());
-            }
-        }
+        assert_fused_writes!(CompactWriter, &compact.into_output(), &case);
     }
 }
