@@ -187,7 +187,8 @@ where
 }
 
 /// Pushes `T::default()` onto `items` and returns it, for generated code to read the element
-/// in place (string list elements through [`ProtocolReader::read_string_into`]).
+/// in place (string and binary list elements through [`ProtocolReader::read_string_into`]
+/// and the other `read_*_into` methods).
 #[inline]
 pub fn push_default<T: Default>(items: &mut Vec<T>) -> &mut T {
     let index = items.len();

@@ -57,6 +57,9 @@ impl Output for Vec<u8> {
 
     #[inline]
     fn write_data(&mut self, bytes: &[u8]) -> Result<()> {
+        // The room is checked here as well as in `extend_words`: dropping this check and the
+        // one in `write_prefixed_data` (letting `extend_words` copy when there is no room)
+        // measured more instructions: large/binary/encode +7%, large/compact/encode +3%.
         if bytes.len() <= 16 && self.capacity() - self.len() >= 16 {
             let (low, high) = short_words(bytes);
             extend_words(self, low, high, bytes.len());

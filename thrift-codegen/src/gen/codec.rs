@@ -194,49 +194,47 @@ pub fn write_field(
     let args = quote!(#field_id, #prev_id);
     let in_key = in_key && !m.borrowed();
     let (copied, by_ref, value) = (val.copied(), val.by_ref(), val.expr());
-    let single = match m.resolve(file, ty) {
-        Resolved::Base(BaseType::I32) => Some(quote!(w.write_i32_field(#args, #copied)?;)),
-        Resolved::Enum(_) => Some(quote!(w.write_i32_field(#args, #value.0)?;)),
-        Resolved::Base(BaseType::I64) => Some(quote!(w.write_i64_field(#args, #copied)?;)),
+    match m.resolve(file, ty) {
+        Resolved::Base(BaseType::I32) => quote!(w.write_i32_field(#args, #copied)?;),
+        Resolved::Enum(_) => quote!(w.write_i32_field(#args, #value.0)?;),
+        Resolved::Base(BaseType::I64) => quote!(w.write_i64_field(#args, #copied)?;),
         Resolved::Base(BaseType::Double) if in_key => {
-            Some(quote!(w.write_double_field(#args, #value.0)?;))
+            quote!(w.write_double_field(#args, #value.0)?;)
         }
-        Resolved::Base(BaseType::Double) => Some(quote!(w.write_double_field(#args, #copied)?;)),
+        Resolved::Base(BaseType::Double) => quote!(w.write_double_field(#args, #copied)?;),
         Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum if m.borrowed() => {
-            Some(quote!(w.write_string_field(#args, #value)?;))
+            quote!(w.write_string_field(#args, #value)?;)
         }
         Resolved::Base(BaseType::Binary) if m.borrowed() => {
-            Some(quote!(w.write_binary_field(#args, #value)?;))
+            quote!(w.write_binary_field(#args, #value)?;)
         }
         Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum => {
-            Some(quote!(w.write_string_field(#args, #by_ref)?;))
+            quote!(w.write_string_field(#args, #by_ref)?;)
         }
-        Resolved::Base(BaseType::Binary) => Some(quote!(w.write_binary_field(#args, #by_ref)?;)),
-        _ => None,
-    };
-    if let Some(single) = single {
-        return single;
-    }
-    if let Resolved::List(..) | Resolved::Set(..) | Resolved::Map(..) = m.resolve(file, ty) {
-        let body = write_value_in(m, file, ty, val, in_key, 0, Some(&args));
-        return quote! {
-            #body
-            w.write_field_end()?;
-        };
-    }
-    let body = write_value(m, file, ty, val, in_key, 0);
-    let ttype = wire_type(m, file, ty);
-    let begin = match prev {
-        Some(p) => {
-            let p = proc_macro2::Literal::i16_unsuffixed(p);
-            quote!(w.write_field_begin_after(#ttype, #field_id, #p)?;)
+        Resolved::Base(BaseType::Binary) => quote!(w.write_binary_field(#args, #by_ref)?;),
+        Resolved::List(..) | Resolved::Set(..) | Resolved::Map(..) => {
+            let body = write_value_in(m, file, ty, val, in_key, 0, Some(&args));
+            quote! {
+                #body
+                w.write_field_end()?;
+            }
         }
-        None => quote!(w.write_field_begin(#ttype, #field_id)?;),
-    };
-    quote! {
-        #begin
-        #body
-        w.write_field_end()?;
+        _ => {
+            let body = write_value(m, file, ty, val, in_key, 0);
+            let ttype = wire_type(m, file, ty);
+            let begin = match prev {
+                Some(p) => {
+                    let p = proc_macro2::Literal::i16_unsuffixed(p);
+                    quote!(w.write_field_begin_after(#ttype, #field_id, #p)?;)
+                }
+                None => quote!(w.write_field_begin(#ttype, #field_id)?;),
+            };
+            quote! {
+                #begin
+                #body
+                w.write_field_end()?;
+            }
+        }
     }
 }
 
