@@ -50,23 +50,33 @@ pub(crate) const fn compact_type(ttype: TType) -> u8 {
 /// The [`TType`] of a 4-bit compact type id.
 #[inline]
 pub(crate) fn ttype_of(ct: u8) -> Result<TType> {
-    Ok(match ct {
-        0 => TType::Stop,
-        CT_TRUE | CT_FALSE => TType::Bool,
-        3 => TType::I8,
-        4 => TType::I16,
-        5 => TType::I32,
-        6 => TType::I64,
-        7 => TType::Double,
-        8 => TType::String,
-        9 => TType::List,
-        10 => TType::Set,
-        11 => TType::Map,
-        12 => TType::Struct,
-        13 => TType::Uuid,
-        _ => return Err(Error::invalid_data("unknown compact type id")),
-    })
+    // A table lookup, not a `match`: the match compiles to a jump table whose indirect jump
+    // mispredicts when element types vary (list, set and map headers).
+    match TYPE_OF.get(usize::from(ct)) {
+        Some(Some(ttype)) => Ok(*ttype),
+        _ => Err(Error::invalid_data("unknown compact type id")),
+    }
 }
+
+/// The wire type of each compact type id; `None` for the ids that are not one.
+const TYPE_OF: [Option<TType>; 16] = [
+    Some(TType::Stop),
+    Some(TType::Bool), // CT_TRUE
+    Some(TType::Bool), // CT_FALSE
+    Some(TType::I8),
+    Some(TType::I16),
+    Some(TType::I32),
+    Some(TType::I64),
+    Some(TType::Double),
+    Some(TType::String),
+    Some(TType::List),
+    Some(TType::Set),
+    Some(TType::Map),
+    Some(TType::Struct),
+    Some(TType::Uuid),
+    None,
+    None,
+];
 
 /// True when a field id delta fits the short (one byte) header form.
 #[inline]

@@ -208,6 +208,47 @@ fn list_and_map_headers() {
     );
 }
 
+#[test]
+fn every_compact_type_id_in_list_and_map_headers() {
+    // The ids of thrift-compact-protocol.md; 2 (boolean false) reads as `Bool` too.
+    let expected = [
+        None, // 0: stop, not an element type of a non-empty list
+        Some(TType::Bool),
+        Some(TType::Bool),
+        Some(TType::I8),
+        Some(TType::I16),
+        Some(TType::I32),
+        Some(TType::I64),
+        Some(TType::Double),
+        Some(TType::String),
+        Some(TType::List),
+        Some(TType::Set),
+        Some(TType::Map),
+        Some(TType::Struct),
+        Some(TType::Uuid),
+        None,
+        None,
+    ];
+    for (id, ttype) in (0u8..).zip(expected) {
+        let list = [0x10 | id, 0];
+        let map = [0x01, id << 4 | 5, 0];
+        match ttype {
+            Some(ttype) => {
+                assert_eq!(cpt_reader(&list).read_list_begin().unwrap().elem, ttype);
+                assert_eq!(cpt_reader(&map).read_map_begin().unwrap().key, ttype);
+                if id != 2 {
+                    let written = cpt(|w| w.write_list_begin(ttype, 1));
+                    assert_eq!(written, [0x10 | id], "{ttype:?}");
+                }
+            }
+            None => {
+                assert_kind!(cpt_reader(&list).read_list_begin(), ErrorKind::InvalidData);
+                assert_kind!(cpt_reader(&map).read_map_begin(), ErrorKind::InvalidData);
+            }
+        }
+    }
+}
+
 /// Varint bytes of `f(w)`, checked against `expected`, and read back by `g`.
 fn zigzag_case<T: PartialEq + std::fmt::Debug + Copy>(
     v: T,
