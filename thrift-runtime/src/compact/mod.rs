@@ -59,10 +59,10 @@ pub(crate) fn ttype_of(ct: u8) -> Result<TType> {
 }
 
 /// The wire type of each compact type id; `None` for the ids that are not one.
-const TYPE_OF: [Option<TType>; 16] = [
+pub(crate) const TYPE_OF: [Option<TType>; 16] = [
     Some(TType::Stop),
-    Some(TType::Bool), // CT_TRUE
-    Some(TType::Bool), // CT_FALSE
+    Some(TType::Bool), // CT_TRUE (1)
+    Some(TType::Bool), // CT_FALSE (2)
     Some(TType::I8),
     Some(TType::I16),
     Some(TType::I32),

@@ -12,7 +12,7 @@ use crate::wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
 };
 
-use super::{compact_type, ttype_of, CT_FALSE, CT_TRUE, PROTOCOL_ID, VERSION};
+use super::{compact_type, ttype_of, CT_FALSE, CT_TRUE, PROTOCOL_ID, TYPE_OF, VERSION};
 
 /// Compact protocol reader over an [`Input`].
 ///
@@ -88,25 +88,15 @@ impl<'de, I: Input<'de>> CompactReader<I> {
     }
 }
 
-/// Compact type ids that map to a wire type without state (not stop, not bool).
-const PLAIN_TYPES: [Option<TType>; 16] = [
-    None,
-    None,
-    None,
-    Some(TType::I8),
-    Some(TType::I16),
-    Some(TType::I32),
-    Some(TType::I64),
-    Some(TType::Double),
-    Some(TType::String),
-    Some(TType::List),
-    Some(TType::Set),
-    Some(TType::Map),
-    Some(TType::Struct),
-    Some(TType::Uuid),
-    None,
-    None,
-];
+/// Compact type ids that map to a wire type without state: [`TYPE_OF`] without stop and the
+/// two bools.
+const PLAIN_TYPES: [Option<TType>; 16] = {
+    let mut types = TYPE_OF;
+    types[0] = None;
+    types[CT_TRUE as usize] = None;
+    types[CT_FALSE as usize] = None;
+    types
+};
 
 impl<'de, I: Input<'de>> CompactReader<I> {
     /// Field headers other than short-delta plain types: stop, bools (the value is in the
