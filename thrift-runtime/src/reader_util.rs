@@ -109,7 +109,12 @@ pub(crate) fn cow_to_string(bytes: std::borrow::Cow<'_, [u8]>) -> Result<String>
 
 /// Validates possibly-borrowed bytes into `out`: borrowed ones copied into `out`'s buffer
 /// (kept when it is large enough), owned ones moved in.
-#[inline]
+///
+/// Always inlined, as is [`cow_into_vec`]: left to the inliner both stayed out of line in the
+/// readers' `read_string_into`/`read_binary_into`, where a slice input's `Cow` is always
+/// borrowed and the owned arm is dead (ours + ours-borrowed instructions per decode −0.8% on
+/// the Parquet footers, −0.5% on `large/binary/decode`).
+#[inline(always)]
 pub(crate) fn cow_into_string(bytes: std::borrow::Cow<'_, [u8]>, out: &mut String) -> Result<()> {
     match bytes {
         std::borrow::Cow::Borrowed(b) => {
@@ -130,7 +135,7 @@ pub(crate) fn cow_into_string(bytes: std::borrow::Cow<'_, [u8]>, out: &mut Strin
 
 /// Possibly-borrowed bytes into `out`: borrowed ones copied into `out`'s buffer (kept when it
 /// is large enough, else a new exact-size one, as [`cow_into_string`]), owned ones moved in.
-#[inline]
+#[inline(always)]
 pub(crate) fn cow_into_vec(bytes: std::borrow::Cow<'_, [u8]>, out: &mut Vec<u8>) {
     match bytes {
         std::borrow::Cow::Borrowed(b) if out.capacity() >= b.len() => {
