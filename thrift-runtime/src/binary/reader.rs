@@ -246,13 +246,6 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for BinaryReader<I> {
         byte_string(self.input.read_shared(len)?)
     }
 
-    #[inline]
-    fn read_byte_string_into(&mut self, out: &mut bytestring::ByteString) -> Result<()> {
-        let len = self.read_len()?;
-        *out = byte_string(self.input.read_shared(len)?)?;
-        Ok(())
-    }
-
     #[cfg(feature = "compact_str")]
     #[inline]
     fn read_compact_string(&mut self) -> Result<crate::CompactString> {
@@ -277,13 +270,6 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for BinaryReader<I> {
     fn read_shared_bytes(&mut self) -> Result<bytes::Bytes> {
         let len = self.read_len()?;
         self.input.read_shared(len)
-    }
-
-    #[inline]
-    fn read_shared_bytes_into(&mut self, out: &mut bytes::Bytes) -> Result<()> {
-        let len = self.read_len()?;
-        *out = self.input.read_shared(len)?;
-        Ok(())
     }
 
     #[inline]
