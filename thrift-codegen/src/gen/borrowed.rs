@@ -10,8 +10,11 @@ use quote::quote;
 use thrift_parser::ast::{BaseType, Struct, Type};
 use thrift_parser::{DefId, FileId};
 
-use super::structs::{default_value, field_names, holding, read_impl, write_impl, Holding, Target};
+use super::fields::{default_value, holding, Holding, Target};
+use super::names::{field_names, variant_names};
+use super::structs::{read_impl, write_impl};
 use super::types::{complexity_allow, rust_type};
+use super::unions::union_form;
 use crate::ident;
 use crate::model::{Model, Resolved};
 
@@ -321,13 +324,11 @@ fn convert(
 }
 
 /// The borrowing form of a union.
-pub fn union_ref_item(
-    m: &Model<'_>,
-    id: DefId,
-    s: &Struct,
-    variants: &[String],
-    items: TokenStream,
-) -> TokenStream {
+pub fn union_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
+    m.set_borrowed(true);
+    let items = union_form(m, id, s, &Target::borrowed(m, id));
+    m.set_borrowed(false);
+    let variants = &variant_names(s);
     let owned = ident::ident(m.name(id));
     let ref_name = ident::ident(m.ref_name(id));
     let key = m.is_key_struct(id);

@@ -354,7 +354,7 @@ pub fn read_value(
             let build = if !is_set || borrowed {
                 // Struct, string and binary elements read in place, in the vector's next slot.
                 let slot = quote!(#rt::push_default(&mut #out));
-                let push = if let Some(path) = super::structs::in_place_struct(m, f, element) {
+                let push = if let Some(path) = super::fields::in_place_struct(m, f, element) {
                     quote!(#rt::read_element::<#path, _>(r, &mut #out)?)
                 } else if let Some(read_into) = read_bytes_into(m, f, element, slot) {
                     read_into

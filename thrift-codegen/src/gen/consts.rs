@@ -140,7 +140,7 @@ pub fn value_expr(
                 .and_then(|e| e.values.iter().find(|ev| ev.value == v));
             match named {
                 Some(ev) => {
-                    let variant = ident::ident(&super::enums::value_name(m, id, &ev.name.name));
+                    let variant = ident::ident(&super::names::value_name(m, id, &ev.name.name));
                     quote!(#path::#variant)
                 }
                 None => {
@@ -210,7 +210,7 @@ fn reference_expr(
             match m.resolve(file, ty) {
                 Resolved::Enum(_) => {
                     let path = m.path_to(file, id);
-                    let variant = ident::ident(&super::enums::value_name(m, id, &value.name.name));
+                    let variant = ident::ident(&super::names::value_name(m, id, &value.name.name));
                     Some(quote!(#path::#variant))
                 }
                 Resolved::Base(BaseType::Double) => {
@@ -240,7 +240,7 @@ fn reference_expr(
             let last = name.rsplit('.').next()?;
             let value = e.values.iter().find(|v| v.name.name == last)?;
             let path = m.path_to(file, id);
-            let variant = ident::ident(&super::enums::value_name(m, id, &value.name.name));
+            let variant = ident::ident(&super::names::value_name(m, id, &value.name.name));
             Some(quote!(#path::#variant))
         }
     }
@@ -265,9 +265,9 @@ fn struct_literal(
             _ => None,
         })
     };
-    let names = super::structs::field_names(s);
+    let names = super::names::field_names(s);
     if s.kind == StructKind::Union {
-        let variants = super::unions::variant_names(s);
+        let variants = super::names::variant_names(s);
         for (index, field) in s.fields.iter().enumerate() {
             if let Some(v) = given(&field.name.name) {
                 let variant = ident::ident(&variants[index]);

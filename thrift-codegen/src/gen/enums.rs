@@ -10,29 +10,9 @@ use thrift_parser::ast::Enum;
 use thrift_parser::DefId;
 
 use super::docs::doc_attrs;
+use super::names::value_names;
 use crate::ident;
 use crate::model::Model;
-
-/// The Rust names of an enum's values, in declaration order.
-pub fn value_names(e: &Enum) -> Vec<String> {
-    let mut scope = ident::Scope::new();
-    scope.reserve("KNOWN");
-    e.values
-        .iter()
-        .map(|v| scope.unique(ident::const_name(&v.name.name)))
-        .collect()
-}
-
-/// The Rust name of one value of the enum `id`.
-pub fn value_name(m: &Model<'_>, id: DefId, idl_name: &str) -> String {
-    let e = m.program.as_enum(id).expect("an enum");
-    let index = e
-        .values
-        .iter()
-        .position(|v| v.name.name == idl_name)
-        .expect("a value of the enum");
-    value_names(e).swap_remove(index)
-}
 
 pub fn enum_item(m: &Model<'_>, id: DefId, e: &Enum) -> TokenStream {
     let name = ident::ident(m.name(id));

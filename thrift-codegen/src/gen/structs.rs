@@ -12,104 +12,19 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use thrift_parser::ast::{
-    BaseType, ConstValueKind, Definition, Field, Requiredness, Struct, StructKind,
-};
+use thrift_parser::ast::{BaseType, Field, Requiredness, Struct, StructKind};
 use thrift_parser::DefId;
 
 use super::codec::{read_bytes_into, read_struct_body, read_value, value_len, write_field, Val};
-use super::consts::value_expr;
 use super::docs::doc_attrs;
+use super::fields::{
+    default_value, derive_list, holding, idl_default, in_place_struct, reads_in_place, Holding,
+    Target,
+};
+use super::names::field_names;
 use super::types::{complexity_allow, rust_type, wire_type};
 use crate::ident;
 use crate::model::{Model, Resolved};
-
-/// The Rust names of a struct's fields, in declaration order.
-pub fn field_names(s: &Struct) -> Vec<String> {
-    let mut scope = ident::Scope::new();
-    s.fields
-        .iter()
-        .map(|f| scope.unique(ident::field_name(&f.name.name)))
-        .collect()
-}
-
-/// How a field is held.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Holding {
-    /// `T` (or `Box<T>`), always written.
-    Always,
-    /// `Option<T>` (or `Option<Box<T>>`), written when `Some`.
-    Optional,
-}
-
-pub(super) fn holding(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> Holding {
-    // Borrowing forms apply IDL defaults of scalars, strings and binaries (no allocation) but
-    // not of containers and structs: a field with one of those is `None` when absent, and the
-    // conversion to the owned form applies the default.
-    let borrowed_default = m.borrowed()
-        && field.requiredness == Requiredness::Default
-        && idl_default(m, id, index, field).is_some()
-        && !matches!(
-            m.resolve(id.file, &field.ty),
-            Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum
-        );
-    if m.holds_as_option(id, index) || borrowed_default {
-        Holding::Optional
-    } else {
-        Holding::Always
-    }
-}
-
-/// The type a struct's code is generated for: the owned `Foo`, or the borrowing `FooRef<'de>`.
-pub struct Target {
-    /// The type with its lifetime, e.g. `FooRef<'de>`.
-    pub ty: TokenStream,
-    /// The name used to construct it, e.g. `FooRef`.
-    pub ctor: proc_macro2::Ident,
-    /// Generics of `impl` blocks for it: `<'de>` or nothing.
-    pub generics: TokenStream,
-}
-
-impl Target {
-    pub fn owned(m: &Model<'_>, id: DefId) -> Target {
-        let name = ident::ident(m.name(id));
-        Target {
-            ty: quote!(#name),
-            ctor: name,
-            generics: TokenStream::new(),
-        }
-    }
-
-    pub fn borrowed(m: &Model<'_>, id: DefId) -> Target {
-        let name = ident::ident(m.ref_name(id));
-        Target {
-            ty: quote!(#name<'de>),
-            ctor: name,
-            generics: quote!(<'de>),
-        }
-    }
-}
-
-pub fn derive_list(m: &Model<'_>, id: DefId, derive_default: bool) -> TokenStream {
-    let d = m.derives(id);
-    let mut traits = vec![quote!(Debug), quote!(Clone), quote!(PartialEq)];
-    if d.eq {
-        traits.push(quote!(Eq));
-    }
-    if d.hash {
-        traits.push(quote!(Hash));
-    }
-    if d.partial_ord {
-        traits.push(quote!(PartialOrd));
-    }
-    if d.ord {
-        traits.push(quote!(Ord));
-    }
-    if derive_default {
-        traits.push(quote!(Default));
-    }
-    quote!(#[derive(#(#traits),*)])
-}
 
 pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     let key = m.is_key_struct(id);
@@ -160,11 +75,6 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
 
     let write = write_impl(m, id, s, &names, &Target::owned(m, id));
     let read = read_impl(m, id, s, &names, &Target::owned(m, id));
-    let borrowed = if m.is_borrowing(id) {
-        super::borrowed::struct_ref_item(m, id, s)
-    } else {
-        TokenStream::new()
-    };
     let exception = if s.kind == StructKind::Exception {
         quote! {
             impl ::std::fmt::Display for #name {
@@ -190,108 +100,7 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         #exception
         #write
         #read
-        #borrowed
     }
-}
-
-/// The IDL default of a field, unless it is what `Default::default()` gives anyway (`0`,
-/// `false`, `""`, `[]`…) on a field that is not held as an `Option`.
-pub(super) fn idl_default<'a>(
-    m: &Model<'_>,
-    id: DefId,
-    index: usize,
-    field: &'a Field,
-) -> Option<&'a thrift_parser::ast::ConstValue> {
-    let value = field.default.as_ref()?;
-    if !m.holds_as_option(id, index) && super::consts::is_zero_value(m, id.file, &field.ty, value) {
-        None
-    } else {
-        Some(value)
-    }
-}
-
-/// The value a field takes in `Default` (and for a default-requiredness field missing on read).
-pub(super) fn default_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
-    let boxed = m.is_boxed(id, index);
-    match idl_default(m, id, index, field) {
-        Some(value) => {
-            let mut expr = match (m.borrowed(), m.resolve(id.file, &field.ty), &value.kind) {
-                (
-                    true,
-                    Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum,
-                    ConstValueKind::String(s),
-                ) => quote!(#s),
-                (true, Resolved::Base(BaseType::Binary), ConstValueKind::String(s)) => {
-                    quote!(#s.as_bytes())
-                }
-                _ => value_expr(
-                    m,
-                    id.file,
-                    &field.ty,
-                    id.file,
-                    value,
-                    m.is_key_struct(id) && !m.borrowed(),
-                ),
-            };
-            if boxed {
-                expr = quote!(::std::boxed::Box::new(#expr));
-            }
-            if holding(m, id, index, field) == Holding::Optional {
-                quote!(::std::option::Option::Some(#expr))
-            } else {
-                expr
-            }
-        }
-        None => quote!(::std::default::Default::default()),
-    }
-}
-
-/// Whether struct `id` is read in place (`ThriftRead::read_into` generated, nested structs and
-/// struct list elements read where they live): its form being generated (the borrowing one in
-/// borrowed mode, when it has one) has a `Default` that allocates nothing to start from, i.e.
-/// derived, with no IDL defaults in the owned form, and every field held as `T` of a struct
-/// type read in place itself (unions have no such `Default`: their first variant may hold a
-/// value that allocates). Structs without fields have nothing to read in place.
-pub(super) fn reads_in_place(m: &Model<'_>, id: DefId) -> bool {
-    let outer = m.borrowed();
-    m.set_borrowed(outer && m.is_borrowing(id));
-    let result = form_reads_in_place(m, id);
-    m.set_borrowed(outer);
-    result
-}
-
-fn form_reads_in_place(m: &Model<'_>, id: DefId) -> bool {
-    let Definition::Struct(s) = m.program.definition(id) else {
-        return false;
-    };
-    if s.kind == StructKind::Union || s.fields.is_empty() || !m.derives(id).default {
-        return false;
-    }
-    s.fields.iter().enumerate().all(|(index, field)| {
-        if !m.borrowed() && idl_default(m, id, index, field).is_some() {
-            return false;
-        }
-        if holding(m, id, index, field) == Holding::Optional {
-            return true;
-        }
-        match m.resolve(id.file, &field.ty) {
-            Resolved::Struct(inner, _) => !m.is_boxed(id, index) && reads_in_place(m, inner),
-            _ => true,
-        }
-    })
-}
-
-/// The path of the struct type `ty` resolves to, in the form being generated, when it is read
-/// in place (see [`reads_in_place`]).
-pub(super) fn in_place_struct(
-    m: &Model<'_>,
-    file: thrift_parser::FileId,
-    ty: &thrift_parser::ast::Type,
-) -> Option<TokenStream> {
-    let Resolved::Struct(id, _) = m.resolve(file, ty) else {
-        return None;
-    };
-    reads_in_place(m, id).then(|| m.struct_path(file, id))
 }
 
 fn sorted_fields(s: &Struct) -> Vec<(usize, &Field)> {

@@ -12,39 +12,18 @@ use thrift_parser::DefId;
 
 use super::codec::{read_struct_body, read_value, value_len, write_field, Val};
 use super::docs::doc_attrs;
-use super::structs::derive_list;
+use super::fields::{derive_list, Target};
+use super::names::variant_names;
 use super::types::{rust_type, wire_type};
 use crate::ident;
 use crate::model::{Model, Resolved};
 
-/// The Rust names of a union's variants, in declaration order.
-pub fn variant_names(s: &Struct) -> Vec<String> {
-    let mut scope = ident::Scope::new();
-    s.fields
-        .iter()
-        .map(|f| scope.unique_camel(ident::type_name(&f.name.name)))
-        .collect()
-}
-
 pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
-    let owned = union_form(m, id, s, &super::structs::Target::owned(m, id));
-    if !m.is_borrowing(id) {
-        return owned;
-    }
-    m.set_borrowed(true);
-    let borrowed = union_form(m, id, s, &super::structs::Target::borrowed(m, id));
-    m.set_borrowed(false);
-    let borrowed = super::borrowed::union_ref_item(m, id, s, &variant_names(s), borrowed);
-    quote!(#owned #borrowed)
+    union_form(m, id, s, &Target::owned(m, id))
 }
 
 /// The enum and its impls, for the owned or the borrowing form.
-fn union_form(
-    m: &Model<'_>,
-    id: DefId,
-    s: &Struct,
-    target: &super::structs::Target,
-) -> TokenStream {
+pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> TokenStream {
     let key = m.is_key_struct(id) && !m.borrowed();
     let (name, ty, generics) = (&target.ctor, &target.ty, &target.generics);
     let rt = &m.runtime;

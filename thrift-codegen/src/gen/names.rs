@@ -1,0 +1,47 @@
+//! The Rust names of the members of IDL definitions (struct fields, union variants, enum
+//! values), shared by the items that declare them and the expressions that use them.
+
+use thrift_parser::ast::{Enum, Struct};
+use thrift_parser::DefId;
+
+use crate::ident;
+use crate::model::Model;
+
+/// The Rust names of a struct's fields, in declaration order.
+pub fn field_names(s: &Struct) -> Vec<String> {
+    let mut scope = ident::Scope::new();
+    s.fields
+        .iter()
+        .map(|f| scope.unique(ident::field_name(&f.name.name)))
+        .collect()
+}
+
+/// The Rust names of a union's variants, in declaration order.
+pub fn variant_names(s: &Struct) -> Vec<String> {
+    let mut scope = ident::Scope::new();
+    s.fields
+        .iter()
+        .map(|f| scope.unique_camel(ident::type_name(&f.name.name)))
+        .collect()
+}
+
+/// The Rust names of an enum's values, in declaration order.
+pub fn value_names(e: &Enum) -> Vec<String> {
+    let mut scope = ident::Scope::new();
+    scope.reserve("KNOWN");
+    e.values
+        .iter()
+        .map(|v| scope.unique(ident::const_name(&v.name.name)))
+        .collect()
+}
+
+/// The Rust name of one value of the enum `id`.
+pub fn value_name(m: &Model<'_>, id: DefId, idl_name: &str) -> String {
+    let e = m.program.as_enum(id).expect("an enum");
+    let index = e
+        .values
+        .iter()
+        .position(|v| v.name.name == idl_name)
+        .expect("a value of the enum");
+    value_names(e).swap_remove(index)
+}
