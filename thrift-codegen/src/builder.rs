@@ -75,6 +75,7 @@ pub struct Builder {
     collections: crate::Collections,
     strings: crate::Strings,
     hasher: Option<String>,
+    services: bool,
 }
 
 impl Default for Builder {
@@ -94,7 +95,16 @@ impl Builder {
             collections: crate::Collections::BTree,
             strings: crate::Strings::Std,
             hasher: None,
+            services: true,
         }
+    }
+
+    /// Whether `service`s are generated (default `true`): per service its args and result
+    /// structs, handler traits, clients and processors (see `thrift_runtime::rpc`). Types-only
+    /// users (a Parquet reader, say) turn it off and generate nothing for services.
+    pub fn services(&mut self, yes: bool) -> &mut Builder {
+        self.services = yes;
+        self
     }
 
     /// Adds a directory searched for includes not found next to the including file.
@@ -210,13 +220,14 @@ impl Builder {
             .runtime_path
             .parse()
             .unwrap_or_else(|_| "::thrift_runtime".parse().expect("valid path"));
-        let model = Model::new(
+        let mut model = Model::new(
             &checked.program,
             runtime,
             self.collections,
             self.strings,
             hasher,
         );
+        model.services = self.services;
         let mut out: Vec<GeneratedFile> = model
             .files()
             .map(|file| {

@@ -66,6 +66,10 @@ pub struct GenerateArgs {
     /// `compact_str` feature; binaries as `Bytes`).
     #[arg(long, value_enum, default_value_t = crate::Strings::Std)]
     pub strings: crate::Strings,
+    /// Generate nothing for `service`s (types only: no args/result structs, handler traits,
+    /// clients or processors).
+    #[arg(long)]
+    pub no_services: bool,
     /// The IDL files to generate code for (their includes are generated too).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -127,6 +131,7 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         builder.hasher(hasher);
     }
     builder.strings(args.strings);
+    builder.services(!args.no_services);
     let files = match builder.generate(&args.files) {
         Ok(files) => files,
         Err(e) => {

@@ -157,6 +157,7 @@ pub mod limits;
 pub mod output;
 pub mod protocol;
 mod reader_util;
+pub mod rpc;
 mod utf8;
 pub mod varint;
 pub mod wire;

@@ -40,6 +40,8 @@ pub struct Model<'p> {
     /// Strings and binaries as `String`/`Vec<u8>`, `ByteString`/`Bytes` or
     /// `CompactString`/`Bytes`.
     pub strings: crate::Strings,
+    /// Whether services are generated (clients, handler traits, processors).
+    pub services: bool,
     /// The `BuildHasher` of `Hash…` sets and maps, when not std's `RandomState`.
     hasher: Option<TokenStream>,
     modules: HashMap<FileId, Vec<String>>,
@@ -70,6 +72,7 @@ impl<'p> Model<'p> {
             runtime,
             collections,
             strings,
+            services: true,
             hasher,
             modules: HashMap::new(),
             names: HashMap::new(),
@@ -137,7 +140,6 @@ impl<'p> Model<'p> {
                 let name = &definition.name().name;
                 let rust = match definition {
                     Definition::Const(_) => scope.unique(ident::const_name(name)),
-                    Definition::Service(_) => continue,
                     _ => scope.unique_camel(ident::type_name(name)),
                 };
                 self.names.insert(
@@ -452,8 +454,14 @@ impl<'p> Model<'p> {
     /// can live anywhere in a crate). The first argument, where the name was written, only
     /// matters for lookups, which are done already.
     pub fn path_to(&self, _written_in: FileId, id: DefId) -> TokenStream {
+        self.path_to_named(id, self.name(id))
+    }
+
+    /// The path to an item named `name` in the module of definition `id` (for the items
+    /// generated per service: `FooClient`, `FooAddArgs`…), as [`Model::path_to`].
+    pub fn path_to_named(&self, id: DefId, name: &str) -> TokenStream {
         let from = self.current.get().expect("set_current before generating");
-        let name = ident::ident(self.name(id));
+        let name = ident::ident(name);
         if from == id.file {
             return quote!(#name);
         }

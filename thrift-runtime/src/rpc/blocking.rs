@@ -1,0 +1,434 @@
+//! Blocking transports (feature `blocking`): a client connection over any `Read + Write`
+//! (usually a [`TcpStream`]) and a threaded server with a bounded number of workers and
+//! idle, read and write timeouts.
+
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use bytes::BytesMut;
+
+use super::frame::{self, FrameLimits, Received, Transport};
+use super::options::call_name;
+pub use super::options::{ClientOptions, ServerOptions};
+use super::service::{Channel, Processor};
+use crate::codec::{ThriftRead, ThriftWrite};
+use crate::error::{Error, Result};
+use crate::wire::MessageType;
+
+/// Bytes offered to one `read` call.
+const READ_CHUNK: usize = 16 * 1024;
+
+/// A blocking client connection: implements [`Channel`] for generated clients, one call at a
+/// time, checking each reply's sequence id and method name.
+///
+/// ```no_run
+/// use thrift_runtime::rpc::blocking::{ClientOptions, Connection};
+/// use thrift_runtime::rpc::{ProtocolKind, Transport};
+///
+/// let options = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
+/// let connection = Connection::connect("127.0.0.1:9090", options)?;
+/// // let mut client = idl::calculator::CalculatorClient::new(connection);
+/// # Ok::<(), thrift_runtime::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Connection<S = TcpStream> {
+    stream: S,
+    options: ClientOptions,
+    seq: i32,
+    read_buf: BytesMut,
+    write_buf: Vec<u8>,
+    name_buf: String,
+}
+
+impl Connection<TcpStream> {
+    /// Connects over TCP (`TCP_NODELAY` on, the options' timeout as read and write timeout).
+    pub fn connect(addr: impl ToSocketAddrs, options: ClientOptions) -> Result<Self> {
+        let stream = TcpStream::connect(addr)?;
+        stream.set_nodelay(true)?;
+        stream.set_read_timeout(options.timeout)?;
+        stream.set_write_timeout(options.timeout)?;
+        Ok(Connection::new(stream, options))
+    }
+}
+
+impl<S: Read + Write> Connection<S> {
+    /// A connection over an established stream.
+    pub fn new(stream: S, options: ClientOptions) -> Self {
+        Connection {
+            stream,
+            options,
+            seq: 0,
+            read_buf: BytesMut::new(),
+            write_buf: Vec::new(),
+            name_buf: String::new(),
+        }
+    }
+
+    /// The stream.
+    pub fn get_ref(&self) -> &S {
+        &self.stream
+    }
+
+    /// Returns the stream.
+    pub fn into_inner(self) -> S {
+        self.stream
+    }
+
+    /// The options.
+    pub fn options(&self) -> &ClientOptions {
+        &self.options
+    }
+
+    fn send<A: ThriftWrite>(&mut self, method: &str, kind: MessageType, args: &A) -> Result<i32> {
+        self.seq = self.seq.wrapping_add(1);
+        let seq = self.seq;
+        let framing = self.options.framing();
+        let out = &mut self.write_buf;
+        out.clear();
+        let start = frame::begin_frame(out, framing, seq, &self.options.headers);
+        let name = call_name(self.options.service.as_deref(), method, &mut self.name_buf);
+        framing.protocol.write_message(out, name, kind, seq, args)?;
+        frame::end_frame(out, start, self.options.limits.max_frame_size)?;
+        self.stream.write_all(out)?;
+        self.stream.flush()?;
+        Ok(seq)
+    }
+}
+
+impl<S: Read + Write> Channel for Connection<S> {
+    fn call<A, R>(&mut self, method: &'static str, args: &A) -> Result<R>
+    where
+        A: ThriftWrite,
+        R: for<'de> ThriftRead<'de>,
+    {
+        let seq = self.send(method, MessageType::Call, args)?;
+        let received = read_message(
+            &mut self.stream,
+            &mut self.read_buf,
+            Some(self.options.transport),
+            &self.options.limits,
+            &mut Deadlines::none(),
+        )?
+        .ok_or_else(|| Error::from(io::Error::from(io::ErrorKind::UnexpectedEof)))?;
+        received.message.reply_body(method, seq)
+    }
+
+    fn call_oneway<A: ThriftWrite>(&mut self, method: &'static str, args: &A) -> Result<()> {
+        self.send(method, MessageType::Oneway, args).map(|_| ())
+    }
+}
+
+/// How long a read may wait, for a server connection.
+pub(crate) struct Deadlines<'a> {
+    /// For the first byte of a message.
+    idle: Option<Duration>,
+    /// For the rest of a message once its first byte is in.
+    message: Option<Duration>,
+    /// Sets the stream's read timeout.
+    set_timeout: Option<&'a dyn Fn(Option<Duration>) -> io::Result<()>>,
+    /// Stops waiting for a new message when set.
+    stop: Option<&'a AtomicBool>,
+}
+
+impl Deadlines<'_> {
+    fn none() -> Self {
+        Deadlines {
+            idle: None,
+            message: None,
+            set_timeout: None,
+            stop: None,
+        }
+    }
+}
+
+/// How often an idle server connection looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(200);
+
+/// Reads until `buf` holds a whole message and splits it off; `Ok(None)` when the peer
+/// closed the connection between messages.
+pub(crate) fn read_message<S: Read>(
+    stream: &mut S,
+    buf: &mut BytesMut,
+    expect: Option<Transport>,
+    limits: &FrameLimits,
+    deadlines: &mut Deadlines<'_>,
+) -> Result<Option<Received>> {
+    let idle_since = Instant::now();
+    let mut message_since = (!buf.is_empty()).then(Instant::now);
+    loop {
+        if !buf.is_empty() {
+            if let Some(received) = frame::decode(buf, expect, limits)? {
+                return Ok(Some(received));
+            }
+        }
+        if let Some(set_timeout) = deadlines.set_timeout {
+            let now = Instant::now();
+            let (since, limit) = match message_since {
+                Some(since) => (since, deadlines.message),
+                None => (idle_since, deadlines.idle),
+            };
+            let mut wait = match limit {
+                Some(limit) => {
+                    let left = limit.saturating_sub(now - since);
+                    if left.is_zero() {
+                        return Err(Error::from(io::Error::new(
+                            io::ErrorKind::TimedOut,
+                            if message_since.is_some() {
+                                "a message took longer than the read timeout to arrive"
+                            } else {
+                                "idle connection"
+                            },
+                        )));
+                    }
+                    Some(left)
+                }
+                None => None,
+            };
+            if message_since.is_none() {
+                if let Some(stop) = deadlines.stop {
+                    if stop.load(Ordering::Relaxed) {
+                        return Ok(None);
+                    }
+                    wait = Some(wait.map_or(STOP_POLL, |w| w.min(STOP_POLL)));
+                }
+            }
+            set_timeout(wait)?;
+        }
+        let len = buf.len();
+        buf.resize(len + READ_CHUNK, 0);
+        let read = stream.read(&mut buf[len..]);
+        let n = match read {
+            Ok(n) => n,
+            Err(e) => {
+                buf.truncate(len);
+                match e.kind() {
+                    io::ErrorKind::Interrupted => continue,
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                        if deadlines.set_timeout.is_some() =>
+                    {
+                        continue
+                    }
+                    _ => return Err(Error::from(e)),
+                }
+            }
+        };
+        buf.truncate(len + n);
+        if n == 0 {
+            return if buf.is_empty() {
+                Ok(None)
+            } else {
+                Err(Error::from(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the peer closed the connection inside a message",
+                )))
+            };
+        }
+        message_since.get_or_insert_with(Instant::now);
+    }
+}
+
+/// A threaded server: each connection is served by one of a bounded number of worker
+/// threads. Every client framing is accepted on the same port (buffered or framed, binary or
+/// compact, THeader with or without zlib) and answered in kind.
+///
+/// ```no_run
+/// use std::net::TcpListener;
+/// use thrift_runtime::rpc::blocking::{Server, ServerOptions};
+/// use thrift_runtime::rpc::MultiplexedProcessor;
+///
+/// let listener = TcpListener::bind("127.0.0.1:9090")?;
+/// let processor = MultiplexedProcessor::new(); // or a generated `FooProcessor::new(handler)`
+/// Server::new(ServerOptions::default()).serve(listener, processor)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Server {
+    options: ServerOptions,
+}
+
+/// A server started by [`Server::spawn`].
+#[derive(Debug)]
+pub struct ServerHandle {
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    acceptor: Option<thread::JoinHandle<()>>,
+}
+
+impl ServerHandle {
+    /// The address the server listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Stops accepting, lets each connection finish the call it is serving, and waits for
+    /// the workers to end.
+    pub fn shutdown(mut self) {
+        self.stop_and_join();
+    }
+
+    fn stop_and_join(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the acceptor.
+        let _ = TcpStream::connect(self.addr);
+        if let Some(acceptor) = self.acceptor.take() {
+            let _ = acceptor.join();
+        }
+    }
+}
+
+impl Drop for ServerHandle {
+    fn drop(&mut self) {
+        self.stop_and_join();
+    }
+}
+
+impl Server {
+    /// A server with these options.
+    pub fn new(options: ServerOptions) -> Self {
+        Server { options }
+    }
+
+    /// Serves on `listener` until the process ends.
+    pub fn serve<P: Processor + 'static>(
+        self,
+        listener: TcpListener,
+        processor: P,
+    ) -> io::Result<()> {
+        let stop = Arc::new(AtomicBool::new(false));
+        self.run(listener, Arc::new(processor), stop);
+        Ok(())
+    }
+
+    /// Serves on `listener` in the background.
+    pub fn spawn<P: Processor + 'static>(
+        self,
+        listener: TcpListener,
+        processor: P,
+    ) -> io::Result<ServerHandle> {
+        let addr = listener.local_addr()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let acceptor = {
+            let stop = Arc::clone(&stop);
+            let processor = Arc::new(processor);
+            thread::Builder::new()
+                .name("thrift-accept".into())
+                .spawn(move || self.run(listener, processor, stop))?
+        };
+        Ok(ServerHandle {
+            addr,
+            stop,
+            acceptor: Some(acceptor),
+        })
+    }
+
+    fn run<P: Processor + 'static>(
+        self,
+        listener: TcpListener,
+        processor: Arc<P>,
+        stop: Arc<AtomicBool>,
+    ) {
+        let options = Arc::new(self.options);
+        let workers = options.workers.max(1);
+        // Connections wait here for a worker (the channel holds a few; the kernel's accept
+        // queue the rest).
+        let (sender, receiver) = mpsc::sync_channel::<TcpStream>(workers);
+        let receiver = Arc::new(Mutex::new(receiver));
+        let mut threads = Vec::with_capacity(workers);
+        for index in 0..workers {
+            let receiver = Arc::clone(&receiver);
+            let processor = Arc::clone(&processor);
+            let options = Arc::clone(&options);
+            let stop = Arc::clone(&stop);
+            let spawned = thread::Builder::new()
+                .name(format!("thrift-worker-{index}"))
+                .spawn(move || loop {
+                    let next = match receiver.lock() {
+                        Ok(receiver) => receiver.recv(),
+                        Err(_) => return,
+                    };
+                    match next {
+                        Ok(stream) => serve_connection(stream, &*processor, &options, &stop),
+                        Err(_) => return,
+                    }
+                });
+            if let Ok(thread) = spawned {
+                threads.push(thread);
+            }
+        }
+        for stream in listener.incoming() {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let Ok(stream) = stream else {
+                // Out of file descriptors and the like: back off instead of spinning.
+                thread::sleep(Duration::from_millis(10));
+                continue;
+            };
+            if sender.send(stream).is_err() {
+                break;
+            }
+        }
+        drop(sender);
+        for thread in threads {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Serves one connection until the client closes it, a timeout, an error, or shutdown.
+fn serve_connection<P: Processor + ?Sized>(
+    mut stream: TcpStream,
+    processor: &P,
+    options: &ServerOptions,
+    stop: &AtomicBool,
+) {
+    let _ = stream.set_nodelay(true);
+    if stream.set_write_timeout(options.write_timeout).is_err() {
+        return;
+    }
+    let timeouts = stream.try_clone();
+    let Ok(timeouts) = timeouts else {
+        return;
+    };
+    let set_timeout = move |t: Option<Duration>| timeouts.set_read_timeout(t);
+    let mut buf = BytesMut::with_capacity(READ_CHUNK);
+    let mut out = Vec::with_capacity(READ_CHUNK);
+    loop {
+        let mut deadlines = Deadlines {
+            idle: options.idle_timeout,
+            message: options.read_timeout,
+            set_timeout: Some(&set_timeout),
+            stop: Some(stop),
+        };
+        let received =
+            match read_message(&mut stream, &mut buf, None, &options.limits, &mut deadlines) {
+                Ok(Some(received)) => received,
+                Ok(None) | Err(_) => return,
+            };
+        if !matches!(
+            received.message.kind(),
+            MessageType::Call | MessageType::Oneway
+        ) {
+            return;
+        }
+        out.clear();
+        let start = frame::begin_frame(&mut out, received.framing, received.header_seq, &[]);
+        if processor.process(&received.message, &mut out).is_err() {
+            return;
+        }
+        drop(received);
+        if start.is_empty(&out) {
+            continue;
+        }
+        if frame::end_frame(&mut out, start, options.limits.max_frame_size).is_err() {
+            return;
+        }
+        if stream.write_all(&out).is_err() {
+            return;
+        }
+    }
+}

@@ -1,0 +1,431 @@
+//! Transports, sans IO: where a message starts and ends in the bytes of a connection, and the
+//! frame written around a message. Buffered (unframed), framed (a 4-byte length), and
+//! THeader (`HeaderFormat.md`: binary or compact payload, the zlib transform, info
+//! key/value headers), in the binary or compact protocol.
+//!
+//! A server detects what each client speaks from its first bytes, as Apache's header
+//! servers do, and answers in kind; a client says what it speaks.
+
+use std::io::{Read, Write};
+
+use bytes::{Buf, Bytes, BytesMut};
+
+use super::message::{Headers, Message, ProtocolKind};
+use crate::error::{Error, Result};
+use crate::limits::ReadLimits;
+
+/// `TConfiguration`'s `DEFAULT_MAX_FRAME_SIZE`: 16,384,000 bytes.
+pub const DEFAULT_MAX_FRAME_SIZE: usize = 16_384_000;
+
+const HEADER_MAGIC: u16 = 0x0FFF;
+/// THeader's largest frame (`HeaderFormat.md`).
+const HEADER_MAX_FRAME: usize = 0x3FFF_FFFF;
+const PROTOCOL_ID_BINARY: u64 = 0;
+const PROTOCOL_ID_COMPACT: u64 = 2;
+const TRANSFORM_ZLIB: u64 = 1;
+const INFO_KEYVALUE: u64 = 1;
+
+/// How messages are delimited on a connection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Transport {
+    /// No frame: a message ends where its struct does (Apache's `TBufferedTransport`).
+    #[default]
+    Buffered,
+    /// A 4-byte big-endian length before each message (`TFramedTransport`).
+    Framed,
+    /// THeader frames (`THeaderTransport`).
+    Header,
+}
+
+/// What one message on a connection looks like: transport, protocol, and for THeader
+/// whether the payload is zlib-compressed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Framing {
+    /// The transport.
+    pub transport: Transport,
+    /// The protocol of the message.
+    pub protocol: ProtocolKind,
+    /// THeader only: the payload goes through the zlib transform.
+    pub zlib: bool,
+}
+
+/// Limits of a connection: Apache's `TConfiguration` defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameLimits {
+    /// Largest frame (framed and THeader), default 16,384,000 bytes.
+    pub max_frame_size: usize,
+    /// Limits of the protocol readers; `max_message_size` also bounds an unframed message
+    /// and a THeader payload after decompression.
+    pub read: ReadLimits,
+}
+
+impl Default for FrameLimits {
+    fn default() -> Self {
+        FrameLimits {
+            max_frame_size: DEFAULT_MAX_FRAME_SIZE,
+            read: ReadLimits::default(),
+        }
+    }
+}
+
+/// A whole message received, with how it was framed (so that the reply is framed alike).
+#[derive(Debug)]
+pub struct Received {
+    /// The message.
+    pub message: Message,
+    /// Its framing.
+    pub framing: Framing,
+    /// The THeader sequence id (0 for other transports).
+    pub header_seq: i32,
+}
+
+/// Detects the framing of the message starting at `buf` from its first bytes; `None` when
+/// more bytes are needed to tell.
+pub fn detect(buf: &[u8]) -> Result<Option<(Transport, ProtocolKind)>> {
+    let protocol_at = |i: usize| -> Result<Option<ProtocolKind>> {
+        match buf.get(i..i + 2) {
+            None => Ok(None),
+            Some([0x80, 0x01]) => Ok(Some(ProtocolKind::Binary)),
+            Some([0x82, _]) => Ok(Some(ProtocolKind::Compact)),
+            Some(_) => Err(Error::invalid_data(
+                "not a Thrift message (unknown protocol or transport)",
+            )),
+        }
+    };
+    match buf.first() {
+        None => Ok(None),
+        Some(0x80) => Ok(protocol_at(0)?.map(|p| (Transport::Buffered, p))),
+        Some(0x82) => Ok(Some((Transport::Buffered, ProtocolKind::Compact))),
+        Some(_) => match buf.get(4..6) {
+            None if buf.len() >= 4 => Ok(None),
+            None => Ok(None),
+            Some([0x0F, 0xFF]) => Ok(Some((Transport::Header, ProtocolKind::Binary))),
+            Some(_) => Ok(protocol_at(4)?.map(|p| (Transport::Framed, p))),
+        },
+    }
+}
+
+fn frame_len(buf: &[u8], max: usize) -> Result<Option<usize>> {
+    let Some(word) = buf.get(..4) else {
+        return Ok(None);
+    };
+    let len = u32::from_be_bytes([word[0], word[1], word[2], word[3]]) as usize;
+    if len > max {
+        return Err(Error::size_limit(
+            "frame larger than the maximum frame size",
+        ));
+    }
+    Ok(Some(len))
+}
+
+/// Splits one whole message off the front of `buf`, detecting its framing (a server), or
+/// `Ok(None)` when `buf` does not hold all of it yet. A client passes the framing it
+/// expects as `expect`: then only that transport is accepted (the protocol of a THeader
+/// reply is the one its header names).
+pub fn decode(
+    buf: &mut BytesMut,
+    expect: Option<Transport>,
+    limits: &FrameLimits,
+) -> Result<Option<Received>> {
+    let Some((transport, protocol)) = detect(buf)? else {
+        return Ok(None);
+    };
+    if let Some(expected) = expect {
+        if expected != transport {
+            return Err(Error::invalid_data(
+                "the peer answered in another transport than it was called in",
+            ));
+        }
+    }
+    match transport {
+        Transport::Buffered => {
+            let Some(len) = protocol.message_len(buf, limits.read)? else {
+                return Ok(None);
+            };
+            let bytes = buf.split_to(len).freeze();
+            let message = Message::parse(bytes, protocol, limits.read)?;
+            Ok(Some(Received {
+                message,
+                framing: Framing {
+                    transport,
+                    protocol,
+                    zlib: false,
+                },
+                header_seq: 0,
+            }))
+        }
+        Transport::Framed => {
+            let Some(len) = frame_len(buf, limits.max_frame_size)? else {
+                return Ok(None);
+            };
+            if buf.len() < 4 + len {
+                buf.reserve(4 + len - buf.len());
+                return Ok(None);
+            }
+            buf.advance(4);
+            let bytes = buf.split_to(len).freeze();
+            let message = Message::parse(bytes, protocol, limits.read)?;
+            Ok(Some(Received {
+                message,
+                framing: Framing {
+                    transport,
+                    protocol,
+                    zlib: false,
+                },
+                header_seq: 0,
+            }))
+        }
+        Transport::Header => {
+            let max = limits.max_frame_size.min(HEADER_MAX_FRAME);
+            let Some(len) = frame_len(buf, max)? else {
+                return Ok(None);
+            };
+            if buf.len() < 4 + len {
+                buf.reserve(4 + len - buf.len());
+                return Ok(None);
+            }
+            buf.advance(4);
+            let frame = buf.split_to(len).freeze();
+            decode_header_frame(frame, limits).map(Some)
+        }
+    }
+}
+
+/// A varint (as the compact protocol's) from `buf` at `*pos`, within `end`.
+fn read_varint(buf: &[u8], pos: &mut usize, end: usize) -> Result<u64> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        if *pos >= end {
+            return Err(Error::invalid_data("THeader: header ends inside a varint"));
+        }
+        let byte = buf[*pos];
+        *pos += 1;
+        value |= u64::from(byte & 0x7F) << shift;
+        if byte & 0x80 == 0 {
+            return Ok(value);
+        }
+    }
+    Err(Error::invalid_data("THeader: varint too long"))
+}
+
+fn read_varstring(buf: &[u8], pos: &mut usize, end: usize) -> Result<String> {
+    let len = read_varint(buf, pos, end)?;
+    let len = usize::try_from(len).unwrap_or(usize::MAX);
+    if len > end - *pos {
+        return Err(Error::invalid_data(
+            "THeader: header string longer than the header",
+        ));
+    }
+    let bytes = &buf[*pos..*pos + len];
+    *pos += len;
+    String::from_utf8(bytes.to_vec()).map_err(|_| Error::invalid_utf8())
+}
+
+/// Decodes a THeader frame (the bytes after its length word).
+fn decode_header_frame(frame: Bytes, limits: &FrameLimits) -> Result<Received> {
+    let b = &frame[..];
+    if b.len() < 10 {
+        return Err(Error::invalid_data(
+            "THeader: frame shorter than its fixed header",
+        ));
+    }
+    let magic = u16::from_be_bytes([b[0], b[1]]);
+    if magic != HEADER_MAGIC {
+        return Err(Error::invalid_data("THeader: bad magic"));
+    }
+    let seq = i32::from_be_bytes([b[4], b[5], b[6], b[7]]);
+    let header_len = usize::from(u16::from_be_bytes([b[8], b[9]])) * 4;
+    let end = 10 + header_len;
+    if end > b.len() {
+        return Err(Error::invalid_data("THeader: header longer than the frame"));
+    }
+    let mut pos = 10;
+    let protocol = match read_varint(b, &mut pos, end)? {
+        PROTOCOL_ID_BINARY => ProtocolKind::Binary,
+        PROTOCOL_ID_COMPACT => ProtocolKind::Compact,
+        _ => return Err(Error::invalid_data("THeader: unsupported protocol id")),
+    };
+    let transforms = read_varint(b, &mut pos, end)?;
+    let mut zlib = false;
+    for _ in 0..transforms {
+        match read_varint(b, &mut pos, end)? {
+            TRANSFORM_ZLIB => zlib = true,
+            _ => return Err(Error::invalid_data("THeader: unsupported transform")),
+        }
+    }
+    let mut headers = Vec::new();
+    // Info headers until the padding (id 0) or an id this code does not know.
+    while pos < end {
+        match read_varint(b, &mut pos, end)? {
+            INFO_KEYVALUE => {
+                let count = read_varint(b, &mut pos, end)?;
+                for _ in 0..count {
+                    // Each pair takes at least two bytes: a bad count fails on the bounds.
+                    let key = read_varstring(b, &mut pos, end)?;
+                    let value = read_varstring(b, &mut pos, end)?;
+                    headers.push((key, value));
+                }
+            }
+            _ => break,
+        }
+    }
+    let payload = frame.slice(end..);
+    let payload = if zlib {
+        Bytes::from(inflate(&payload, limits.read.max_message_size)?)
+    } else {
+        payload
+    };
+    let headers: Option<Headers> = (!headers.is_empty()).then(|| headers.into());
+    let message = Message::parse(payload, protocol, limits.read)?.with_headers(headers);
+    Ok(Received {
+        message,
+        framing: Framing {
+            transport: Transport::Header,
+            protocol,
+            zlib,
+        },
+        header_seq: seq,
+    })
+}
+
+/// zlib-decompresses `data`, failing (instead of growing without bound) past `max` bytes.
+fn inflate(data: &[u8], max: usize) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let decoder = flate2::read::ZlibDecoder::new(data);
+    decoder
+        .take(max as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|_| Error::invalid_data("THeader: bad zlib data"))?;
+    if out.len() > max {
+        return Err(Error::size_limit(
+            "THeader: decompressed payload larger than the maximum message size",
+        ));
+    }
+    Ok(out)
+}
+
+/// Where a frame started in an output buffer, for [`end_frame`].
+#[derive(Clone, Copy, Debug)]
+pub struct FrameStart {
+    framing: Framing,
+    start: usize,
+    payload: usize,
+}
+
+impl FrameStart {
+    /// Whether a message was written after the frame's start.
+    pub fn is_empty(&self, out: &[u8]) -> bool {
+        out.len() <= self.payload
+    }
+}
+
+fn write_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Appends the start of a frame to `out`; the message follows, then [`end_frame`].
+/// `headers` are THeader info headers (ignored by the other transports).
+pub fn begin_frame(
+    out: &mut Vec<u8>,
+    framing: Framing,
+    header_seq: i32,
+    headers: &[(String, String)],
+) -> FrameStart {
+    let start = out.len();
+    match framing.transport {
+        Transport::Buffered => {}
+        Transport::Framed => out.extend_from_slice(&[0; 4]),
+        Transport::Header => {
+            out.extend_from_slice(&[0; 4]);
+            out.extend_from_slice(&HEADER_MAGIC.to_be_bytes());
+            out.extend_from_slice(&0u16.to_be_bytes());
+            out.extend_from_slice(&header_seq.to_be_bytes());
+            let size_at = out.len();
+            out.extend_from_slice(&[0; 2]);
+            let header_start = out.len();
+            write_varint(
+                out,
+                match framing.protocol {
+                    ProtocolKind::Binary => PROTOCOL_ID_BINARY,
+                    ProtocolKind::Compact => PROTOCOL_ID_COMPACT,
+                },
+            );
+            if framing.zlib {
+                write_varint(out, 1);
+                write_varint(out, TRANSFORM_ZLIB);
+            } else {
+                write_varint(out, 0);
+            }
+            if !headers.is_empty() {
+                write_varint(out, INFO_KEYVALUE);
+                write_varint(out, headers.len() as u64);
+                for (key, value) in headers {
+                    write_varint(out, key.len() as u64);
+                    out.extend_from_slice(key.as_bytes());
+                    write_varint(out, value.len() as u64);
+                    out.extend_from_slice(value.as_bytes());
+                }
+            }
+            while (out.len() - header_start) % 4 != 0 {
+                out.push(0);
+            }
+            // At most u16::MAX words; headers that large are cut to what fits by the check
+            // in `end_frame`.
+            let words = ((out.len() - header_start) / 4).min(usize::from(u16::MAX)) as u16;
+            out[size_at..size_at + 2].copy_from_slice(&words.to_be_bytes());
+        }
+    }
+    FrameStart {
+        framing,
+        start,
+        payload: out.len(),
+    }
+}
+
+/// Completes the frame begun at `frame`: writes its length, compresses a zlib payload.
+/// Frames larger than `max_frame_size` are an error (and `out` is cut back to where the
+/// frame started).
+pub fn end_frame(out: &mut Vec<u8>, frame: FrameStart, max_frame_size: usize) -> Result<()> {
+    if frame.framing.transport == Transport::Buffered {
+        return Ok(());
+    }
+    if frame.framing.transport == Transport::Header {
+        let header_len = frame.payload - frame.start - 14;
+        if header_len > usize::from(u16::MAX) * 4 {
+            out.truncate(frame.start);
+            return Err(Error::size_limit("THeader: info headers too large"));
+        }
+        if frame.framing.zlib {
+            let mut encoder = flate2::write::ZlibEncoder::new(
+                Vec::with_capacity((out.len() - frame.payload) / 2 + 16),
+                flate2::Compression::default(),
+            );
+            let compressed = encoder
+                .write_all(&out[frame.payload..])
+                .and_then(|()| encoder.finish());
+            match compressed {
+                Ok(compressed) => {
+                    out.truncate(frame.payload);
+                    out.extend_from_slice(&compressed);
+                }
+                Err(e) => {
+                    out.truncate(frame.start);
+                    return Err(Error::from(e));
+                }
+            }
+        }
+    }
+    let len = out.len() - frame.start - 4;
+    if len > max_frame_size.min(HEADER_MAX_FRAME) {
+        out.truncate(frame.start);
+        return Err(Error::size_limit(
+            "frame larger than the maximum frame size",
+        ));
+    }
+    out[frame.start..frame.start + 4].copy_from_slice(&(len as u32).to_be_bytes());
+    Ok(())
+}

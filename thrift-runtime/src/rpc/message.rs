@@ -1,0 +1,313 @@
+//! Messages, sans IO: a received message ([`Message`]) and the writing of calls and replies.
+//!
+//! Everything here works on whole messages in memory; the transports of the `blocking` and
+//! `async` features find where a message starts and ends (frames, THeader, or the end of an
+//! unframed message) and hand its bytes over as a [`Message`].
+
+use std::ops::Range;
+
+use bytes::Bytes;
+
+use crate::application::{ApplicationException, ApplicationExceptionKind};
+use crate::codec::{ThriftRead, ThriftWrite};
+use crate::error::{Error, ErrorKind, Result};
+use crate::input::{BytesInput, SliceInput};
+use crate::limits::ReadLimits;
+use crate::protocol::{Protocol, ProtocolReader, ProtocolWriter};
+use crate::wire::{MessageType, TType};
+use crate::{Binary, BinaryReader, Compact, CompactReader};
+
+/// The protocol of a message, chosen at run time (a server answers each client in the
+/// protocol it spoke).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ProtocolKind {
+    /// `TBinaryProtocol` (strict: messages start with a version word).
+    #[default]
+    Binary,
+    /// `TCompactProtocol`.
+    Compact,
+}
+
+impl ProtocolKind {
+    /// Appends a whole message: header, `body` (an args or result struct), end.
+    pub fn write_message<T: ThriftWrite + ?Sized>(
+        self,
+        out: &mut Vec<u8>,
+        name: &str,
+        kind: MessageType,
+        seq: i32,
+        body: &T,
+    ) -> Result<()> {
+        fn write<P: Protocol, T: ThriftWrite + ?Sized>(
+            out: &mut Vec<u8>,
+            name: &str,
+            kind: MessageType,
+            seq: i32,
+            body: &T,
+        ) -> Result<()> {
+            let mut w = P::writer(out);
+            w.write_message_begin(name, kind, seq)?;
+            body.write(&mut w)?;
+            w.write_message_end()
+        }
+        match self {
+            ProtocolKind::Binary => write::<Binary, T>(out, name, kind, seq, body),
+            ProtocolKind::Compact => write::<Compact, T>(out, name, kind, seq, body),
+        }
+    }
+
+    /// Appends a message header only (for a body encoded beforehand: neither protocol writes
+    /// anything at a message's end).
+    pub fn write_message_header(
+        self,
+        out: &mut Vec<u8>,
+        name: &str,
+        kind: MessageType,
+        seq: i32,
+    ) -> Result<()> {
+        match self {
+            ProtocolKind::Binary => Binary::writer(out).write_message_begin(name, kind, seq),
+            ProtocolKind::Compact => Compact::writer(out).write_message_begin(name, kind, seq),
+        }
+    }
+
+    /// Appends the encoding of `value` (no message header).
+    pub fn encode<T: ThriftWrite + ?Sized>(self, value: &T, out: &mut Vec<u8>) -> Result<()> {
+        match self {
+            ProtocolKind::Binary => value.write(&mut Binary::writer(out)),
+            ProtocolKind::Compact => value.write(&mut Compact::writer(out)),
+        }
+    }
+
+    /// The length of the whole message at the start of `bytes` (an unframed transport's
+    /// message ends where its struct does), or `None` when `bytes` holds only part of it.
+    /// Malformed input is an error; so is a message longer than `limits.max_message_size`.
+    pub fn message_len(self, bytes: &[u8], limits: ReadLimits) -> Result<Option<usize>> {
+        let result = match self {
+            ProtocolKind::Binary => {
+                let mut r = BinaryReader::with_limits(SliceInput::new(bytes), limits);
+                skip_message(&mut r).map(|()| r.input().position())
+            }
+            ProtocolKind::Compact => {
+                let mut r = CompactReader::with_limits(SliceInput::new(bytes), limits);
+                skip_message(&mut r).map(|()| r.input().position())
+            }
+        };
+        match result {
+            Ok(n) => Ok(Some(n)),
+            Err(e) if matches!(e.kind(), ErrorKind::UnexpectedEof) => {
+                if bytes.len() >= limits.max_message_size {
+                    Err(Error::size_limit(
+                        "message larger than the maximum message size",
+                    ))
+                } else {
+                    Ok(None)
+                }
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+fn skip_message<'de, R: ProtocolReader<'de>>(r: &mut R) -> Result<()> {
+    r.read_message_begin()?;
+    r.skip(TType::Struct)?;
+    r.read_message_end()
+}
+
+/// THeader info key/value headers: `(key, value)` pairs in the order received.
+pub type Headers = std::sync::Arc<[(String, String)]>;
+
+/// A whole received message (a call on a server, a reply on a client), its header parsed.
+///
+/// It owns its bytes (a [`Bytes`], usually a slice of the connection's read buffer, so
+/// receiving allocates nothing), so it can move into a task; [`Message::body`] decodes the
+/// args or result struct from them, and types generated with `Strings::Bytes` slice them.
+#[derive(Clone, Debug)]
+pub struct Message {
+    bytes: Bytes,
+    protocol: ProtocolKind,
+    name: Range<usize>,
+    kind: MessageType,
+    seq: i32,
+    limits: ReadLimits,
+    headers: Option<Headers>,
+}
+
+impl Message {
+    /// Parses the header of the message in `bytes` (the body is decoded later, by
+    /// [`Message::body`]).
+    pub fn parse(bytes: Bytes, protocol: ProtocolKind, limits: ReadLimits) -> Result<Message> {
+        fn header<'de, R: ProtocolReader<'de>>(
+            r: &mut R,
+            base: *const u8,
+        ) -> Result<(Range<usize>, MessageType, i32)> {
+            let h = r.read_message_begin()?;
+            let name = match &h.name {
+                std::borrow::Cow::Borrowed(name) => name,
+                std::borrow::Cow::Owned(_) => {
+                    return Err(Error::invalid_data("message name not in the input"))
+                }
+            };
+            // The name is a slice of the input: its offset is the distance of the pointers.
+            let start = (name.as_ptr() as usize).wrapping_sub(base as usize);
+            Ok((start..start + name.len(), h.kind, h.seq))
+        }
+        let base = bytes.as_ptr();
+        let (name, kind, seq) = match protocol {
+            ProtocolKind::Binary => header(
+                &mut BinaryReader::with_limits(SliceInput::new(&bytes), limits),
+                base,
+            )?,
+            ProtocolKind::Compact => header(
+                &mut CompactReader::with_limits(SliceInput::new(&bytes), limits),
+                base,
+            )?,
+        };
+        if bytes.get(name.clone()).is_none() {
+            return Err(Error::invalid_data("message name not in the input"));
+        }
+        Ok(Message {
+            bytes,
+            protocol,
+            name,
+            kind,
+            seq,
+            limits,
+            headers: None,
+        })
+    }
+
+    /// The same message with THeader info headers attached.
+    pub fn with_headers(mut self, headers: Option<Headers>) -> Message {
+        self.headers = headers;
+        self
+    }
+
+    /// The method name (for a multiplexed call reaching a service's processor, without the
+    /// `service:` prefix).
+    pub fn name(&self) -> &str {
+        // Checked to be UTF-8 by the reader in `parse`; the fallback is never taken.
+        std::str::from_utf8(&self.bytes[self.name.clone()]).unwrap_or_default()
+    }
+
+    /// The message type.
+    pub fn kind(&self) -> MessageType {
+        self.kind
+    }
+
+    /// The sequence id.
+    pub fn seq(&self) -> i32 {
+        self.seq
+    }
+
+    /// The protocol the message is in (replies are written in it).
+    pub fn protocol(&self) -> ProtocolKind {
+        self.protocol
+    }
+
+    /// The THeader info headers that came with the message (empty for other transports).
+    pub fn headers(&self) -> &[(String, String)] {
+        self.headers.as_deref().unwrap_or_default()
+    }
+
+    pub(crate) fn shared_headers(&self) -> Option<&Headers> {
+        self.headers.as_ref()
+    }
+
+    /// The whole message's bytes.
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+
+    /// Decodes the body: the args struct of a call, the result struct of a reply.
+    pub fn body<T>(&self) -> Result<T>
+    where
+        T: for<'de> ThriftRead<'de>,
+    {
+        fn read<'de, R: ProtocolReader<'de>, T: ThriftRead<'de>>(r: &mut R) -> Result<T> {
+            r.read_message_begin()?;
+            let value = T::read(r)?;
+            r.read_message_end()?;
+            Ok(value)
+        }
+        let input = BytesInput::new(&self.bytes);
+        match self.protocol {
+            ProtocolKind::Binary => read(&mut BinaryReader::with_limits(input, self.limits)),
+            ProtocolKind::Compact => read(&mut CompactReader::with_limits(input, self.limits)),
+        }
+    }
+
+    /// A multiplexed call's service name, and the call as the service sees it (the name
+    /// without `service:`); `None` when the name has no `:`.
+    pub fn split_service(&self) -> Option<(&str, Message)> {
+        let name = self.name();
+        let colon = name.find(':')?;
+        let mut inner = self.clone();
+        inner.name = self.name.start + colon + 1..self.name.end;
+        Some((&name[..colon], inner))
+    }
+
+    /// Appends the reply to this call: `result` (the method's result struct) in a `Reply`
+    /// message with the call's name, sequence id and protocol. Nothing for a oneway call.
+    pub fn reply<T: ThriftWrite + ?Sized>(&self, out: &mut Vec<u8>, result: &T) -> Result<()> {
+        if self.kind == MessageType::Oneway {
+            return Ok(());
+        }
+        self.protocol
+            .write_message(out, self.name(), MessageType::Reply, self.seq, result)
+    }
+
+    /// Appends an `Exception` message answering this call. Nothing for a oneway call.
+    pub fn reply_exception(&self, out: &mut Vec<u8>, e: &ApplicationException) -> Result<()> {
+        if self.kind == MessageType::Oneway {
+            return Ok(());
+        }
+        self.protocol
+            .write_message(out, self.name(), MessageType::Exception, self.seq, e)
+    }
+
+    /// Appends the `UNKNOWN_METHOD` exception answering this call.
+    pub fn reply_unknown_method(&self, out: &mut Vec<u8>) -> Result<()> {
+        let e = ApplicationException::new(
+            ApplicationExceptionKind::UNKNOWN_METHOD,
+            format!("unknown method '{}'", self.name()),
+        );
+        self.reply_exception(out, &e)
+    }
+
+    /// Decodes this message as the reply to call `seq` of `method`: the result struct of a
+    /// `Reply`, a received [`ApplicationException`] as an error of kind
+    /// [`ErrorKind::Application`], and `BAD_SEQUENCE_ID`, `WRONG_METHOD_NAME` or
+    /// `INVALID_MESSAGE_TYPE` when the message does not answer that call.
+    pub fn reply_body<T>(&self, method: &str, seq: i32) -> Result<T>
+    where
+        T: for<'de> ThriftRead<'de>,
+    {
+        let fail =
+            |kind, message: String| Err(Error::from(ApplicationException::new(kind, message)));
+        if self.seq != seq {
+            return fail(
+                ApplicationExceptionKind::BAD_SEQUENCE_ID,
+                format!("reply to call {} where {seq} was expected", self.seq),
+            );
+        }
+        let name = self.name();
+        // A multiplexing server may answer with or without the `service:` prefix.
+        let unprefixed = name.rsplit_once(':').map_or(name, |(_, method)| method);
+        if unprefixed != method {
+            return fail(
+                ApplicationExceptionKind::WRONG_METHOD_NAME,
+                format!("reply names method '{name}' where '{method}' was called"),
+            );
+        }
+        match self.kind {
+            MessageType::Reply => self.body(),
+            MessageType::Exception => Err(Error::from(self.body::<ApplicationException>()?)),
+            MessageType::Call | MessageType::Oneway => fail(
+                ApplicationExceptionKind::INVALID_MESSAGE_TYPE,
+                format!("a call ({:?}) where a reply was expected", self.kind),
+            ),
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! Async transports on tokio (feature `async`): a client connection that many tasks call at
+//! once, and a server of many connections.
+//!
+//! **Calls on one client connection are pipelined:** each call is written as soon as it is
+//! made (calls queued meanwhile go out in one write), and replies are matched to calls by
+//! sequence id, so concurrent callers never wait for each other's round trips, only for the
+//! server (Apache's servers, and this crate's, answer one connection's calls in order). For
+//! more parallelism than one server connection gives, open several and balance over them
+//! (feature `tower`).
+
+use std::collections::HashMap;
+use std::future::{poll_fn, Future};
+use std::io;
+use std::pin::pin;
+use std::sync::{Arc, Mutex};
+use std::task::Poll;
+use std::time::{Duration, Instant};
+
+use ::tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use ::tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
+use ::tokio::sync::{mpsc, oneshot, watch};
+use bytes::BytesMut;
+
+use super::frame::{self, Received};
+use super::message::{Message, ProtocolKind};
+use super::options::call_name;
+pub use super::options::{ClientOptions, ServerOptions};
+use super::service::{AsyncChannel, AsyncProcessor, ClientRequest};
+use crate::error::{Error, Result};
+use crate::wire::MessageType;
+
+const READ_CHUNK: usize = 16 * 1024;
+
+type Pending = Arc<Mutex<HashMap<i32, oneshot::Sender<Result<Option<Message>>>>>>;
+
+struct Queued {
+    request: ClientRequest,
+    reply: oneshot::Sender<Result<Option<Message>>>,
+}
+
+/// An async client connection: an [`AsyncChannel`] for generated async clients. Cheap to
+/// clone; every clone shares the connection, and calls from many tasks are pipelined on it.
+///
+/// ```no_run
+/// # async fn run() -> thrift_runtime::Result<()> {
+/// use thrift_runtime::rpc::tokio::{ClientOptions, Connection};
+/// use thrift_runtime::rpc::{ProtocolKind, Transport};
+///
+/// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+/// let connection = Connection::connect("127.0.0.1:9090", options).await?;
+/// // let client = idl::calculator::CalculatorAsyncClient::new(connection);
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Connection {
+    queue: mpsc::UnboundedSender<Queued>,
+    protocol: ProtocolKind,
+}
+
+impl std::fmt::Debug for Queued {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Queued")
+            .field("method", &self.request.method)
+            .finish()
+    }
+}
+
+impl Connection {
+    /// Connects over TCP (`TCP_NODELAY` on). Needs a tokio runtime with IO and timers.
+    pub async fn connect(addr: impl ToSocketAddrs, options: ClientOptions) -> Result<Self> {
+        let stream = TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        Ok(Connection::new(stream, options))
+    }
+
+    /// A connection over an established stream; spawns its reader and writer tasks.
+    pub fn new<S>(stream: S, options: ClientOptions) -> Self
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let (reader, writer) = ::tokio::io::split(stream);
+        let (queue, requests) = mpsc::unbounded_channel();
+        let pending: Pending = Arc::default();
+        let protocol = options.protocol;
+        let options = Arc::new(options);
+        ::tokio::spawn(write_calls(
+            writer,
+            requests,
+            Arc::clone(&pending),
+            Arc::clone(&options),
+        ));
+        ::tokio::spawn(read_replies(reader, pending, options));
+        Connection { queue, protocol }
+    }
+}
+
+fn closed() -> Error {
+    Error::from(io::Error::new(
+        io::ErrorKind::NotConnected,
+        "the connection is closed",
+    ))
+}
+
+impl AsyncChannel for Connection {
+    fn protocol(&self) -> ProtocolKind {
+        self.protocol
+    }
+
+    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Message>>> + Send {
+        let (reply, receiver) = oneshot::channel();
+        let queued = self.queue.send(Queued { request, reply });
+        async move {
+            queued.map_err(|_| closed())?;
+            receiver.await.map_err(|_| closed())?
+        }
+    }
+}
+
+/// Writes queued calls (all that are waiting, in one write), registering each before it goes
+/// out so that its reply finds it.
+async fn write_calls<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut requests: mpsc::UnboundedReceiver<Queued>,
+    pending: Pending,
+    options: Arc<ClientOptions>,
+) {
+    let framing = options.framing();
+    let mut seq: i32 = 0;
+    let mut out = Vec::new();
+    let mut name = String::new();
+    let mut oneways = Vec::new();
+    while let Some(first) = requests.recv().await {
+        out.clear();
+        let mut next = Some(first);
+        while let Some(Queued { request, reply }) = next.take() {
+            seq = seq.wrapping_add(1);
+            let start = out.len();
+            let frame = frame::begin_frame(&mut out, framing, seq, &options.headers);
+            let method = call_name(options.service.as_deref(), request.method, &mut name);
+            let kind = if request.oneway {
+                MessageType::Oneway
+            } else {
+                MessageType::Call
+            };
+            let written =
+                write_raw_message(&mut out, framing.protocol, method, kind, seq, &request.body)
+                    .and_then(|()| {
+                        frame::end_frame(&mut out, frame, options.limits.max_frame_size)
+                    });
+            match written {
+                Err(e) => {
+                    out.truncate(start);
+                    let _ = reply.send(Err(e));
+                }
+                Ok(()) if request.oneway => oneways.push(reply),
+                Ok(()) => {
+                    if let Ok(mut pending) = pending.lock() {
+                        pending.insert(seq, reply);
+                    }
+                }
+            }
+            next = requests.try_recv().ok();
+        }
+        let result = writer.write_all(&out).await;
+        let failed = result.is_err();
+        for reply in oneways.drain(..) {
+            let _ = reply.send(if failed { Err(closed()) } else { Ok(None) });
+        }
+        if failed {
+            break;
+        }
+    }
+    // Fail whatever still waits: the connection is gone.
+    if let Ok(mut pending) = pending.lock() {
+        for (_, reply) in pending.drain() {
+            let _ = reply.send(Err(closed()));
+        }
+    }
+    let _ = writer.shutdown().await;
+}
+
+/// Appends a message whose body is already encoded.
+fn write_raw_message(
+    out: &mut Vec<u8>,
+    protocol: ProtocolKind,
+    name: &str,
+    kind: MessageType,
+    seq: i32,
+    body: &[u8],
+) -> Result<()> {
+    protocol.write_message_header(out, name, kind, seq)?;
+    // Neither protocol writes anything at a message's end.
+    out.extend_from_slice(body);
+    Ok(())
+}
+
+/// Reads replies and hands each to the call it answers.
+async fn read_replies<R: AsyncRead + Unpin>(
+    mut reader: R,
+    pending: Pending,
+    options: Arc<ClientOptions>,
+) {
+    let mut buf = BytesMut::with_capacity(READ_CHUNK);
+    let outcome: Result<()> = async {
+        loop {
+            let received = match read_message(
+                &mut reader,
+                &mut buf,
+                Some(options.transport),
+                &options.limits,
+                None,
+            )
+            .await?
+            {
+                Some(received) => received,
+                None => return Ok(()),
+            };
+            let seq = received.message.seq();
+            let waiter = pending.lock().ok().and_then(|mut p| p.remove(&seq));
+            match waiter {
+                Some(reply) => {
+                    let _ = reply.send(Ok(Some(received.message)));
+                }
+                // A reply to no call: the peer is confused; stop trusting the connection.
+                None => return Err(Error::invalid_data("a reply to no pending call")),
+            }
+        }
+    }
+    .await;
+    let _ = outcome;
+    if let Ok(mut pending) = pending.lock() {
+        for (_, reply) in pending.drain() {
+            let _ = reply.send(Err(closed()));
+        }
+    }
+}
+
+/// Reads until `buf` holds a whole message; `Ok(None)` when the peer closed between messages
+/// (or `stop` fired while waiting for a new one). `idle` bounds the wait for a message's first
+/// byte, `message` the wait for the rest once it has begun.
+async fn read_message<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    buf: &mut BytesMut,
+    expect: Option<frame::Transport>,
+    limits: &frame::FrameLimits,
+    mut timeouts: Option<(&ServerOptions, &mut watch::Receiver<bool>)>,
+) -> Result<Option<Received>> {
+    let idle_since = Instant::now();
+    let mut message_since = (!buf.is_empty()).then(Instant::now);
+    loop {
+        if !buf.is_empty() {
+            if let Some(received) = frame::decode(buf, expect, limits)? {
+                return Ok(Some(received));
+            }
+        }
+        buf.reserve(READ_CHUNK);
+        let n = match &mut timeouts {
+            None => reader.read_buf(buf).await?,
+            Some((options, stop)) => {
+                let (since, limit) = match message_since {
+                    Some(since) => (since, options.read_timeout),
+                    None => (idle_since, options.idle_timeout),
+                };
+                let deadline = limit.map(|l| since + l);
+                let waiting_for_new = message_since.is_none();
+                let mut read = pin!(reader.read_buf(buf));
+                let mut stopped = pin!(stop.wait_for(|stop| *stop));
+                let both = poll_fn(|cx| {
+                    if waiting_for_new {
+                        if let Poll::Ready(_) = stopped.as_mut().poll(cx) {
+                            return Poll::Ready(None);
+                        }
+                    }
+                    read.as_mut().poll(cx).map(Some)
+                });
+                let outcome = match deadline {
+                    Some(deadline) => {
+                        match ::tokio::time::timeout_at(deadline.into(), both).await {
+                            Ok(outcome) => outcome,
+                            Err(_) => {
+                                return Err(Error::from(io::Error::new(
+                                    io::ErrorKind::TimedOut,
+                                    if waiting_for_new {
+                                        "idle connection"
+                                    } else {
+                                        "a message took longer than the read timeout to arrive"
+                                    },
+                                )))
+                            }
+                        }
+                    }
+                    None => both.await,
+                };
+                match outcome {
+                    None => return Ok(None),
+                    Some(n) => n?,
+                }
+            }
+        };
+        if n == 0 {
+            return if buf.is_empty() {
+                Ok(None)
+            } else {
+                Err(Error::from(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the peer closed the connection inside a message",
+                )))
+            };
+        }
+        message_since.get_or_insert_with(Instant::now);
+    }
+}
+
+/// An async server: one task per connection, so a slow handler delays only its own
+/// connection's next call. Every client framing is accepted on the same port and answered
+/// in kind, as by the blocking server.
+///
+/// ```no_run
+/// # async fn run() -> std::io::Result<()> {
+/// use thrift_runtime::rpc::tokio::{Server, ServerOptions};
+/// use thrift_runtime::rpc::AsyncMultiplexedProcessor;
+///
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:9090").await?;
+/// let processor = AsyncMultiplexedProcessor::new(); // or `FooAsyncProcessor::new(handler)`
+/// let shutdown = async { let _ = tokio::signal::ctrl_c().await; };
+/// Server::new(ServerOptions::default())
+///     .serve_with_shutdown(listener, processor, shutdown)
+///     .await
+/// # }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Server {
+    options: ServerOptions,
+}
+
+impl Server {
+    /// A server with these options.
+    pub fn new(options: ServerOptions) -> Self {
+        Server { options }
+    }
+
+    /// Serves on `listener` forever.
+    pub async fn serve<P: AsyncProcessor + 'static>(
+        self,
+        listener: TcpListener,
+        processor: P,
+    ) -> io::Result<()> {
+        self.serve_with_shutdown(listener, processor, std::future::pending())
+            .await
+    }
+
+    /// Serves on `listener` until `signal` completes, then shuts down gracefully: stops
+    /// accepting, lets every connection finish the call it is serving (idle ones close at
+    /// once), and returns when all connections are closed.
+    pub async fn serve_with_shutdown<P: AsyncProcessor + 'static>(
+        self,
+        listener: TcpListener,
+        processor: P,
+        signal: impl Future<Output = ()>,
+    ) -> io::Result<()> {
+        let processor = Arc::new(processor);
+        let options = Arc::new(self.options);
+        let (stop_sender, stop) = watch::channel(false);
+        // Every connection task holds a sender; `recv` ends when all are gone.
+        let (alive, mut all_closed) = mpsc::channel::<()>(1);
+        let mut signal = pin!(signal);
+        loop {
+            let accepted = poll_fn(|cx| {
+                if signal.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(None);
+                }
+                listener.poll_accept(cx).map(Some)
+            })
+            .await;
+            match accepted {
+                None => break,
+                Some(Ok((stream, _))) => {
+                    let _ = stream.set_nodelay(true);
+                    let task = serve_connection(
+                        stream,
+                        Arc::clone(&processor),
+                        Arc::clone(&options),
+                        stop.clone(),
+                        alive.clone(),
+                    );
+                    ::tokio::spawn(task);
+                }
+                // Out of file descriptors and the like: back off instead of spinning.
+                Some(Err(_)) => ::tokio::time::sleep(Duration::from_millis(10)).await,
+            }
+        }
+        drop(listener);
+        let _ = stop_sender.send(true);
+        drop(alive);
+        let _ = all_closed.recv().await;
+        Ok(())
+    }
+}
+
+async fn serve_connection<P: AsyncProcessor + ?Sized>(
+    stream: TcpStream,
+    processor: Arc<P>,
+    options: Arc<ServerOptions>,
+    mut stop: watch::Receiver<bool>,
+    _alive: mpsc::Sender<()>,
+) {
+    let (mut reader, mut writer) = stream.into_split();
+    let mut buf = BytesMut::with_capacity(READ_CHUNK);
+    let mut out = Vec::with_capacity(READ_CHUNK);
+    loop {
+        let received = match read_message(
+            &mut reader,
+            &mut buf,
+            None,
+            &options.limits,
+            Some((&options, &mut stop)),
+        )
+        .await
+        {
+            Ok(Some(received)) => received,
+            Ok(None) | Err(_) => return,
+        };
+        if !matches!(
+            received.message.kind(),
+            MessageType::Call | MessageType::Oneway
+        ) {
+            return;
+        }
+        out.clear();
+        let start = frame::begin_frame(&mut out, received.framing, received.header_seq, &[]);
+        if processor
+            .process(&received.message, &mut out)
+            .await
+            .is_err()
+        {
+            return;
+        }
+        drop(received);
+        if start.is_empty(&out) {
+            continue;
+        }
+        if frame::end_frame(&mut out, start, options.limits.max_frame_size).is_err() {
+            return;
+        }
+        let write = writer.write_all(&out);
+        let written = match options.write_timeout {
+            Some(limit) => ::tokio::time::timeout(limit, write)
+                .await
+                .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into())),
+            None => write.await,
+        };
+        if written.is_err() {
+            return;
+        }
+    }
+}
