@@ -8,8 +8,13 @@
 #   REENCODE         re-encoder command, run from the workspace root with
 #                    VECTORS_DIR OUT_DIR appended
 #                    (default: cargo run --release -p thrift-examples --bin thrift-reencode --)
-#   THRIFT_TEST_IDL  ThriftTest.thrift (default: /work/shared/corpus/apache__thrift/test/ThriftTest.thrift)
+#   THRIFT_TEST_IDL  ThriftTest.thrift (default: the shared corpus beside the checkout,
+#                    <checkout>/../shared/corpus/apache__thrift/test/ThriftTest.thrift)
 #   THRIFT           thrift compiler (default: thrift)
+#   PYTHON           Python with Apache's `thrift` package (default: the virtual environment
+#                    scripts/setup.sh creates, <checkout>/target/pyenv/bin/python); its
+#                    directory is put first on PATH, so `python3` scripts given as REENCODE
+#                    run with it too
 #   KEEP_TMP=1       keep the temporary vectors/outputs directory for inspection
 #   QUIET=1          compare.py prints failures only
 #   SHARED=1         re-encode with the Strings::Bytes + Collections::Hash types
@@ -19,10 +24,17 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
 THRIFT="${THRIFT:-thrift}"
+PYTHON="${PYTHON:-$ROOT/target/pyenv/bin/python}"
+THRIFT_TEST_IDL="${THRIFT_TEST_IDL:-$ROOT/../shared/corpus/apache__thrift/test/ThriftTest.thrift}"
 REENCODE="${REENCODE:-cargo run --quiet -p thrift-interop --bin thrift-reencode --}"
 if [ "${SHARED:-0}" = "1" ]; then
     REENCODE="$REENCODE --shared"
 fi
+
+# absolute path of an existing file (the re-encoder runs from the workspace root)
+absolute() {
+    echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+}
 
 missing=0
 if ! command -v "$THRIFT" >/dev/null 2>&1; then
@@ -30,17 +42,24 @@ if ! command -v "$THRIFT" >/dev/null 2>&1; then
     echo "         install it (project setup): apt-get install -y thrift-compiler" >&2
     missing=1
 fi
-if ! python3 -c 'import thrift.protocol.TCompactProtocol' >/dev/null 2>&1; then
-    echo "interop: Python package 'thrift' (Apache Thrift runtime) not importable by python3." >&2
-    echo "         install it (project setup): python3 -m pip install thrift" >&2
+if ! "$PYTHON" -c 'import thrift.protocol.TCompactProtocol' >/dev/null 2>&1; then
+    echo "interop: Python package 'thrift' (Apache Thrift runtime) not importable by $PYTHON." >&2
+    echo "         install it (project setup): ./scripts/setup.sh" >&2
+    missing=1
+fi
+if [ ! -f "$THRIFT_TEST_IDL" ]; then
+    echo "interop: ThriftTest.thrift not found at $THRIFT_TEST_IDL (set THRIFT_TEST_IDL)." >&2
     missing=1
 fi
 if [ "$missing" -ne 0 ]; then
     exit 1
 fi
-export THRIFT
+PYTHON="$(absolute "$(command -v "$PYTHON")")"
+THRIFT_TEST_IDL="$(absolute "$THRIFT_TEST_IDL")"
+PATH="$(dirname "$PYTHON"):$PATH"
+export THRIFT THRIFT_TEST_IDL PATH
 
-echo "interop: $("$THRIFT" --version), python thrift $(python3 -c 'import importlib.metadata as m; print(m.version("thrift"))' 2>/dev/null || echo '?')"
+echo "interop: $("$THRIFT" --version), python thrift $("$PYTHON" -c 'import importlib.metadata as m; print(m.version("thrift"))' 2>/dev/null || echo '?')"
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/thrift-interop.XXXXXX")"
 cleanup() {
@@ -56,7 +75,7 @@ VECTORS="$TMP/vectors"
 OUT="$TMP/out"
 mkdir -p "$VECTORS" "$OUT"
 
-python3 "$HERE/make_vectors.py" "$VECTORS"
+"$PYTHON" "$HERE/make_vectors.py" "$VECTORS"
 
 echo "interop: re-encoding with: $REENCODE"
 reencode_status=0
@@ -73,7 +92,7 @@ fi
 if [ "${SHARED:-0}" = "1" ]; then
     compare_args+=(--values-only)
 fi
-python3 "$HERE/compare.py" ${compare_args[@]+"${compare_args[@]}"} "$VECTORS" "$OUT" || compare_status=$?
+"$PYTHON" "$HERE/compare.py" ${compare_args[@]+"${compare_args[@]}"} "$VECTORS" "$OUT" || compare_status=$?
 
 if [ "$compare_status" -ne 0 ] || [ "$reencode_status" -ne 0 ]; then
     echo "interop: FAILED (re-encoder status $reencode_status, compare status $compare_status)" >&2

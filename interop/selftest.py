@@ -8,7 +8,7 @@
    pass, non-zero values / written optional fields / omitted fields of
    canonical vectors fail).
 
-usage: python3 interop/selftest.py
+usage: target/pyenv/bin/python interop/selftest.py   (a Python with Apache's thrift package)
 """
 
 import json
@@ -30,7 +30,9 @@ def run(cmd, **kw):
 
 def main():
     ok = True
-    env = dict(os.environ, REENCODE=os.path.join(HERE, "python_reencode.py"), QUIET="1")
+    # run.sh uses this interpreter too (PYTHON), also for the re-encoder script
+    env = dict(os.environ, REENCODE=os.path.join(HERE, "python_reencode.py"), QUIET="1",
+               PYTHON=PY)
     r = run(["bash", os.path.join(HERE, "run.sh")], env=env)
     print("positive run (python re-encoder): exit %d" % r.returncode)
     if r.returncode != 0:

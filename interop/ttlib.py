@@ -7,24 +7,21 @@ protocols (TBinaryProtocol with strict write, TCompactProtocol).
 
 Nothing generated is ever written into the repository.
 
+The code generation itself (derived IDL without uuid, temp directory) is
+ttgen.py's, shared with the RPC test peers in py/.
+
 Environment:
-  THRIFT_TEST_IDL  path of ThriftTest.thrift
-                   (default /work/shared/corpus/apache__thrift/test/ThriftTest.thrift)
+  THRIFT_TEST_IDL  path of ThriftTest.thrift (default: the shared corpus beside
+                   the checkout, ../shared/corpus/apache__thrift/test/ThriftTest.thrift)
   THRIFT           thrift compiler (default: `thrift` on PATH)
 """
 
-import atexit
 import importlib
 import inspect
 import json
 import math
 import os
-import re
-import shutil
 import struct
-import subprocess
-import sys
-import tempfile
 import uuid
 
 from thrift.Thrift import TType
@@ -32,6 +29,9 @@ from thrift.protocol import TBinaryProtocol, TCompactProtocol
 from thrift.transport import TTransport
 
 from thrift.protocol.TProtocol import TProtocolBase
+
+import ttgen
+from ttgen import PY_HAS_UUID
 
 # Apache Python limitation: TProtocolBase.skip() reads unknown STRING fields
 # with readString(), i.e. it UTF-8-decodes them and raises on unknown *binary*
@@ -49,114 +49,29 @@ def _skip(self, ttype, *args, **kwargs):
 TProtocolBase.skip = _skip
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_IDL = "/work/shared/corpus/apache__thrift/test/ThriftTest.thrift"
 EXT_IDL = os.path.join(HERE, "extended.thrift")
 
 PROTOCOLS = ("binary", "compact")
 
-# Does the installed Python runtime know the uuid type (added in Apache 0.19/0.20)?
-PY_HAS_UUID = (hasattr(TType, "UUID")
-               and hasattr(TBinaryProtocol.TBinaryProtocol, "writeUuid")
-               and hasattr(TCompactProtocol.TCompactProtocol, "writeUuid"))
-
-
-def _thrift_bin():
-    return os.environ.get("THRIFT", "thrift")
-
-
-def _derive_idl(src_text):
-    """Return (text, notes): ThriftTest.thrift made digestible for thrift 0.17.
-
-    thrift 0.17 does not know the `uuid` type. The struct field
-    `5: uuid uuid_field` (CrazyNesting) is rewritten to `binary`, and is
-    patched back to a real uuid field in the generated Python afterwards (if
-    the Python runtime supports uuid). The `testUuid` service method is
-    removed (services are irrelevant to the harness)."""
-    notes = []
-    out = []
-    for line in src_text.splitlines(keepends=True):
-        if re.match(r"^\s*uuid\s+testUuid\s*\(", line):
-            notes.append("removed service method: " + line.strip())
-            continue
-        m = re.match(r"^(\s*-?\d+\s*:\s*(?:required\s+|optional\s+)?)uuid(\s+\w+.*)$", line, re.S)
-        if m:
-            notes.append("uuid field rewritten to binary: " + line.strip())
-            line = m.group(1) + "binary" + m.group(2)
-        out.append(line)
-    text = "".join(out)
-    # any remaining use of uuid as a type would break thrift 0.17
-    for ln in text.splitlines():
-        code = ln.split("//")[0]
-        if code.lstrip().startswith("*") or code.lstrip().startswith("/*"):
-            continue
-        if re.search(r"(^|[\s<,(])uuid[\s>,]", code):
-            raise RuntimeError("unhandled uuid use in ThriftTest.thrift: %r" % ln)
-    return text, notes
-
-
-def _patch_uuid_field(ttypes_path):
-    """Turn CrazyNesting.uuid_field (generated as binary) back into a uuid field."""
-    with open(ttypes_path) as f:
-        src = f.read()
-    reps = [
-        ("                if ftype == TType.STRING:\n"
-         "                    self.uuid_field = iprot.readBinary()\n",
-         "                if ftype == TType.UUID:\n"
-         "                    self.uuid_field = iprot.readUuid()\n"),
-        ("            oprot.writeFieldBegin('uuid_field', TType.STRING, 5)\n"
-         "            oprot.writeBinary(self.uuid_field)\n",
-         "            oprot.writeFieldBegin('uuid_field', TType.UUID, 5)\n"
-         "            oprot.writeUuid(self.uuid_field)\n"),
-        ("    (5, TType.STRING, 'uuid_field', 'BINARY', None, ),  # 5\n",
-         "    (5, TType.UUID, 'uuid_field', None, None, ),  # 5\n"),
-    ]
-    for old, new in reps:
-        n = src.count(old)
-        if n != 1:
-            raise RuntimeError("uuid patch of generated code failed (%d matches for %r)" % (n, old[:60]))
-        src = src.replace(old, new)
-    with open(ttypes_path, "w") as f:
-        f.write(src)
-
 
 class _Gen(object):
+    """ThriftTest (ttgen) plus what the harness needs besides: the "future"
+    schemas of extended.thrift and Apache's JSON view of the derived IDL."""
+
     def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="thrift-interop-py-")
-        atexit.register(shutil.rmtree, self.dir, True)
-        idl = os.environ.get("THRIFT_TEST_IDL", DEFAULT_IDL)
-        if not os.path.isfile(idl):
-            raise SystemExit("ThriftTest.thrift not found at %s (set THRIFT_TEST_IDL)" % idl)
-        with open(idl) as f:
-            text, self.idl_notes = _derive_idl(f.read())
-        derived = os.path.join(self.dir, "ThriftTest.thrift")
-        with open(derived, "w") as f:
-            f.write(text)
-        gen = os.path.join(self.dir, "gen")
-        os.mkdir(gen)
-        self.compiler_version = subprocess.run(
-            [_thrift_bin(), "--version"], stdout=subprocess.PIPE,
-            universal_newlines=True).stdout.strip()
-        for args in (["--gen", "py", "-out", gen, derived],
-                     ["--allow-neg-keys", "--gen", "py", "-out", gen, EXT_IDL]):
-            r = subprocess.run([_thrift_bin()] + args, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, universal_newlines=True)
-            if r.returncode != 0:
-                raise SystemExit("thrift %s failed:\n%s%s" % (" ".join(args), r.stdout, r.stderr))
+        base = ttgen.generate()
+        self.dir = base.dir
+        self.idl_notes = base.idl_notes
+        self.compiler_version = base.compiler_version
+        self.uuid_patched = base.uuid_patched
+        ttgen.run_thrift(["--allow-neg-keys", "--gen", "py", "-out", base.gen_dir, EXT_IDL])
         # Apache's own view of the schema (field requiredness, IDL defaults,
         # unions): `thrift --gen json` of the same derived IDL.
         jdir = os.path.join(self.dir, "json")
         os.mkdir(jdir)
-        r = subprocess.run([_thrift_bin(), "--gen", "json", "-out", jdir, derived],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
-        if r.returncode != 0:
-            raise SystemExit("thrift --gen json failed:\n%s%s" % (r.stdout, r.stderr))
+        ttgen.run_thrift(["--gen", "json", "-out", jdir, base.derived_idl])
         with open(os.path.join(jdir, "ThriftTest.json")) as f:
             self.schema_json = json.load(f)
-        self.uuid_patched = False
-        if PY_HAS_UUID:
-            _patch_uuid_field(os.path.join(gen, "ThriftTest", "ttypes.py"))
-            self.uuid_patched = True
-        sys.path.insert(0, gen)
         self.tt = importlib.import_module("ThriftTest.ttypes")
         self.ext = importlib.import_module("InteropExt.ttypes")
         # Apache Python limitation: Insanity is `python.immutable` (used as set

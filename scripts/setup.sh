@@ -2,7 +2,14 @@
 # Installs what the tests and benchmarks need besides Rust: Apache Thrift's compiler (Debian's
 # thrift-compiler) and Python's thrift package, the trusted peers for interop checks.
 # Idempotent: installs only what is missing.
+#
+# The Python package goes into a virtual environment of its own, target/pyenv in the checkout
+# (Debian's system Python refuses `pip install`: externally-managed-environment). Scripts that
+# run Apache's Python library use target/pyenv/bin/python.
 set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PYENV="$ROOT/target/pyenv"
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
@@ -10,15 +17,28 @@ as_root() {
     fi
 }
 
+apt_install() {
+    as_root apt-get update -qq >/dev/null || true
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+}
+
 if ! command -v thrift >/dev/null 2>&1; then
     echo "setup: installing thrift-compiler (Apache Thrift's compiler)" >&2
-    as_root apt-get update -qq >/dev/null || true
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq thrift-compiler >/dev/null
+    apt_install thrift-compiler
 fi
 
-if ! python3 -c 'import thrift' >/dev/null 2>&1; then
-    echo "setup: installing the Python thrift package" >&2
-    python3 -m pip install --quiet --disable-pip-version-check thrift
+if ! "$PYENV/bin/python" -c 'import thrift' >/dev/null 2>&1; then
+    if ! "$PYENV/bin/python" -m pip --version >/dev/null 2>&1; then
+        echo "setup: creating the Python virtual environment $PYENV" >&2
+        # Debian ships venv's pip bootstrap (ensurepip) separately, in python3-venv.
+        if ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
+            apt_install python3-venv
+        fi
+        python3 -m venv --clear "$PYENV"
+    fi
+    echo "setup: installing the Python thrift package into $PYENV" >&2
+    "$PYENV/bin/python" -m pip install --quiet --disable-pip-version-check thrift
 fi
 
 thrift --version >&2
+echo "python thrift $("$PYENV/bin/python" -c 'import importlib.metadata as m; print(m.version("thrift"))') ($PYENV)" >&2

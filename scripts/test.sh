@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls this script).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+# Apache's Python library, installed by setup.sh into a virtual environment
+PYTHON="${PYTHON:-$ROOT/target/pyenv/bin/python}"
+export PYTHON
 
 ./scripts/setup.sh
 
@@ -11,7 +15,12 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 cargo test --workspace --locked
 
 # Interop with Apache Thrift: first the harness checks itself against Apache alone, then
-# Apache's Python library and our generated code exchange every vector.
-python3 interop/selftest.py
+# Apache's Python library and our generated code exchange every vector. Last, the RPC test
+# peers built on Apache's Python library check each other (interop/py).
+"$PYTHON" interop/selftest.py
 QUIET=1 interop/run.sh
 QUIET=1 SHARED=1 interop/run.sh
+interop/py/selftest_rpc.sh
+# RPC against Apache's Python library, and Rust against Rust, blocking and async: every
+# protocol, transport, THeader (zlib too) and multiplexed cell (interop/rpc_matrix.sh).
+QUIET=1 interop/rpc_matrix.sh

@@ -2,15 +2,10 @@
 //!
 //! Run with `cargo run -p thrift-examples`.
 
-mod idl {
-    // Declares `pub mod shared` and `pub mod tutorial`, one per IDL file.
-    include!(concat!(env!("OUT_DIR"), "/thrift.rs"));
-}
-
 use std::collections::BTreeMap;
 
-use idl::shared::Point;
-use idl::tutorial::{Kind, NotFound, Place, MAX_TAGS};
+use thrift_examples::idl::shared::Point;
+use thrift_examples::idl::tutorial::{Kind, NotFound, Place, MAX_TAGS};
 use thrift_runtime::{Binary, Compact, ThriftRead, ThriftWrite};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -14,3 +14,7 @@ pub mod generated_shared {
 }
 
 pub use generated_shared::thrift_test as shared_types;
+
+pub mod args;
+pub mod checks;
+pub mod handler;

@@ -394,23 +394,27 @@ fn function_items(m: &Model<'_>, service: DefId, s: &Service, method: &Method<'_
         })
         .collect();
     let success_ident = ident::ident(&success_name);
+    // The result struct with `set` holding `value` and every other field `None`.
+    let with_one = |set: &proc_macro2::Ident, value: TokenStream| {
+        let inits = result_fields.iter().map(|field| {
+            let name = &field.name;
+            if name == set {
+                quote!(#name: ::std::option::Option::Some(#value))
+            } else {
+                quote!(#name: ::std::option::Option::None)
+            }
+        });
+        quote!(#result_name { #(#inits),* })
+    };
     let ok_arm = if f.return_type.is_some() {
-        quote! {
-            ::std::result::Result::Ok(success) => ::std::result::Result::Ok(#result_name {
-                #success_ident: ::std::option::Option::Some(success),
-                ..#result_name::empty()
-            }),
-        }
+        let value = with_one(&ident::ident(&success_name), quote!(success));
+        quote!(::std::result::Result::Ok(success) => ::std::result::Result::Ok(#value),)
     } else {
-        quote!(::std::result::Result::Ok(()) => ::std::result::Result::Ok(#result_name::empty()),)
+        quote!(::std::result::Result::Ok(()) => ::std::result::Result::Ok(#result_name { #(#none_fields),* }),)
     };
     let err_arms = variants.iter().zip(&throw_fields).map(|(variant, field)| {
-        quote! {
-            ::std::result::Result::Err(#error_name::#variant(e)) => ::std::result::Result::Ok(#result_name {
-                #field: ::std::option::Option::Some(e),
-                ..#result_name::empty()
-            }),
-        }
+        let value = with_one(field, quote!(e));
+        quote!(::std::result::Result::Err(#error_name::#variant(e)) => ::std::result::Result::Ok(#value),)
     });
     let undeclared = if method.has_error_enum() {
         quote!(::std::result::Result::Err(#error_name::Thrift(e)) => ::std::result::Result::Err(e),)
@@ -435,22 +439,27 @@ fn function_items(m: &Model<'_>, service: DefId, s: &Service, method: &Method<'_
     });
     let missing = if f.return_type.is_some() {
         let text = format!("{idl} failed: unknown result");
-        quote! {
-            ::std::result::Result::Err(::std::convert::From::from(#rt::Error::from(
+        let error = quote! {
+            #rt::Error::from(
                 #rt::ApplicationException::new(#rt::ApplicationExceptionKind::MISSING_RESULT, #text),
-            )))
+            )
+        };
+        if method.has_error_enum() {
+            quote!(::std::result::Result::Err(#error_name::Thrift(#error)))
+        } else {
+            quote!(::std::result::Result::Err(#error))
         }
     } else {
         quote!(::std::result::Result::Ok(()))
     };
     let ok_type = success_type(m, file, f);
-    let allow_large = quote!(#[allow(clippy::result_large_err)]);
+    let allow_large = if method.has_error_enum() {
+        quote!(#[allow(clippy::result_large_err)])
+    } else {
+        TokenStream::new()
+    };
     let conversions = quote! {
         impl #result_name {
-            fn empty() -> Self {
-                #result_name { #(#none_fields),* }
-            }
-
             /// The result struct of a handler's outcome; `Err` for an error that is not a
             /// declared exception (sent as a `TApplicationException`).
             #allow_large
@@ -597,6 +606,16 @@ fn param_idents(method: &Method<'_>) -> Vec<proc_macro2::Ident> {
         .collect()
 }
 
+/// `#[allow(clippy::result_large_err)]` for a method returning its error enum (an exception
+/// struct inline can pass clippy's size limit).
+fn large_err_allow(method: &Method<'_>) -> TokenStream {
+    if method.has_error_enum() {
+        quote!(#[allow(clippy::result_large_err)])
+    } else {
+        TokenStream::new()
+    }
+}
+
 fn many_params_allow(method: &Method<'_>) -> TokenStream {
     // clippy's `too_many_arguments` counts `self`: more than 7 in all.
     if method.function.params.len() >= 7 {
@@ -680,10 +699,11 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
         let ret = result_type(m, method);
         let doc = method_doc(method, idl);
         let allow = many_params_allow(method);
+        let large = large_err_allow(method);
         quote! {
             #doc
             #allow
-            #[allow(clippy::result_large_err)]
+            #large
             fn #name(&self, #(#params),*) -> #ret;
         }
     });
@@ -774,10 +794,11 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
         } else {
             let result_ty = method.item(m, "Result");
             let ret = result_type(m, method);
+            let large = large_err_allow(method);
             quote! {
                 #doc
                 #allow
-                #[allow(clippy::result_large_err)]
+                #large
                 pub fn #name(&mut self, #(#params),*) -> #ret {
                     let result: #result_ty = self.channel.call(#idl_name, &#args_ty { #(#idents),* })?;
                     result.into_outcome()
@@ -816,6 +837,13 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
         }
     });
 
+    // A service of oneway functions only (Jaeger's agent) writes no replies itself.
+    let writes_replies = parent.is_some() || own.iter().any(|m| !m.function.oneway);
+    let (out_param, out_allow) = if writes_replies {
+        (quote!(out), TokenStream::new())
+    } else {
+        (quote!(_out), quote!(#[allow(clippy::ptr_arg)]))
+    };
     let docs = doc_attrs(s.doc.as_deref());
     let trait_doc = format!(
         " The handler of `{idl}`, blocking: implement it and serve it with [`{processor}`]."
@@ -849,10 +877,11 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
         }
 
         #[doc = #dispatch_doc]
+        #out_allow
         pub fn #dispatch<H: #trait_name + ?Sized>(
             handler: &H,
             call: &#rt::rpc::Message,
-            out: &mut ::std::vec::Vec<u8>,
+            #out_param: &mut ::std::vec::Vec<u8>,
         ) -> #rt::Result<bool> {
             match call.name() {
                 #(#arms)*
@@ -862,10 +891,11 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
         }
 
         #[doc = #dispatch_doc]
+        #out_allow
         pub async fn #dispatch_async<H: #async_trait + ?Sized>(
             handler: &H,
             call: &#rt::rpc::Message,
-            out: &mut ::std::vec::Vec<u8>,
+            #out_param: &mut ::std::vec::Vec<u8>,
         ) -> #rt::Result<bool> {
             match call.name() {
                 #(#async_arms)*

@@ -95,7 +95,8 @@ impl ProtocolKind {
         };
         match result {
             Ok(n) => Ok(Some(n)),
-            Err(e) if matches!(e.kind(), ErrorKind::UnexpectedEof) => {
+            // The input ran out, or a length prefix points past it: more is to come.
+            Err(e) if needs_more_input(&e) => {
                 if bytes.len() >= limits.max_message_size {
                     Err(Error::size_limit(
                         "message larger than the maximum message size",
@@ -106,6 +107,14 @@ impl ProtocolKind {
             }
             Err(e) => Err(e),
         }
+    }
+}
+
+fn needs_more_input(e: &Error) -> bool {
+    match e.kind() {
+        ErrorKind::UnexpectedEof => true,
+        ErrorKind::SizeLimit => e.context().ends_with("exceeds remaining input"),
+        _ => false,
     }
 }
 

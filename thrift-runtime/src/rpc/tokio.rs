@@ -266,10 +266,8 @@ async fn read_message<R: AsyncRead + Unpin>(
                 let mut read = pin!(reader.read_buf(buf));
                 let mut stopped = pin!(stop.wait_for(|stop| *stop));
                 let both = poll_fn(|cx| {
-                    if waiting_for_new {
-                        if let Poll::Ready(_) = stopped.as_mut().poll(cx) {
-                            return Poll::Ready(None);
-                        }
+                    if waiting_for_new && stopped.as_mut().poll(cx).is_ready() {
+                        return Poll::Ready(None);
                     }
                     read.as_mut().poll(cx).map(Some)
                 });

@@ -47,3 +47,5 @@ pub(crate) fn bin_reader(bytes: &[u8]) -> BinaryReader<SliceInput<'_>> {
 pub(crate) fn cpt_reader(bytes: &[u8]) -> CompactReader<SliceInput<'_>> {
     CompactReader::new(SliceInput::new(bytes))
 }
+#[cfg(feature = "blocking")]
+mod rpc;

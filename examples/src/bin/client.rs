@@ -1,0 +1,25 @@
+//! A blocking `Places` client: `cargo run -p thrift-examples --bin client` (with a server
+//! running).
+
+use thrift_examples::idl::tutorial::{PlacesClient, PlacesGetError};
+use thrift_examples::{lighthouse, ADDR};
+use thrift_runtime::rpc::blocking::{ClientOptions, Connection};
+use thrift_runtime::rpc::{ProtocolKind, Transport};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let options = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
+    let mut places = PlacesClient::new(Connection::connect(ADDR, options)?);
+
+    places.put(lighthouse())?;
+    let place = places.get("Lighthouse".into())?;
+    println!("got {place:?}");
+
+    // A declared exception arrives as its own variant.
+    match places.get("Atlantis".into()) {
+        Err(PlacesGetError::Missing(not_found)) => println!("not found: {}", not_found.name),
+        other => println!("unexpected: {other:?}"),
+    }
+
+    places.forget("Lighthouse".into())?; // oneway: returns once sent
+    Ok(())
+}

@@ -1,0 +1,74 @@
+//! What a new user copies: `build.rs` generates Rust from `idl/tutorial.thrift` (and
+//! `idl/shared.thrift`, which it includes), and this crate uses it: the types (`main.rs`) and
+//! the `Places` service, served and called blocking and async (`src/bin`).
+
+/// The generated code: `pub mod shared` and `pub mod tutorial`, one per IDL file.
+pub mod idl {
+    include!(concat!(env!("OUT_DIR"), "/thrift.rs"));
+}
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use idl::tutorial::{NotFound, Place, Places, PlacesAsync, PlacesGetError};
+
+/// The address the example servers listen on and the clients call.
+pub const ADDR: &str = "127.0.0.1:9090";
+
+/// A `Places` handler keeping places in memory. One handler serves the blocking and the
+/// async server: the async methods call the blocking ones, which never wait.
+#[derive(Debug, Default)]
+pub struct PlaceBook {
+    places: Mutex<BTreeMap<String, Place>>,
+}
+
+impl Places for PlaceBook {
+    fn get(&self, name: String) -> Result<Place, PlacesGetError> {
+        let places = self.places.lock().unwrap_or_else(|e| e.into_inner());
+        match places.get(&name) {
+            Some(place) => Ok(place.clone()),
+            // A declared exception: the client receives it as `PlacesGetError::Missing`.
+            None => Err(NotFound { name }.into()),
+        }
+    }
+
+    fn put(&self, place: Place) -> thrift_runtime::Result<()> {
+        let mut places = self.places.lock().unwrap_or_else(|e| e.into_inner());
+        places.insert(place.name.clone(), place);
+        Ok(())
+    }
+
+    fn forget(&self, name: String) -> thrift_runtime::Result<()> {
+        let mut places = self.places.lock().unwrap_or_else(|e| e.into_inner());
+        places.remove(&name);
+        Ok(())
+    }
+}
+
+impl PlacesAsync for PlaceBook {
+    async fn get(&self, name: String) -> Result<Place, PlacesGetError> {
+        Places::get(self, name)
+    }
+
+    async fn put(&self, place: Place) -> thrift_runtime::Result<()> {
+        Places::put(self, place)
+    }
+
+    async fn forget(&self, name: String) -> thrift_runtime::Result<()> {
+        Places::forget(self, name)
+    }
+}
+
+/// The place both example clients store and read back.
+pub fn lighthouse() -> Place {
+    Place {
+        name: "Lighthouse".to_string(),
+        location: idl::shared::Point {
+            lat: 48.383,
+            lon: -4.495,
+        },
+        kind: idl::tutorial::Kind::WORK,
+        tags: Some(vec!["coast".into()]),
+        attachments: BTreeMap::new(),
+    }
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""ThriftTest server on Apache Thrift's Python library: the trusted RPC peer
+for our Rust client.
+
+usage: tt_server.py [--port N] [--protocol binary|compact|header]
+                    [--transport buffered|framed] [--multiplexed] [--zlib]
+
+Serves Apache's test/ThriftTest.thrift on 127.0.0.1 (the Python code is
+generated at run time by Apache's compiler, see ../ttgen.py) with one thread
+per connection, until SIGTERM or SIGINT. Prints `listening on 127.0.0.1:N`
+(flushed) once it accepts connections; `--port 0` picks a free port.
+
+  --protocol header  THeaderProtocol: answers THeader clients and also plain
+                     binary/compact clients, framed or not, each in its own dialect
+  --multiplexed      TMultiplexedProcessor with "ThriftTest" and "SecondService"
+                     (calls must carry a "Service:" prefix)
+  --zlib             (header only) compress replies to THeader clients with zlib
+
+The handler behaves like Apache's reference test servers (test/py/TestServer.py,
+test/cpp/src/TestServer.cpp). testUuid is not served: Apache 0.17's compiler
+does not know uuid.
+"""
+
+import argparse
+import logging
+import os
+import signal
+import socket
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ttpeer  # noqa: E402  (generates the ThriftTest package)
+
+from thrift.server import TServer  # noqa: E402
+from thrift.Thrift import TException  # noqa: E402
+from thrift.TMultiplexedProcessor import TMultiplexedProcessor  # noqa: E402
+from thrift.transport import TSocket  # noqa: E402
+
+from ThriftTest import SecondService, ThriftTest  # noqa: E402
+from ThriftTest.ttypes import Insanity, Numberz, Xception, Xception2, Xtruct  # noqa: E402
+
+
+class ThriftTestHandler(object):
+    """ThriftTest as Apache's test servers implement it."""
+
+    # echo methods: the argument comes back unchanged
+    def testVoid(self):
+        pass
+
+    def testString(self, thing):
+        return thing
+
+    def testBool(self, thing):
+        return thing
+
+    def testByte(self, thing):
+        return thing
+
+    def testI32(self, thing):
+        return thing
+
+    def testI64(self, thing):
+        return thing
+
+    def testDouble(self, thing):
+        return thing
+
+    def testBinary(self, thing):
+        return thing
+
+    def testStruct(self, thing):
+        return thing
+
+    def testNest(self, thing):
+        return thing
+
+    def testMap(self, thing):
+        return thing
+
+    def testStringMap(self, thing):
+        return thing
+
+    def testSet(self, thing):
+        return thing
+
+    def testList(self, thing):
+        return thing
+
+    def testEnum(self, thing):
+        return thing
+
+    def testTypedef(self, thing):
+        return thing
+
+    # computed results
+    def testMapMap(self, hello):
+        return {
+            -4: {-4: -4, -3: -3, -2: -2, -1: -1},
+            4: {1: 1, 2: 2, 3: 3, 4: 4},
+        }
+
+    def testInsanity(self, argument):
+        return {
+            1: {Numberz.TWO: argument, Numberz.THREE: argument},
+            2: {Numberz.SIX: Insanity()},
+        }
+
+    def testMulti(self, arg0, arg1, arg2, arg3, arg4, arg5):
+        return Xtruct(string_thing="Hello2", byte_thing=arg0, i32_thing=arg1, i64_thing=arg2)
+
+    def testException(self, arg):
+        if arg == "Xception":
+            raise Xception(errorCode=1001, message=arg)
+        if arg == "TException":
+            # not declared by the method: the generated processor answers with
+            # a TApplicationException (INTERNAL_ERROR, "Internal error")
+            raise TException(message="This is a TException")
+
+    def testMultiException(self, arg0, arg1):
+        if arg0 == "Xception":
+            raise Xception(errorCode=1001, message="This is an Xception")
+        if arg0 == "Xception2":
+            raise Xception2(errorCode=2002, struct_thing=Xtruct(string_thing="This is an Xception2"))
+        return Xtruct(string_thing=arg1)
+
+    def testOneway(self, secondsToSleep):
+        time.sleep(secondsToSleep)
+
+
+class SecondServiceHandler(object):
+    def secondtestString(self, thing):
+        return 'testString("' + thing + '")'
+
+
+class AnnouncingServerSocket(TSocket.TServerSocket):
+    """A server socket that prints `listening on HOST:PORT` once it listens."""
+
+    def listen(self):
+        super().listen()
+        host, port = self.handle.getsockname()[:2]
+        print("listening on %s:%d" % (host, port), flush=True)
+
+
+def make_processor(multiplexed):
+    processor = ThriftTest.Processor(ThriftTestHandler())
+    if not multiplexed:
+        return processor
+    # No default processor: a call without a "Service:" prefix is an error
+    # (Apache's Python test server would route it to ThriftTest).
+    mux = TMultiplexedProcessor()
+    mux.registerProcessor("ThriftTest", processor)
+    mux.registerProcessor("SecondService", SecondService.Processor(SecondServiceHandler()))
+    return mux
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(
+        description="ThriftTest server on Apache Thrift's Python library.")
+    ttpeer.add_stack_arguments(parser)
+    args = parser.parse_args(argv)
+    ttpeer.check_stack_arguments(parser, args)
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                        format="tt_server: %(levelname)s %(name)s: %(message)s")
+    server = TServer.TThreadedServer(
+        make_processor(args.multiplexed),
+        AnnouncingServerSocket(ttpeer.HOST, args.port, socket_family=socket.AF_INET),
+        ttpeer.transport_factory(args.transport),
+        ttpeer.server_protocol_factory(args.protocol, zlib=args.zlib),
+        daemon=True)  # connection threads do not keep the process alive
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    try:
+        server.serve()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

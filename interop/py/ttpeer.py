@@ -1,0 +1,124 @@
+"""What tt_server.py and tt_client.py share: Apache's generated ThriftTest code
+and the protocol/transport stacks named by the flags of Apache's cross-language
+test (test/py/TestServer.py, test/py/TestClient.py).
+
+Importing this module generates the Python code for ThriftTest.thrift with
+Apache's compiler into a temporary directory (../ttgen.py) and makes the
+package `ThriftTest` importable.
+"""
+
+import os
+import sys
+
+from thrift.protocol import TBinaryProtocol, TCompactProtocol, THeaderProtocol
+from thrift.transport import TTransport
+from thrift.transport.THeaderTransport import (
+    THeaderClientType,
+    THeaderSubprotocolID,
+    THeaderTransformID,
+)
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import ttgen  # noqa: E402
+
+GENERATED = ttgen.generate()
+
+HOST = "127.0.0.1"
+DEFAULT_PORT = 9090
+PROTOCOLS = ("binary", "compact", "header")
+TRANSPORTS = ("buffered", "framed")
+HEADER_PAYLOADS = {
+    "binary": THeaderSubprotocolID.BINARY,
+    "compact": THeaderSubprotocolID.COMPACT,
+}
+
+# A THeader server answers every client dialect it can detect, in that dialect.
+ALL_HEADER_CLIENT_TYPES = (
+    THeaderClientType.HEADERS,
+    THeaderClientType.FRAMED_BINARY,
+    THeaderClientType.UNFRAMED_BINARY,
+    THeaderClientType.FRAMED_COMPACT,
+    THeaderClientType.UNFRAMED_COMPACT,
+)
+
+
+def add_stack_arguments(parser):
+    """The flags both peers take (Apache's cross-test names)."""
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help="TCP port (default %(default)s)")
+    parser.add_argument("--protocol", choices=PROTOCOLS, default="binary",
+                        help="message protocol (default %(default)s)")
+    parser.add_argument("--transport", choices=TRANSPORTS, default="buffered",
+                        help="transport below the protocol (default %(default)s)")
+    parser.add_argument("--multiplexed", action="store_true",
+                        help='services "ThriftTest" and "SecondService" over one connection')
+    parser.add_argument("--zlib", action="store_true",
+                        help="add THeader's zlib transform (only with --protocol header)")
+
+
+def check_stack_arguments(parser, args):
+    if args.zlib and args.protocol != "header":
+        parser.error("--zlib needs --protocol header")
+
+
+# ---------------------------------------------------------------- transports
+
+def transport_factory(name):
+    """Server side: wraps each accepted connection."""
+    if name == "buffered":
+        return TTransport.TBufferedTransportFactory()
+    if name == "framed":
+        return TTransport.TFramedTransportFactory()
+    raise ValueError("unknown transport %r" % name)
+
+
+def wrap_transport(name, socket):
+    """Client side: the transport around the connected socket."""
+    if name == "buffered":
+        return TTransport.TBufferedTransport(socket)
+    if name == "framed":
+        return TTransport.TFramedTransport(socket)
+    raise ValueError("unknown transport %r" % name)
+
+
+# ---------------------------------------------------------------- protocols
+#
+# binary: strict both ways. Apache's default binary reader also accepts the old
+# unversioned message header; we refuse it, so that a peer under test must send
+# the versioned (strict) form every current Apache writer sends.
+
+class _ZlibHeaderProtocolFactory(THeaderProtocol.THeaderProtocolFactory):
+    """A THeader server protocol that zlib-compresses its replies to THeader
+    clients (Apache's own servers never add a transform by themselves)."""
+
+    def getProtocol(self, trans):
+        protocol = super().getProtocol(trans)
+        protocol.add_transform(THeaderTransformID.ZLIB)
+        return protocol
+
+
+def server_protocol_factory(name, zlib=False):
+    if name == "binary":
+        return TBinaryProtocol.TBinaryProtocolFactory(strictRead=True, strictWrite=True)
+    if name == "compact":
+        return TCompactProtocol.TCompactProtocolFactory()
+    if name == "header":
+        factory = _ZlibHeaderProtocolFactory if zlib else THeaderProtocol.THeaderProtocolFactory
+        return factory(allowed_client_types=ALL_HEADER_CLIENT_TYPES)
+    raise ValueError("unknown protocol %r" % name)
+
+
+def client_protocol(name, transport, header_payload="binary", zlib=False):
+    if name == "binary":
+        return TBinaryProtocol.TBinaryProtocol(transport, strictRead=True, strictWrite=True)
+    if name == "compact":
+        return TCompactProtocol.TCompactProtocol(transport)
+    if name == "header":
+        # A THeader client accepts THeader replies only.
+        protocol = THeaderProtocol.THeaderProtocol(
+            transport, allowed_client_types=(THeaderClientType.HEADERS,),
+            default_protocol=HEADER_PAYLOADS[header_payload])
+        if zlib:
+            protocol.add_transform(THeaderTransformID.ZLIB)
+        return protocol
+    raise ValueError("unknown protocol %r" % name)

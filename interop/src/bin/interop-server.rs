@@ -1,0 +1,61 @@
+//! ThriftTest server with the flags and semantics of Apache's cross-language test servers;
+//! serves on 127.0.0.1 until killed. Every client framing is accepted on the one port, so
+//! `--protocol` and `--transport` only say what the test expects.
+
+use std::net::TcpListener;
+
+use thrift_interop::args::Flags;
+use thrift_interop::handler::{SecondHandler, TestHandler};
+use thrift_interop::types::{
+    SecondServiceAsyncProcessor, SecondServiceProcessor, ThriftTestAsyncProcessor,
+    ThriftTestProcessor,
+};
+use thrift_runtime::rpc::blocking::{Server, ServerOptions};
+use thrift_runtime::rpc::{tokio as rpc_tokio, AsyncMultiplexedProcessor, MultiplexedProcessor};
+
+fn main() -> std::io::Result<()> {
+    let flags = match Flags::parse() {
+        Ok(flags) => flags,
+        Err(e) => {
+            eprintln!("interop-server: {e}");
+            std::process::exit(2);
+        }
+    };
+    let addr = format!("127.0.0.1:{}", flags.port);
+    if flags.asynchronous {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
+        runtime.block_on(async {
+            let listener = tokio::net::TcpListener::bind(&addr).await?;
+            println!("listening on {}", listener.local_addr()?);
+            let server = rpc_tokio::Server::new(ServerOptions::default());
+            if flags.multiplexed {
+                let mut processor = AsyncMultiplexedProcessor::new();
+                processor.register("ThriftTest", ThriftTestAsyncProcessor::new(TestHandler));
+                processor.register(
+                    "SecondService",
+                    SecondServiceAsyncProcessor::new(SecondHandler),
+                );
+                server.serve(listener, processor).await
+            } else {
+                server
+                    .serve(listener, ThriftTestAsyncProcessor::new(TestHandler))
+                    .await
+            }
+        })
+    } else {
+        let listener = TcpListener::bind(&addr)?;
+        println!("listening on {}", listener.local_addr()?);
+        let server = Server::new(ServerOptions::default());
+        if flags.multiplexed {
+            let mut processor = MultiplexedProcessor::new();
+            processor.register("ThriftTest", ThriftTestProcessor::new(TestHandler));
+            processor.register("SecondService", SecondServiceProcessor::new(SecondHandler));
+            server.serve(listener, processor)
+        } else {
+            server.serve(listener, ThriftTestProcessor::new(TestHandler))
+        }
+    }
+}
