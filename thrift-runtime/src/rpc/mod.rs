@@ -46,6 +46,9 @@ pub mod blocking;
 #[cfg(feature = "async")]
 pub mod tokio;
 
+#[cfg(feature = "tower")]
+pub mod tower;
+
 pub use message::{Headers, Message, ProtocolKind};
 pub use service::{
     call_async, call_oneway_async, serve, serve_async, serve_oneway, serve_oneway_async,

@@ -357,97 +357,159 @@ impl Server {
         signal: impl Future<Output = ()>,
     ) -> io::Result<()> {
         let processor = Arc::new(processor);
-        let options = Arc::new(self.options);
-        let (stop_sender, stop) = watch::channel(false);
-        // Every connection task holds a sender; `recv` ends when all are gone.
-        let (alive, mut all_closed) = mpsc::channel::<()>(1);
-        let mut signal = pin!(signal);
-        loop {
-            let accepted = poll_fn(|cx| {
-                if signal.as_mut().poll(cx).is_ready() {
-                    return Poll::Ready(None);
-                }
-                listener.poll_accept(cx).map(Some)
-            })
-            .await;
-            match accepted {
-                None => break,
-                Some(Ok((stream, _))) => {
-                    let _ = stream.set_nodelay(true);
-                    let task = serve_connection(
-                        stream,
-                        Arc::clone(&processor),
-                        Arc::clone(&options),
-                        stop.clone(),
-                        alive.clone(),
-                    );
-                    ::tokio::spawn(task);
-                }
-                // Out of file descriptors and the like: back off instead of spinning.
-                Some(Err(_)) => ::tokio::time::sleep(Duration::from_millis(10)).await,
-            }
-        }
-        drop(listener);
-        let _ = stop_sender.send(true);
-        drop(alive);
-        let _ = all_closed.recv().await;
-        Ok(())
+        accept_loop(listener, self.options, signal, move |connection| {
+            serve_connection(connection, Arc::clone(&processor))
+        })
+        .await
+    }
+
+    pub(crate) fn into_options(self) -> ServerOptions {
+        self.options
     }
 }
 
-async fn serve_connection<P: AsyncProcessor + ?Sized>(
-    stream: TcpStream,
-    processor: Arc<P>,
+/// One connection of a server: its buffers, and what it needs to read and answer calls.
+pub(crate) struct ServerConnection {
+    reader: ::tokio::net::tcp::OwnedReadHalf,
+    writer: ::tokio::net::tcp::OwnedWriteHalf,
+    buf: BytesMut,
+    /// The reply being built; its frame's start.
+    pub(crate) out: Vec<u8>,
+    frame: Option<frame::FrameStart>,
     options: Arc<ServerOptions>,
-    mut stop: watch::Receiver<bool>,
+    stop: watch::Receiver<bool>,
     _alive: mpsc::Sender<()>,
-) {
-    let (mut reader, mut writer) = stream.into_split();
-    let mut buf = BytesMut::with_capacity(READ_CHUNK);
-    let mut out = Vec::with_capacity(READ_CHUNK);
-    loop {
-        let received = match read_message(
-            &mut reader,
-            &mut buf,
+}
+
+impl ServerConnection {
+    pub(crate) fn new(
+        stream: TcpStream,
+        options: Arc<ServerOptions>,
+        stop: watch::Receiver<bool>,
+        alive: mpsc::Sender<()>,
+    ) -> Self {
+        let (reader, writer) = stream.into_split();
+        ServerConnection {
+            reader,
+            writer,
+            buf: BytesMut::with_capacity(READ_CHUNK),
+            out: Vec::with_capacity(READ_CHUNK),
+            frame: None,
+            options,
+            stop,
+            _alive: alive,
+        }
+    }
+
+    /// The next call, with the frame of its reply begun in `out`; `None` when the connection
+    /// is to close (the client left, a timeout, malformed input, shutdown).
+    pub(crate) async fn next_call(&mut self) -> Option<Message> {
+        let received = read_message(
+            &mut self.reader,
+            &mut self.buf,
             None,
-            &options.limits,
-            Some((&options, &mut stop)),
+            &self.options.limits,
+            Some((&self.options, &mut self.stop)),
         )
         .await
-        {
-            Ok(Some(received)) => received,
-            Ok(None) | Err(_) => return,
-        };
+        .ok()??;
         if !matches!(
             received.message.kind(),
             MessageType::Call | MessageType::Oneway
         ) {
-            return;
+            return None;
         }
-        out.clear();
-        let start = frame::begin_frame(&mut out, received.framing, received.header_seq, &[]);
-        if processor
-            .process(&received.message, &mut out)
-            .await
-            .is_err()
-        {
-            return;
+        self.out.clear();
+        self.frame = Some(frame::begin_frame(
+            &mut self.out,
+            received.framing,
+            received.header_seq,
+            &[],
+        ));
+        Some(received.message)
+    }
+
+    /// Sends the reply written after the frame's start (nothing if none was written);
+    /// `false` when the connection is to close.
+    pub(crate) async fn send_reply(&mut self) -> bool {
+        let Some(start) = self.frame.take() else {
+            return false;
+        };
+        if start.is_empty(&self.out) {
+            return true;
         }
-        drop(received);
-        if start.is_empty(&out) {
-            continue;
+        if frame::end_frame(&mut self.out, start, self.options.limits.max_frame_size).is_err() {
+            return false;
         }
-        if frame::end_frame(&mut out, start, options.limits.max_frame_size).is_err() {
-            return;
-        }
-        let write = writer.write_all(&out);
-        let written = match options.write_timeout {
+        let write = self.writer.write_all(&self.out);
+        let written = match self.options.write_timeout {
             Some(limit) => ::tokio::time::timeout(limit, write)
                 .await
                 .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into())),
             None => write.await,
         };
-        if written.is_err() {
+        written.is_ok()
+    }
+}
+
+/// Accepts connections until `signal`, spawning `serve(connection)` for each; then stops
+/// them gracefully and waits for all to close.
+pub(crate) async fn accept_loop<F, Fut>(
+    listener: TcpListener,
+    options: ServerOptions,
+    signal: impl Future<Output = ()>,
+    mut serve: F,
+) -> io::Result<()>
+where
+    F: FnMut(ServerConnection) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let options = Arc::new(options);
+    let (stop_sender, stop) = watch::channel(false);
+    // Every connection holds a sender; `recv` ends when all are gone.
+    let (alive, mut all_closed) = mpsc::channel::<()>(1);
+    let mut signal = pin!(signal);
+    loop {
+        let accepted = poll_fn(|cx| {
+            if signal.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(None);
+            }
+            listener.poll_accept(cx).map(Some)
+        })
+        .await;
+        match accepted {
+            None => break,
+            Some(Ok((stream, _))) => {
+                let _ = stream.set_nodelay(true);
+                let connection = ServerConnection::new(
+                    stream,
+                    Arc::clone(&options),
+                    stop.clone(),
+                    alive.clone(),
+                );
+                ::tokio::spawn(serve(connection));
+            }
+            // Out of file descriptors and the like: back off instead of spinning.
+            Some(Err(_)) => ::tokio::time::sleep(Duration::from_millis(10)).await,
+        }
+    }
+    drop(listener);
+    let _ = stop_sender.send(true);
+    drop(alive);
+    let _ = all_closed.recv().await;
+    Ok(())
+}
+
+async fn serve_connection<P: AsyncProcessor + ?Sized>(
+    mut connection: ServerConnection,
+    processor: Arc<P>,
+) {
+    while let Some(call) = connection.next_call().await {
+        if processor.process(&call, &mut connection.out).await.is_err() {
+            return;
+        }
+        drop(call);
+        if !connection.send_reply().await {
             return;
         }
     }
