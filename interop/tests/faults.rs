@@ -235,3 +235,60 @@ fn more_connections_than_workers_stall_no_one_for_long() {
         drop(idle);
     });
 }
+
+#[test]
+fn an_async_client_whose_connection_the_server_closed_fails_at_once() {
+    each_server(|addr| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+            let connection = rpc_tokio::Connection::connect(addr, options).await.unwrap();
+            let client = thrift_interop::types::ThriftTestAsyncClient::new(connection);
+            assert_eq!(client.test_i32(1).await.unwrap(), 1);
+            // The server closes connections idle for 1 s.
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            let started = Instant::now();
+            let outcome = tokio::time::timeout(Duration::from_secs(5), client.test_i32(2)).await;
+            assert!(
+                matches!(outcome, Ok(Err(_))),
+                "a call on a closed connection must fail, not hang: {outcome:?}"
+            );
+            assert!(started.elapsed() < Duration::from_secs(2));
+        });
+    });
+}
+
+#[test]
+fn an_async_call_times_out_with_the_clients_timeout() {
+    // A "server" that reads calls and never answers.
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = silent.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for mut stream in silent.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut sink = [0u8; 1024];
+                while matches!(stream.read(&mut sink), Ok(n) if n > 0) {}
+            });
+        }
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+        options.timeout = Some(Duration::from_millis(300));
+        let connection = rpc_tokio::Connection::connect(addr, options).await.unwrap();
+        let client = thrift_interop::types::ThriftTestAsyncClient::new(connection);
+        let started = Instant::now();
+        let err = client.test_i32(1).await.unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::Io(e) if e.kind() == std::io::ErrorKind::TimedOut),
+            "{err:?}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(2));
+    });
+}

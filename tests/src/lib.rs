@@ -55,6 +55,12 @@ pub mod golden {
     pub mod fixture_names {
         include!("../../thrift-codegen/tests/golden/names.rs");
     }
+    pub mod fixture_services {
+        include!("../../thrift-codegen/tests/golden/services.rs");
+    }
+    pub mod fixture_services_base {
+        include!("../../thrift-codegen/tests/golden/services_base.rs");
+    }
     pub mod fixture_namespaced {
         include!("../../thrift-codegen/tests/golden/namespaced.rs");
     }

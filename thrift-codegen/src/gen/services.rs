@@ -502,16 +502,23 @@ fn function_items(m: &Model<'_>, service: DefId, s: &Service, method: &Method<'_
         let source_arms = variants
             .iter()
             .map(|v| quote!(#error_name::#v(e) => ::std::option::Option::Some(e),));
-        // `From` for each exception type declared once (two fields of one type would make
-        // the conversion ambiguous).
+        // `From` for each exception type declared once (two fields of one type, typedefs
+        // followed, would make the conversion ambiguous).
+        let resolved: Vec<Option<DefId>> = f
+            .throws
+            .iter()
+            .map(|t| match m.resolve(file, &t.ty) {
+                Resolved::Struct(id, _) => Some(id),
+                _ => None,
+            })
+            .collect();
         let froms = variants
             .iter()
             .zip(&types)
-            .enumerate()
-            .filter_map(|(i, (v, ty))| {
-                let key = ty.to_string();
-                let unique = types.iter().filter(|t| t.to_string() == key).count() == 1;
-                let _ = i;
+            .zip(&resolved)
+            .filter_map(|((v, ty), id)| {
+                let unique =
+                    id.is_some() && resolved.iter().filter(|other| *other == id).count() == 1;
                 unique.then(|| {
                     quote! {
                         impl ::std::convert::From<#ty> for #error_name {
@@ -663,7 +670,8 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
     let dispatch = format_ident!("dispatch_{}", snake.trim_start_matches("r#"));
     let dispatch_async = format_ident!("dispatch_{}_async", snake.trim_start_matches("r#"));
     let parent = parent(m, id, s);
-    let (supertrait, async_supertrait, fallback, fallback_async) = match parent {
+    // Calls of no function of its own go to the parent's dispatch (or are not this service's).
+    let (supertrait, async_supertrait, parent_call, parent_call_async) = match parent {
         Some((pid, p)) => {
             let pname = m.name(pid);
             let psnake = ident::field_name(&p.name.name);
@@ -680,15 +688,15 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
             (
                 quote!(#ptrait + ::std::marker::Send + ::std::marker::Sync),
                 quote!(#pasync + ::std::marker::Send + ::std::marker::Sync),
-                quote!(_ => return #pdispatch(handler, call, out),),
-                quote!(_ => return #pdispatch_async(handler, call, out).await,),
+                Some(quote!(#pdispatch(handler, call, out))),
+                Some(quote!(#pdispatch_async(handler, call, out).await)),
             )
         }
         None => (
             quote!(::std::marker::Send + ::std::marker::Sync),
             quote!(::std::marker::Send + ::std::marker::Sync),
-            quote!(_ => return ::std::result::Result::Ok(false),),
-            quote!(_ => return ::std::result::Result::Ok(false),),
+            None,
+            None,
         ),
     };
 
@@ -837,12 +845,42 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
         }
     });
 
+    let arms: Vec<TokenStream> = arms.collect();
+    let async_arms: Vec<TokenStream> = async_arms.collect();
+    let body = |arms: &[TokenStream], parent: &Option<TokenStream>| match (arms.is_empty(), parent)
+    {
+        (true, Some(parent)) => quote!(#parent),
+        (true, None) => quote! {
+            let _ = (handler, call, out);
+            ::std::result::Result::Ok(false)
+        },
+        (false, parent) => {
+            let fallback = match parent {
+                Some(parent) => quote!(_ => return #parent,),
+                None => quote!(_ => return ::std::result::Result::Ok(false),),
+            };
+            quote! {
+                match call.name() {
+                    #(#arms)*
+                    #fallback
+                }
+                ::std::result::Result::Ok(true)
+            }
+        }
+    };
+    let dispatch_body = body(&arms, &parent_call);
+    let dispatch_async_body = body(&async_arms, &parent_call_async);
     // A service of oneway functions only (Jaeger's agent) writes no replies itself.
     let writes_replies = parent.is_some() || own.iter().any(|m| !m.function.oneway);
-    let (out_param, out_allow) = if writes_replies {
-        (quote!(out), TokenStream::new())
+    let out_param = if writes_replies || own.is_empty() {
+        quote!(out)
     } else {
-        (quote!(_out), quote!(#[allow(clippy::ptr_arg)]))
+        quote!(_out)
+    };
+    let out_allow = if writes_replies {
+        TokenStream::new()
+    } else {
+        quote!(#[allow(clippy::ptr_arg)])
     };
     let docs = doc_attrs(s.doc.as_deref());
     let trait_doc = format!(
@@ -883,11 +921,7 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
             call: &#rt::rpc::Message,
             #out_param: &mut ::std::vec::Vec<u8>,
         ) -> #rt::Result<bool> {
-            match call.name() {
-                #(#arms)*
-                #fallback
-            }
-            ::std::result::Result::Ok(true)
+            #dispatch_body
         }
 
         #[doc = #dispatch_doc]
@@ -897,11 +931,7 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
             call: &#rt::rpc::Message,
             #out_param: &mut ::std::vec::Vec<u8>,
         ) -> #rt::Result<bool> {
-            match call.name() {
-                #(#async_arms)*
-                #fallback_async
-            }
-            ::std::result::Result::Ok(true)
+            #dispatch_async_body
         }
 
         #[doc = #processor_doc]

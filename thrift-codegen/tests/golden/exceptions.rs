@@ -214,5 +214,401 @@ impl<'de> ::thrift_runtime::ThriftRead<'de> for Empty {
         ::std::result::Result::Ok(Empty {})
     }
 }
+/// The arguments of `Lookup.find`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LookupFindArgs {
+    pub key: ::std::string::String,
+}
+impl ::thrift_runtime::ThriftWrite for LookupFindArgs {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_string_field(1, ::std::option::Option::Some(0), &self.key)?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        let mut prev: i16 = 0;
+        len
+            += P::field_begin_len(::thrift_runtime::TType::String, 1, prev)
+                + P::string_len(self.key.len());
+        prev = 1;
+        let _ = prev;
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for LookupFindArgs {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_key = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::String) => {
+                    f_key = ::std::option::Option::Some(r.read_string()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(LookupFindArgs {
+            key: f_key.unwrap_or_default(),
+        })
+    }
+}
+/// The result of `Lookup.find`: the value returned (field 0) or the exception thrown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LookupFindResult {
+    pub success: ::std::option::Option<::std::string::String>,
+    pub missing: ::std::option::Option<NotFound>,
+}
+impl ::thrift_runtime::ThriftWrite for LookupFindResult {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        if let ::std::option::Option::Some(value) = &self.success {
+            w.write_string_field(0, ::std::option::Option::Some(0), value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.missing {
+            w.write_field_begin(::thrift_runtime::TType::Struct, 1)?;
+            ::thrift_runtime::ThriftWrite::write(value, w)?;
+            w.write_field_end()?;
+        }
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        let mut prev: i16 = 0;
+        if let ::std::option::Option::Some(value) = &self.success {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::String, 0, prev)
+                    + P::string_len(value.len());
+            prev = 0;
+        }
+        if let ::std::option::Option::Some(value) = &self.missing {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::Struct, 1, prev)
+                    + ::thrift_runtime::ThriftWrite::encoded_len::<P>(value);
+            prev = 1;
+        }
+        let _ = prev;
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for LookupFindResult {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_success = ::std::option::Option::None;
+        let mut f_missing = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (0, ::thrift_runtime::TType::String) => {
+                    f_success = ::std::option::Option::Some(r.read_string()?);
+                }
+                (1, ::thrift_runtime::TType::Struct) => {
+                    f_missing = ::std::option::Option::Some(
+                        <NotFound as ::thrift_runtime::ThriftRead<'de>>::read(r)?,
+                    );
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(LookupFindResult {
+            success: f_success,
+            missing: f_missing,
+        })
+    }
+}
+impl LookupFindResult {
+    /// The result struct of a handler's outcome; `Err` for an error that is not a
+    /// declared exception (sent as a `TApplicationException`).
+    #[allow(clippy::result_large_err)]
+    pub fn from_outcome(
+        outcome: ::std::result::Result<::std::string::String, LookupFindError>,
+    ) -> ::thrift_runtime::Result<Self> {
+        match outcome {
+            ::std::result::Result::Ok(success) => {
+                ::std::result::Result::Ok(LookupFindResult {
+                    success: ::std::option::Option::Some(success),
+                    missing: ::std::option::Option::None,
+                })
+            }
+            ::std::result::Result::Err(LookupFindError::Missing(e)) => {
+                ::std::result::Result::Ok(LookupFindResult {
+                    success: ::std::option::Option::None,
+                    missing: ::std::option::Option::Some(e),
+                })
+            }
+            ::std::result::Result::Err(LookupFindError::Thrift(e)) => {
+                ::std::result::Result::Err(e)
+            }
+        }
+    }
+    /// The outcome a client gets: the value, or the declared exception received.
+    #[allow(clippy::result_large_err)]
+    pub fn into_outcome(
+        self,
+    ) -> ::std::result::Result<::std::string::String, LookupFindError> {
+        if let ::std::option::Option::Some(success) = self.success {
+            return ::std::result::Result::Ok(success);
+        }
+        if let ::std::option::Option::Some(e) = self.missing {
+            return ::std::result::Result::Err(LookupFindError::Missing(e));
+        }
+        ::std::result::Result::Err(
+            LookupFindError::Thrift(
+                ::thrift_runtime::Error::from(
+                    ::thrift_runtime::ApplicationException::new(
+                        ::thrift_runtime::ApplicationExceptionKind::MISSING_RESULT,
+                        "find failed: unknown result",
+                    ),
+                ),
+            ),
+        )
+    }
+}
+/// The errors of `Lookup.find`: its declared exceptions, and any other error.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum LookupFindError {
+    /// `missing` (field 1) of `Lookup.find`.
+    Missing(NotFound),
+    /// Not a declared exception: a transport or protocol failure, a
+    /// `TApplicationException` from the server, a handler's other error.
+    Thrift(::thrift_runtime::Error),
+}
+impl ::std::fmt::Display for LookupFindError {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            LookupFindError::Missing(e) => ::std::fmt::Display::fmt(e, f),
+            LookupFindError::Thrift(e) => ::std::fmt::Display::fmt(e, f),
+        }
+    }
+}
+impl ::std::error::Error for LookupFindError {
+    fn source(&self) -> ::std::option::Option<&(dyn ::std::error::Error + 'static)> {
+        match self {
+            LookupFindError::Missing(e) => ::std::option::Option::Some(e),
+            LookupFindError::Thrift(e) => ::std::option::Option::Some(e),
+        }
+    }
+}
+impl ::std::convert::From<NotFound> for LookupFindError {
+    fn from(e: NotFound) -> Self {
+        LookupFindError::Missing(e)
+    }
+}
+impl ::std::convert::From<::thrift_runtime::Error> for LookupFindError {
+    fn from(e: ::thrift_runtime::Error) -> Self {
+        LookupFindError::Thrift(e)
+    }
+}
+impl ::std::convert::From<::thrift_runtime::ApplicationException> for LookupFindError {
+    fn from(e: ::thrift_runtime::ApplicationException) -> Self {
+        LookupFindError::Thrift(::thrift_runtime::Error::from(e))
+    }
+}
+/// The handler of `Lookup`, blocking: implement it and serve it with [`LookupProcessor`].
+pub trait Lookup: ::std::marker::Send + ::std::marker::Sync {
+    /// `Lookup.find`.
+    #[allow(clippy::result_large_err)]
+    fn find(
+        &self,
+        key: ::std::string::String,
+    ) -> ::std::result::Result<::std::string::String, LookupFindError>;
+}
+/// The handler of `Lookup`, async: implement it and serve it with [`LookupAsyncProcessor`].
+pub trait LookupAsync: ::std::marker::Send + ::std::marker::Sync {
+    /// `Lookup.find`.
+    fn find(
+        &self,
+        key: ::std::string::String,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<::std::string::String, LookupFindError>,
+    > + ::std::marker::Send;
+}
+/// Serves `call` with `handler` if it names a function of `Lookup` (or of a service it extends); `false` if it names none.
+pub fn dispatch_lookup<H: Lookup + ?Sized>(
+    handler: &H,
+    call: &::thrift_runtime::rpc::Message,
+    out: &mut ::std::vec::Vec<u8>,
+) -> ::thrift_runtime::Result<bool> {
+    match call.name() {
+        "find" => {
+            ::thrift_runtime::rpc::serve(
+                call,
+                out,
+                |args: LookupFindArgs| {
+                    LookupFindResult::from_outcome(handler.find(args.key))
+                },
+            )?
+        }
+        _ => return ::std::result::Result::Ok(false),
+    }
+    ::std::result::Result::Ok(true)
+}
+/// Serves `call` with `handler` if it names a function of `Lookup` (or of a service it extends); `false` if it names none.
+pub async fn dispatch_lookup_async<H: LookupAsync + ?Sized>(
+    handler: &H,
+    call: &::thrift_runtime::rpc::Message,
+    out: &mut ::std::vec::Vec<u8>,
+) -> ::thrift_runtime::Result<bool> {
+    match call.name() {
+        "find" => {
+            ::thrift_runtime::rpc::serve_async(
+                    call,
+                    out,
+                    |args: LookupFindArgs| async move {
+                        LookupFindResult::from_outcome(handler.find(args.key).await)
+                    },
+                )
+                .await?
+        }
+        _ => return ::std::result::Result::Ok(false),
+    }
+    ::std::result::Result::Ok(true)
+}
+/// Serves `Lookup` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+#[derive(Debug, Clone, Default)]
+pub struct LookupProcessor<H> {
+    handler: H,
+}
+impl<H> LookupProcessor<H> {
+    /// A processor calling `handler`.
+    pub fn new(handler: H) -> Self {
+        LookupProcessor { handler }
+    }
+    /// The handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+}
+impl<H: Lookup> ::thrift_runtime::rpc::Processor for LookupProcessor<H> {
+    fn process(
+        &self,
+        call: &::thrift_runtime::rpc::Message,
+        out: &mut ::std::vec::Vec<u8>,
+    ) -> ::thrift_runtime::Result<()> {
+        if dispatch_lookup(&self.handler, call, out)? {
+            ::std::result::Result::Ok(())
+        } else {
+            call.reply_unknown_method(out)
+        }
+    }
+}
+/// Serves `Lookup` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+#[derive(Debug, Clone, Default)]
+pub struct LookupAsyncProcessor<H> {
+    handler: H,
+}
+impl<H> LookupAsyncProcessor<H> {
+    /// A processor calling `handler`.
+    pub fn new(handler: H) -> Self {
+        LookupAsyncProcessor { handler }
+    }
+    /// The handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+}
+impl<H: LookupAsync> ::thrift_runtime::rpc::AsyncProcessor for LookupAsyncProcessor<H> {
+    async fn process(
+        &self,
+        call: &::thrift_runtime::rpc::Message,
+        out: &mut ::std::vec::Vec<u8>,
+    ) -> ::thrift_runtime::Result<()> {
+        if dispatch_lookup_async(&self.handler, call, out).await? {
+            ::std::result::Result::Ok(())
+        } else {
+            call.reply_unknown_method(out)
+        }
+    }
+}
+/// A blocking client of `Lookup` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+#[derive(Debug, Clone)]
+pub struct LookupClient<C> {
+    channel: C,
+}
+impl<C: ::thrift_runtime::rpc::Channel> LookupClient<C> {
+    /// A client calling through `channel`.
+    pub fn new(channel: C) -> Self {
+        LookupClient { channel }
+    }
+    /// The channel.
+    pub fn channel(&self) -> &C {
+        &self.channel
+    }
+    /// The channel, mutably.
+    pub fn channel_mut(&mut self) -> &mut C {
+        &mut self.channel
+    }
+    /// Returns the channel.
+    pub fn into_channel(self) -> C {
+        self.channel
+    }
+    /// `Lookup.find`.
+    #[allow(clippy::result_large_err)]
+    pub fn find(
+        &mut self,
+        key: ::std::string::String,
+    ) -> ::std::result::Result<::std::string::String, LookupFindError> {
+        let result: LookupFindResult = self
+            .channel
+            .call("find", &LookupFindArgs { key })?;
+        result.into_outcome()
+    }
+}
+/// An async client of `Lookup` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+#[derive(Debug, Clone)]
+pub struct LookupAsyncClient<C> {
+    channel: C,
+}
+impl<C: ::thrift_runtime::rpc::AsyncChannel> LookupAsyncClient<C> {
+    /// A client calling through `channel`.
+    pub fn new(channel: C) -> Self {
+        LookupAsyncClient { channel }
+    }
+    /// The channel.
+    pub fn channel(&self) -> &C {
+        &self.channel
+    }
+    /// Returns the channel.
+    pub fn into_channel(self) -> C {
+        self.channel
+    }
+    /// `Lookup.find`.
+    pub async fn find(
+        &self,
+        key: ::std::string::String,
+    ) -> ::std::result::Result<::std::string::String, LookupFindError> {
+        let result: LookupFindResult = ::thrift_runtime::rpc::call_async(
+                &self.channel,
+                "find",
+                &LookupFindArgs { key },
+            )
+            .await?;
+        result.into_outcome()
+    }
+}
 
 }

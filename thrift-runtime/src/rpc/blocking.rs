@@ -42,6 +42,9 @@ pub struct Connection<S = TcpStream> {
     read_buf: BytesMut,
     write_buf: Vec<u8>,
     name_buf: String,
+    /// Set when a call failed below the protocol (I/O, a timeout, a malformed reply): the
+    /// stream may hold part of a message or a late reply, so no call uses it again.
+    broken: bool,
 }
 
 impl Connection<TcpStream> {
@@ -65,6 +68,7 @@ impl<S: Read + Write> Connection<S> {
             read_buf: BytesMut::new(),
             write_buf: Vec::new(),
             name_buf: String::new(),
+            broken: false,
         }
     }
 
@@ -83,6 +87,17 @@ impl<S: Read + Write> Connection<S> {
         &self.options
     }
 
+    fn check_usable(&self) -> Result<()> {
+        if self.broken {
+            Err(Error::from(io::Error::new(
+                io::ErrorKind::NotConnected,
+                "an earlier call on this connection failed; connect again",
+            )))
+        } else {
+            Ok(())
+        }
+    }
+
     fn send<A: ThriftWrite>(&mut self, method: &str, kind: MessageType, args: &A) -> Result<i32> {
         self.seq = self.seq.wrapping_add(1);
         let seq = self.seq;
@@ -93,8 +108,16 @@ impl<S: Read + Write> Connection<S> {
         let name = call_name(self.options.service.as_deref(), method, &mut self.name_buf);
         framing.protocol.write_message(out, name, kind, seq, args)?;
         frame::end_frame(out, start, self.options.limits.max_frame_size)?;
-        self.stream.write_all(out)?;
-        self.stream.flush()?;
+        // Nothing was written before this point: a call that fails to encode leaves the
+        // connection usable; a failed write does not.
+        if let Err(e) = self
+            .stream
+            .write_all(out)
+            .and_then(|()| self.stream.flush())
+        {
+            self.broken = true;
+            return Err(Error::from(e));
+        }
         Ok(seq)
     }
 }
@@ -105,6 +128,7 @@ impl<S: Read + Write> Channel for Connection<S> {
         A: ThriftWrite,
         R: for<'de> ThriftRead<'de>,
     {
+        self.check_usable()?;
         let seq = self.send(method, MessageType::Call, args)?;
         let received = read_message(
             &mut self.stream,
@@ -112,12 +136,21 @@ impl<S: Read + Write> Channel for Connection<S> {
             Some(self.options.transport),
             &self.options.limits,
             &mut Deadlines::none(),
-        )?
-        .ok_or_else(|| Error::from(io::Error::from(io::ErrorKind::UnexpectedEof)))?;
-        received.message.reply_body(method, seq)
+        )
+        .and_then(|received| {
+            received.ok_or_else(|| Error::from(io::Error::from(io::ErrorKind::UnexpectedEof)))
+        });
+        match received {
+            Ok(received) => received.message.reply_body(method, seq),
+            Err(e) => {
+                self.broken = true;
+                Err(e)
+            }
+        }
     }
 
     fn call_oneway<A: ThriftWrite>(&mut self, method: &'static str, args: &A) -> Result<()> {
+        self.check_usable()?;
         self.send(method, MessageType::Oneway, args).map(|_| ())
     }
 }
@@ -351,7 +384,12 @@ impl Server {
                         Err(_) => return,
                     };
                     match next {
-                        Ok(stream) => serve_connection(stream, &*processor, &options, &stop),
+                        // A panic in a processor ends that connection, not the worker.
+                        Ok(stream) => {
+                            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                serve_connection(stream, &*processor, &options, &stop)
+                            }));
+                        }
                         Err(_) => return,
                     }
                 });

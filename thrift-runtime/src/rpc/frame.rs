@@ -24,6 +24,10 @@ const PROTOCOL_ID_BINARY: u64 = 0;
 const PROTOCOL_ID_COMPACT: u64 = 2;
 const TRANSFORM_ZLIB: u64 = 1;
 const INFO_KEYVALUE: u64 = 1;
+/// The largest THeader header Apache's C++ library accepts, in 4-byte words.
+const HEADER_MAX_WORDS: usize = 16_383;
+/// The most a partly received frame reserves at once.
+const RESERVE_STEP: usize = 64 * 1024;
 
 /// How messages are delimited on a connection.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -159,7 +163,9 @@ pub fn decode(
                 return Ok(None);
             };
             if buf.len() < 4 + len {
-                buf.reserve(4 + len - buf.len());
+                // Room for what is announced, a bounded step at a time: a length word alone
+                // reserves no more than that.
+                buf.reserve((4 + len - buf.len()).min(RESERVE_STEP));
                 return Ok(None);
             }
             buf.advance(4);
@@ -181,7 +187,9 @@ pub fn decode(
                 return Ok(None);
             };
             if buf.len() < 4 + len {
-                buf.reserve(4 + len - buf.len());
+                // Room for what is announced, a bounded step at a time: a length word alone
+                // reserves no more than that.
+                buf.reserve((4 + len - buf.len()).min(RESERVE_STEP));
                 return Ok(None);
             }
             buf.advance(4);
@@ -234,7 +242,13 @@ fn decode_header_frame(frame: Bytes, limits: &FrameLimits) -> Result<Received> {
         return Err(Error::invalid_data("THeader: bad magic"));
     }
     let seq = i32::from_be_bytes([b[4], b[5], b[6], b[7]]);
-    let header_len = usize::from(u16::from_be_bytes([b[8], b[9]])) * 4;
+    let words = usize::from(u16::from_be_bytes([b[8], b[9]]));
+    if words > HEADER_MAX_WORDS {
+        return Err(Error::invalid_data(
+            "THeader: header larger than Apache accepts",
+        ));
+    }
+    let header_len = words * 4;
     let end = 10 + header_len;
     if end > b.len() {
         return Err(Error::invalid_data("THeader: header longer than the frame"));
@@ -271,7 +285,10 @@ fn decode_header_frame(frame: Bytes, limits: &FrameLimits) -> Result<Received> {
     }
     let payload = frame.slice(end..);
     let payload = if zlib {
-        Bytes::from(inflate(&payload, limits.read.max_message_size)?)
+        // Bounded as Apache's C++ and Python bound it (by the frame size), and by the
+        // message size.
+        let max = limits.max_frame_size.min(limits.read.max_message_size);
+        Bytes::from(inflate(&payload, max)?)
     } else {
         payload
     };
@@ -293,7 +310,7 @@ fn inflate(data: &[u8], max: usize) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let decoder = flate2::read::ZlibDecoder::new(data);
     decoder
-        .take(max as u64 + 1)
+        .take((max as u64).saturating_add(1))
         .read_to_end(&mut out)
         .map_err(|_| Error::invalid_data("THeader: bad zlib data"))?;
     if out.len() > max {
@@ -373,8 +390,7 @@ pub fn begin_frame(
             while (out.len() - header_start) % 4 != 0 {
                 out.push(0);
             }
-            // At most u16::MAX words; headers that large are cut to what fits by the check
-            // in `end_frame`.
+            // Headers too large for the size field are refused by `end_frame`.
             let words = ((out.len() - header_start) / 4).min(usize::from(u16::MAX)) as u16;
             out[size_at..size_at + 2].copy_from_slice(&words.to_be_bytes());
         }
@@ -395,7 +411,7 @@ pub fn end_frame(out: &mut Vec<u8>, frame: FrameStart, max_frame_size: usize) ->
     }
     if frame.framing.transport == Transport::Header {
         let header_len = frame.payload - frame.start - 14;
-        if header_len > usize::from(u16::MAX) * 4 {
+        if header_len > HEADER_MAX_WORDS * 4 {
             out.truncate(frame.start);
             return Err(Error::size_limit("THeader: info headers too large"));
         }

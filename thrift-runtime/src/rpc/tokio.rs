@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::future::{poll_fn, Future};
 use std::io;
 use std::pin::pin;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use std::time::{Duration, Instant};
@@ -31,15 +32,66 @@ use crate::wire::MessageType;
 
 const READ_CHUNK: usize = 16 * 1024;
 
-type Pending = Arc<Mutex<HashMap<i32, oneshot::Sender<Result<Option<Message>>>>>>;
+type Reply = oneshot::Sender<Result<Option<Message>>>;
+
+/// What the callers, the writer and the reader of one client connection share.
+#[derive(Debug, Default)]
+struct Shared {
+    /// The calls waiting for their reply, by sequence id; `None` once the connection is
+    /// closed (no call is added then, and every waiting one has been failed).
+    pending: Mutex<Option<HashMap<i32, Reply>>>,
+    seq: AtomicI32,
+}
+
+impl Shared {
+    fn new() -> Self {
+        Shared {
+            pending: Mutex::new(Some(HashMap::new())),
+            seq: AtomicI32::new(0),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<HashMap<i32, Reply>>> {
+        self.pending
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Closes the connection for callers: fails every waiting call, refuses new ones.
+    fn close(&self) {
+        if let Some(pending) = self.lock().take() {
+            for (_, reply) in pending {
+                let _ = reply.send(Err(closed()));
+            }
+        }
+    }
+}
+
+/// Removes a call from the pending ones when its caller stops waiting (a timeout, a dropped
+/// future), so that a server that never answers leaves nothing behind.
+struct Forget<'a> {
+    shared: &'a Shared,
+    seq: i32,
+}
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        if let Some(pending) = self.shared.lock().as_mut() {
+            pending.remove(&self.seq);
+        }
+    }
+}
 
 struct Queued {
     request: ClientRequest,
-    reply: oneshot::Sender<Result<Option<Message>>>,
+    seq: i32,
+    /// For a oneway call: told once the call is written.
+    written: Option<Reply>,
 }
 
 /// An async client connection: an [`AsyncChannel`] for generated async clients. Cheap to
 /// clone; every clone shares the connection, and calls from many tasks are pipelined on it.
+/// [`ClientOptions::timeout`] bounds each call (from its sending to its reply).
 ///
 /// ```no_run
 /// # async fn run() -> thrift_runtime::Result<()> {
@@ -54,21 +106,31 @@ struct Queued {
 #[derive(Clone, Debug)]
 pub struct Connection {
     queue: mpsc::UnboundedSender<Queued>,
+    shared: Arc<Shared>,
     protocol: ProtocolKind,
+    timeout: Option<Duration>,
 }
 
 impl std::fmt::Debug for Queued {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Queued")
             .field("method", &self.request.method)
+            .field("seq", &self.seq)
             .finish()
     }
 }
 
 impl Connection {
-    /// Connects over TCP (`TCP_NODELAY` on). Needs a tokio runtime with IO and timers.
+    /// Connects over TCP (`TCP_NODELAY` on, within the options' timeout). Needs a tokio
+    /// runtime with IO and timers.
     pub async fn connect(addr: impl ToSocketAddrs, options: ClientOptions) -> Result<Self> {
-        let stream = TcpStream::connect(addr).await?;
+        let connect = TcpStream::connect(addr);
+        let stream = match options.timeout {
+            Some(limit) => ::tokio::time::timeout(limit, connect)
+                .await
+                .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into()))?,
+            None => connect.await?,
+        };
         stream.set_nodelay(true)?;
         Ok(Connection::new(stream, options))
     }
@@ -80,17 +142,63 @@ impl Connection {
     {
         let (reader, writer) = ::tokio::io::split(stream);
         let (queue, requests) = mpsc::unbounded_channel();
-        let pending: Pending = Arc::default();
+        let shared = Arc::new(Shared::new());
         let protocol = options.protocol;
+        let timeout = options.timeout;
         let options = Arc::new(options);
         ::tokio::spawn(write_calls(
             writer,
             requests,
-            Arc::clone(&pending),
+            Arc::clone(&shared),
             Arc::clone(&options),
         ));
-        ::tokio::spawn(read_replies(reader, pending, options));
-        Connection { queue, protocol }
+        ::tokio::spawn(read_replies(reader, Arc::clone(&shared), options));
+        Connection {
+            queue,
+            shared,
+            protocol,
+            timeout,
+        }
+    }
+
+    async fn call(&self, request: ClientRequest) -> Result<Option<Message>> {
+        let seq = self
+            .shared
+            .seq
+            .fetch_add(1, Ordering::Relaxed)
+            .wrapping_add(1);
+        let (reply, receiver) = oneshot::channel();
+        let written = if request.oneway {
+            Some(reply)
+        } else {
+            // Registered before it is written, so that the reply finds it.
+            match self.shared.lock().as_mut() {
+                Some(pending) => pending.insert(seq, reply),
+                None => return Err(closed()),
+            };
+            None
+        };
+        let _forget = Forget {
+            shared: &self.shared,
+            seq,
+        };
+        self.queue
+            .send(Queued {
+                request,
+                seq,
+                written,
+            })
+            .map_err(|_| closed())?;
+        let outcome = match self.timeout {
+            Some(limit) => ::tokio::time::timeout(limit, receiver).await.map_err(|_| {
+                Error::from(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "no reply within the client's timeout",
+                ))
+            })?,
+            None => receiver.await,
+        };
+        outcome.map_err(|_| closed())?
     }
 }
 
@@ -107,33 +215,34 @@ impl AsyncChannel for Connection {
     }
 
     fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Message>>> + Send {
-        let (reply, receiver) = oneshot::channel();
-        let queued = self.queue.send(Queued { request, reply });
-        async move {
-            queued.map_err(|_| closed())?;
-            receiver.await.map_err(|_| closed())?
-        }
+        self.call(request)
     }
 }
 
-/// Writes queued calls (all that are waiting, in one write), registering each before it goes
-/// out so that its reply finds it.
+/// Writes queued calls (all that are waiting, in one write). Stops, closing the connection
+/// for every caller, when a write fails or the reader has closed it.
 async fn write_calls<W: AsyncWrite + Unpin>(
     mut writer: W,
     mut requests: mpsc::UnboundedReceiver<Queued>,
-    pending: Pending,
+    shared: Arc<Shared>,
     options: Arc<ClientOptions>,
 ) {
     let framing = options.framing();
-    let mut seq: i32 = 0;
     let mut out = Vec::new();
     let mut name = String::new();
     let mut oneways = Vec::new();
     while let Some(first) = requests.recv().await {
+        if shared.lock().is_none() {
+            break;
+        }
         out.clear();
         let mut next = Some(first);
-        while let Some(Queued { request, reply }) = next.take() {
-            seq = seq.wrapping_add(1);
+        while let Some(Queued {
+            request,
+            seq,
+            written,
+        }) = next.take()
+        {
             let start = out.len();
             let frame = frame::begin_frame(&mut out, framing, seq, &options.headers);
             let method = call_name(options.service.as_deref(), request.method, &mut name);
@@ -142,26 +251,34 @@ async fn write_calls<W: AsyncWrite + Unpin>(
             } else {
                 MessageType::Call
             };
-            let written =
+            let encoded =
                 write_raw_message(&mut out, framing.protocol, method, kind, seq, &request.body)
                     .and_then(|()| {
                         frame::end_frame(&mut out, frame, options.limits.max_frame_size)
                     });
-            match written {
-                Err(e) => {
+            match (encoded, written) {
+                (Err(e), written) => {
                     out.truncate(start);
-                    let _ = reply.send(Err(e));
-                }
-                Ok(()) if request.oneway => oneways.push(reply),
-                Ok(()) => {
-                    if let Ok(mut pending) = pending.lock() {
-                        pending.insert(seq, reply);
+                    let waiter = match written {
+                        Some(reply) => Some(reply),
+                        None => shared.lock().as_mut().and_then(|p| p.remove(&seq)),
+                    };
+                    if let Some(reply) = waiter {
+                        let _ = reply.send(Err(e));
                     }
                 }
+                (Ok(()), Some(reply)) => oneways.push(reply),
+                (Ok(()), None) => {}
             }
             next = requests.try_recv().ok();
         }
-        let result = writer.write_all(&out).await;
+        let write = writer.write_all(&out);
+        let result = match options.timeout {
+            Some(limit) => ::tokio::time::timeout(limit, write)
+                .await
+                .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into())),
+            None => write.await,
+        };
         let failed = result.is_err();
         for reply in oneways.drain(..) {
             let _ = reply.send(if failed { Err(closed()) } else { Ok(None) });
@@ -170,9 +287,11 @@ async fn write_calls<W: AsyncWrite + Unpin>(
             break;
         }
     }
-    // Fail whatever still waits: the connection is gone.
-    if let Ok(mut pending) = pending.lock() {
-        for (_, reply) in pending.drain() {
+    shared.close();
+    // Calls queued meanwhile fail as their senders are dropped.
+    requests.close();
+    while let Ok(queued) = requests.try_recv() {
+        if let Some(reply) = queued.written {
             let _ = reply.send(Err(closed()));
         }
     }
@@ -194,45 +313,35 @@ fn write_raw_message(
     Ok(())
 }
 
-/// Reads replies and hands each to the call it answers.
+/// Reads replies and hands each to the call it answers; closes the connection for every
+/// caller when the server closes it or sends something malformed.
 async fn read_replies<R: AsyncRead + Unpin>(
     mut reader: R,
-    pending: Pending,
+    shared: Arc<Shared>,
     options: Arc<ClientOptions>,
 ) {
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
-    let outcome: Result<()> = async {
-        loop {
-            let received = match read_message(
-                &mut reader,
-                &mut buf,
-                Some(options.transport),
-                &options.limits,
-                None,
-            )
-            .await?
-            {
-                Some(received) => received,
-                None => return Ok(()),
-            };
-            let seq = received.message.seq();
-            let waiter = pending.lock().ok().and_then(|mut p| p.remove(&seq));
-            match waiter {
-                Some(reply) => {
-                    let _ = reply.send(Ok(Some(received.message)));
-                }
-                // A reply to no call: the peer is confused; stop trusting the connection.
-                None => return Err(Error::invalid_data("a reply to no pending call")),
-            }
+    loop {
+        let received = match read_message(
+            &mut reader,
+            &mut buf,
+            Some(options.transport),
+            &options.limits,
+            None,
+        )
+        .await
+        {
+            Ok(Some(received)) => received,
+            Ok(None) | Err(_) => break,
+        };
+        let seq = received.message.seq();
+        // A reply to no waiting call (its caller gave up) is dropped.
+        let waiter = shared.lock().as_mut().and_then(|p| p.remove(&seq));
+        if let Some(reply) = waiter {
+            let _ = reply.send(Ok(Some(received.message)));
         }
     }
-    .await;
-    let _ = outcome;
-    if let Ok(mut pending) = pending.lock() {
-        for (_, reply) in pending.drain() {
-            let _ = reply.send(Err(closed()));
-        }
-    }
+    shared.close();
 }
 
 /// Reads until `buf` holds a whole message; `Ok(None)` when the peer closed between messages
@@ -261,7 +370,8 @@ async fn read_message<R: AsyncRead + Unpin>(
                     Some(since) => (since, options.read_timeout),
                     None => (idle_since, options.idle_timeout),
                 };
-                let deadline = limit.map(|l| since + l);
+                // A limit too large to add is no limit.
+                let deadline = limit.and_then(|l| since.checked_add(l));
                 let waiting_for_new = message_since.is_none();
                 let mut read = pin!(reader.read_buf(buf));
                 let mut stopped = pin!(stop.wait_for(|stop| *stop));
@@ -363,6 +473,7 @@ impl Server {
         .await
     }
 
+    #[cfg(feature = "tower")]
     pub(crate) fn into_options(self) -> ServerOptions {
         self.options
     }
