@@ -192,12 +192,19 @@ pub(crate) fn read_message<S: Read>(
 ) -> Result<Option<Received>> {
     let idle_since = Instant::now();
     let mut message_since = (!buf.is_empty()).then(Instant::now);
+    // Without timeouts (a client) every read is followed by an attempt: no quiet window can
+    // be waited for.
+    let mut probe = frame::UnframedProbe::default();
+    let mut quiet = deadlines.set_timeout.is_none();
+    let mut window = None;
     loop {
-        if !buf.is_empty() {
-            if let Some(received) = frame::decode(buf, expect, limits)? {
-                return Ok(Some(received));
+        if !buf.is_empty() && probe.due(buf, quiet) {
+            match frame::decode(buf, expect, limits)? {
+                Some(received) => return Ok(Some(received)),
+                None => probe.failed(buf),
             }
         }
+        quiet = deadlines.set_timeout.is_none();
         if let Some(set_timeout) = deadlines.set_timeout {
             let now = Instant::now();
             let (since, limit) = match message_since {
@@ -229,6 +236,10 @@ pub(crate) fn read_message<S: Read>(
                     wait = Some(wait.map_or(STOP_POLL, |w| w.min(STOP_POLL)));
                 }
             }
+            window = probe.window(buf);
+            if let Some(window) = window {
+                wait = Some(wait.map_or(window, |w| w.min(window)));
+            }
             set_timeout(wait)?;
         }
         let len = buf.len();
@@ -243,7 +254,9 @@ pub(crate) fn read_message<S: Read>(
                     io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
                         if deadlines.set_timeout.is_some() =>
                     {
-                        continue
+                        // Nothing came within the quiet window: look for the message's end.
+                        quiet = window.is_some();
+                        continue;
                     }
                     _ => return Err(Error::from(e)),
                 }

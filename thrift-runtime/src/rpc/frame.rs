@@ -159,17 +159,9 @@ pub fn decode(
             }))
         }
         Transport::Framed => {
-            let Some(len) = frame_len(buf, limits.max_frame_size)? else {
+            let Some(bytes) = take_frame(buf, limits.max_frame_size)? else {
                 return Ok(None);
             };
-            if buf.len() < 4 + len {
-                // Room for what is announced, a bounded step at a time: a length word alone
-                // reserves no more than that.
-                buf.reserve((4 + len - buf.len()).min(RESERVE_STEP));
-                return Ok(None);
-            }
-            buf.advance(4);
-            let bytes = buf.split_to(len).freeze();
             let message = Message::parse(bytes, protocol, limits.read)?;
             Ok(Some(Received {
                 message,
@@ -183,19 +175,74 @@ pub fn decode(
         }
         Transport::Header => {
             let max = limits.max_frame_size.min(HEADER_MAX_FRAME);
-            let Some(len) = frame_len(buf, max)? else {
+            let Some(frame) = take_frame(buf, max)? else {
                 return Ok(None);
             };
-            if buf.len() < 4 + len {
-                // Room for what is announced, a bounded step at a time: a length word alone
-                // reserves no more than that.
-                buf.reserve((4 + len - buf.len()).min(RESERVE_STEP));
-                return Ok(None);
-            }
-            buf.advance(4);
-            let frame = buf.split_to(len).freeze();
             decode_header_frame(frame, limits).map(Some)
         }
+    }
+}
+
+/// Splits a whole frame (without its length word) off the front of `buf`, or `None` when
+/// it is not all there yet.
+fn take_frame(buf: &mut BytesMut, max: usize) -> Result<Option<Bytes>> {
+    let Some(len) = frame_len(buf, max)? else {
+        return Ok(None);
+    };
+    if buf.len() < 4 + len {
+        // Room for what is announced, a bounded step at a time: a length word alone reserves
+        // no more than that.
+        buf.reserve((4 + len - buf.len()).min(RESERVE_STEP));
+        return Ok(None);
+    }
+    buf.advance(4);
+    Ok(Some(buf.split_to(len).freeze()))
+}
+
+/// When a server looks for the end of an unframed message again. An unframed message ends
+/// where its struct does, so finding the end means skipping everything received so far; doing
+/// that after every read would cost time quadratic in the message's size, which a client
+/// trickling bytes into a large message could use to burn a server's CPU. So a new attempt is
+/// made only when the buffer has grown by half since the last failed one, or when the client
+/// has sent nothing for a quiet window that grows with the buffer (about 10 ns a byte, from
+/// 1 ms to 50 ms): a client that sent its whole message and waits is answered after at most
+/// that window, and the skipping takes a bounded share of the time a trickle takes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct UnframedProbe {
+    /// The buffer's length at the last attempt that found the message incomplete.
+    failed_at: usize,
+}
+
+impl UnframedProbe {
+    /// Whether `buf` starts an unframed message (binary `0x80 0x01` or compact `0x82`).
+    fn unframed(buf: &[u8]) -> bool {
+        matches!(buf.first(), Some(0x80 | 0x82))
+    }
+
+    /// Whether to try [`decode`] on `buf` now; `quiet` says the quiet window passed.
+    pub(crate) fn due(&self, buf: &[u8], quiet: bool) -> bool {
+        !Self::unframed(buf)
+            || self.failed_at == 0
+            || quiet
+            || buf.len() >= self.failed_at + self.failed_at / 2
+    }
+
+    /// Notes that [`decode`] found `buf` incomplete.
+    pub(crate) fn failed(&mut self, buf: &[u8]) {
+        if Self::unframed(buf) {
+            self.failed_at = buf.len();
+        }
+    }
+
+    /// The quiet window to wait for before the next attempt, when one is held back.
+    pub(crate) fn window(&self, buf: &[u8]) -> Option<std::time::Duration> {
+        if self.due(buf, false) || buf.len() <= self.failed_at {
+            return None;
+        }
+        let nanos = (buf.len() as u64).saturating_mul(10);
+        Some(std::time::Duration::from_nanos(
+            nanos.clamp(1_000_000, 50_000_000),
+        ))
     }
 }
 

@@ -356,12 +356,18 @@ async fn read_message<R: AsyncRead + Unpin>(
 ) -> Result<Option<Received>> {
     let idle_since = Instant::now();
     let mut message_since = (!buf.is_empty()).then(Instant::now);
+    // Without timeouts (a client) every read is followed by an attempt.
+    let mut probe = frame::UnframedProbe::default();
+    let mut quiet = timeouts.is_none();
     loop {
-        if !buf.is_empty() {
-            if let Some(received) = frame::decode(buf, expect, limits)? {
-                return Ok(Some(received));
+        if !buf.is_empty() && probe.due(buf, quiet) {
+            match frame::decode(buf, expect, limits)? {
+                Some(received) => return Ok(Some(received)),
+                None => probe.failed(buf),
             }
         }
+        quiet = timeouts.is_none();
+        let window = timeouts.as_ref().and_then(|_| probe.window(buf));
         buf.reserve(READ_CHUNK);
         let n = match &mut timeouts {
             None => reader.read_buf(buf).await?,
@@ -381,22 +387,36 @@ async fn read_message<R: AsyncRead + Unpin>(
                     }
                     read.as_mut().poll(cx).map(Some)
                 });
-                let outcome = match deadline {
-                    Some(deadline) => {
-                        match ::tokio::time::timeout_at(deadline.into(), both).await {
-                            Ok(outcome) => outcome,
-                            Err(_) => {
-                                return Err(Error::from(io::Error::new(
-                                    io::ErrorKind::TimedOut,
-                                    if waiting_for_new {
-                                        "idle connection"
-                                    } else {
-                                        "a message took longer than the read timeout to arrive"
-                                    },
-                                )))
-                            }
+                // Held back from looking for an unframed message's end: wait only a quiet
+                // window for more.
+                let window_end = window.and_then(|w| Instant::now().checked_add(w));
+                let wake = match (deadline, window_end) {
+                    (Some(d), Some(w)) => Some(d.min(w)),
+                    (d, w) => d.or(w),
+                };
+                let window_first = match (window_end, deadline) {
+                    (Some(w), Some(d)) => w < d,
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                };
+                let outcome = match wake {
+                    Some(wake) => match ::tokio::time::timeout_at(wake.into(), both).await {
+                        Ok(outcome) => outcome,
+                        Err(_) if window_first => {
+                            quiet = true;
+                            continue;
                         }
-                    }
+                        Err(_) => {
+                            return Err(Error::from(io::Error::new(
+                                io::ErrorKind::TimedOut,
+                                if waiting_for_new {
+                                    "idle connection"
+                                } else {
+                                    "a message took longer than the read timeout to arrive"
+                                },
+                            )))
+                        }
+                    },
                     None => both.await,
                 };
                 match outcome {

@@ -194,6 +194,30 @@ fn replies_are_checked_against_the_call() {
     assert_eq!((service, inner.name()), ("svc", "ping"));
 }
 
+#[test]
+fn unframed_ends_are_looked_for_when_the_buffer_grew_by_half_or_went_quiet() {
+    let mut probe = frame::UnframedProbe::default();
+    let message = [0x80u8; 100_000];
+    assert!(probe.due(&message[..10], false), "the first attempt is due");
+    probe.failed(&message[..1000]);
+    assert!(!probe.due(&message[..1001], false));
+    assert!(!probe.due(&message[..1499], false));
+    assert!(probe.due(&message[..1500], false), "grown by half");
+    assert!(probe.due(&message[..1001], true), "quiet");
+    assert_eq!(
+        probe.window(&message[..1000]),
+        None,
+        "nothing new: no window"
+    );
+    let window = probe.window(&message[..1001]).unwrap();
+    assert!(
+        window >= std::time::Duration::from_millis(1)
+            && window <= std::time::Duration::from_millis(50)
+    );
+    // Framed input is not held back.
+    assert!(probe.due(&[0, 0, 0, 9], false));
+}
+
 proptest! {
     #[test]
     fn hostile_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200), prefix in 0usize..4) {
