@@ -13,6 +13,8 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 cargo test --workspace --locked
+# The README's first quick-start command.
+cargo run --quiet --locked -p thrift-examples >/dev/null
 
 # Interop with Apache Thrift: first the harness checks itself against Apache alone, then
 # Apache's Python library and our generated code exchange every vector. Last, the RPC test
