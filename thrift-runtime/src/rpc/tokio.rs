@@ -124,13 +124,7 @@ impl Connection {
     /// Connects over TCP (`TCP_NODELAY` on, within the options' timeout). Needs a tokio
     /// runtime with IO and timers.
     pub async fn connect(addr: impl ToSocketAddrs, options: ClientOptions) -> Result<Self> {
-        let connect = TcpStream::connect(addr);
-        let stream = match options.timeout {
-            Some(limit) => ::tokio::time::timeout(limit, connect)
-                .await
-                .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into()))?,
-            None => connect.await?,
-        };
+        let stream = within(options.timeout, TcpStream::connect(addr)).await?;
         stream.set_nodelay(true)?;
         Ok(Connection::new(stream, options))
     }
@@ -199,6 +193,19 @@ impl Connection {
             None => receiver.await,
         };
         outcome.map_err(|_| closed())?
+    }
+}
+
+/// Runs an IO future within `limit` (none: as long as it takes); running out is `TimedOut`.
+async fn within<T>(
+    limit: Option<Duration>,
+    io: impl Future<Output = io::Result<T>>,
+) -> io::Result<T> {
+    match limit {
+        Some(limit) => ::tokio::time::timeout(limit, io)
+            .await
+            .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into())),
+        None => io.await,
     }
 }
 
@@ -272,14 +279,9 @@ async fn write_calls<W: AsyncWrite + Unpin>(
             }
             next = requests.try_recv().ok();
         }
-        let write = writer.write_all(&out);
-        let result = match options.timeout {
-            Some(limit) => ::tokio::time::timeout(limit, write)
-                .await
-                .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into())),
-            None => write.await,
-        };
-        let failed = result.is_err();
+        let failed = within(options.timeout, writer.write_all(&out))
+            .await
+            .is_err();
         for reply in oneways.drain(..) {
             let _ = reply.send(if failed { Err(closed()) } else { Ok(None) });
         }
@@ -572,14 +574,9 @@ impl ServerConnection {
         if frame::end_frame(&mut self.out, start, self.options.limits.max_frame_size).is_err() {
             return false;
         }
-        let write = self.writer.write_all(&self.out);
-        let written = match self.options.write_timeout {
-            Some(limit) => ::tokio::time::timeout(limit, write)
-                .await
-                .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into())),
-            None => write.await,
-        };
-        written.is_ok()
+        within(self.options.write_timeout, self.writer.write_all(&self.out))
+            .await
+            .is_ok()
     }
 }
 
