@@ -194,3 +194,45 @@ fn async_client_and_server() {
         ));
     });
 }
+
+/// Answers each of the clashing functions differently, so that a call reaching the wrong
+/// one shows.
+struct Clashing;
+
+impl Clash for Clashing {
+    fn get_foo(&self, a: i32) -> thrift_runtime::Result<i32> {
+        Ok(a + 100)
+    }
+    fn get_foo_2(&self, b: i32) -> thrift_runtime::Result<i32> {
+        Ok(b + 200)
+    }
+}
+
+impl ClashChild for Clashing {
+    fn get_foo_3(&self, c: i32) -> thrift_runtime::Result<i32> {
+        Ok(c + 300)
+    }
+}
+
+impl Clash2 for Clashing {}
+
+#[test]
+fn names_that_clash_in_rust_reach_their_own_functions() {
+    // The IDL struct keeps its name; the args structs of `getFoo` and `get_foo` take the next.
+    let _: ClashGetFooArgs = ClashGetFooArgs { taken: 1 };
+    let _: ClashGetFoo2Args = ClashGetFoo2Args { a: 1 };
+    let _: ClashGetFoo3Args = ClashGetFoo3Args { b: 1 };
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let server = Server::new(ServerOptions::default())
+        .spawn(listener, ClashChildProcessor::new(Clashing))
+        .unwrap();
+    let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+    let mut child =
+        ClashChildClient::new(Connection::connect(server.local_addr(), options).unwrap());
+    assert_eq!(child.get_foo(1).unwrap(), 101);
+    assert_eq!(child.get_foo_2(1).unwrap(), 201);
+    assert_eq!(child.get_foo_3(1).unwrap(), 301);
+    server.shutdown();
+    // The second `Clash` (IDL `clash`) has its own dispatch function beside `dispatch_clash`.
+    let _ = (dispatch_clash::<Clashing>, dispatch_clash2::<Clashing>);
+}

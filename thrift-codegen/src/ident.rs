@@ -79,6 +79,11 @@ impl Scope {
         self.taken.insert(name.to_string());
     }
 
+    /// Whether no name in this scope is `name` yet.
+    pub fn is_free(&self, name: &str) -> bool {
+        !self.taken.contains(name)
+    }
+
     /// Like [`Scope::unique`] for `UpperCamelCase` names: clashes get `2`, `3`… without an
     /// underscore, so that the name stays camel case.
     pub fn unique_camel(&mut self, name: String) -> String {

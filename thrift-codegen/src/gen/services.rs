@@ -6,7 +6,7 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use thrift_parser::ast::{BaseType, Definition, Function, Requiredness, Service, Type};
+use thrift_parser::ast::{BaseType, Function, Requiredness, Service, Type};
 use thrift_parser::{DefId, FileId};
 
 use super::codec::{read_struct_body, read_value, value_len, write_field, Val};
@@ -15,9 +15,6 @@ use super::types::{complexity_allow, rust_type, wire_type};
 use crate::ident;
 use crate::model::{Model, Resolved};
 
-/// Names of the methods every client and processor has, which IDL functions must not take.
-const RESERVED: &[&str] = &["new", "channel", "channel_mut", "into_channel", "handler"];
-
 /// One IDL function as seen from the service being generated (its own, or inherited).
 struct Method<'a> {
     /// The service that declares it.
@@ -25,17 +22,14 @@ struct Method<'a> {
     function: &'a Function,
     /// Its Rust method name.
     name: String,
+    /// Its items are `{prefix}Args`, `{prefix}Result` and `{prefix}Error`.
+    prefix: String,
 }
 
 impl Method<'_> {
-    fn camel(&self) -> String {
-        ident::type_name(&self.function.name.name)
-    }
-
-    /// The path of an item generated for this function: `{Service}{Function}{suffix}`.
+    /// The path of an item generated for this function: `{prefix}{suffix}`.
     fn item(&self, m: &Model<'_>, suffix: &str) -> TokenStream {
-        let name = format!("{}{}{suffix}", m.name(self.service), self.camel());
-        m.path_to_named(self.service, &name)
+        m.path_to_named(self.service, &format!("{}{suffix}", self.prefix))
     }
 
     fn has_error_enum(&self) -> bool {
@@ -43,27 +37,8 @@ impl Method<'_> {
     }
 }
 
-/// The Rust method names of a service's own functions (unique, clear of [`RESERVED`]).
-fn method_names(s: &Service) -> Vec<String> {
-    let mut scope = ident::Scope::new();
-    for name in RESERVED {
-        scope.reserve(name);
-    }
-    s.functions
-        .iter()
-        .map(|f| scope.unique(ident::field_name(&f.name.name)))
-        .collect()
-}
-
-/// The service a service extends.
 fn parent<'p>(m: &Model<'p>, id: DefId, s: &Service) -> Option<(DefId, &'p Service)> {
-    let extends = s.extends.as_ref()?;
-    let parent = m.lookup(id.file, &extends.name);
-    let program: &'p thrift_parser::Program = m.program;
-    match program.definition(parent) {
-        Definition::Service(p) => Some((parent, p)),
-        _ => None,
-    }
+    crate::model::parent_service(m, id, s)
 }
 
 /// The service's functions, its own first, then those it inherits (nearest ancestor first),
@@ -76,12 +51,14 @@ fn all_methods<'p>(m: &Model<'p>, id: DefId, s: &'p Service) -> Vec<Method<'p>> 
     // extended); the bound guards against anything else.
     for _ in 0..1000 {
         let Some((service, def)) = current else { break };
-        for (function, name) in def.functions.iter().zip(method_names(def)) {
+        let names = &m.service_names(service).functions;
+        for (function, names) in def.functions.iter().zip(names) {
             if seen.insert(function.name.name.clone()) {
                 methods.push(Method {
                     service,
                     function,
-                    name,
+                    name: names.method.clone(),
+                    prefix: names.prefix.clone(),
                 });
             }
         }
@@ -309,8 +286,7 @@ fn function_items(m: &Model<'_>, service: DefId, s: &Service, method: &Method<'_
     let rt = &m.runtime;
     let file = service.file;
     let f = method.function;
-    let service_name = m.name(service);
-    let prefix = format!("{service_name}{}", method.camel());
+    let prefix = &method.prefix;
     let idl = &f.name.name;
 
     let params = param_names(f);
@@ -660,31 +636,24 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
     let methods = all_methods(m, id, s);
     let items = own.iter().map(|method| function_items(m, id, s, method));
 
+    let names = m.service_names(id);
     let trait_name = ident::ident(&service_name);
-    let async_trait = format_ident!("{}Async", service_name);
-    let client = format_ident!("{}Client", service_name);
-    let async_client = format_ident!("{}AsyncClient", service_name);
-    let processor = format_ident!("{}Processor", service_name);
-    let async_processor = format_ident!("{}AsyncProcessor", service_name);
-    let snake = ident::field_name(&s.name.name);
-    let dispatch = format_ident!("dispatch_{}", snake.trim_start_matches("r#"));
-    let dispatch_async = format_ident!("dispatch_{}_async", snake.trim_start_matches("r#"));
+    let async_trait = ident::ident(&names.async_trait);
+    let client = ident::ident(&names.client);
+    let async_client = ident::ident(&names.async_client);
+    let processor = ident::ident(&names.processor);
+    let async_processor = ident::ident(&names.async_processor);
+    let dispatch = ident::ident(&names.dispatch);
+    let dispatch_async = ident::ident(&names.dispatch_async);
     let parent = parent(m, id, s);
     // Calls of no function of its own go to the parent's dispatch (or are not this service's).
     let (supertrait, async_supertrait, parent_call, parent_call_async) = match parent {
-        Some((pid, p)) => {
-            let pname = m.name(pid);
-            let psnake = ident::field_name(&p.name.name);
-            let ptrait = m.path_to_named(pid, pname);
-            let pasync = m.path_to_named(pid, &format!("{pname}Async"));
-            let pdispatch = m.path_to_named(
-                pid,
-                &format!("dispatch_{}", psnake.trim_start_matches("r#")),
-            );
-            let pdispatch_async = m.path_to_named(
-                pid,
-                &format!("dispatch_{}_async", psnake.trim_start_matches("r#")),
-            );
+        Some((pid, _)) => {
+            let pnames = m.service_names(pid);
+            let ptrait = m.path_to(id.file, pid);
+            let pasync = m.path_to_named(pid, &pnames.async_trait);
+            let pdispatch = m.path_to_named(pid, &pnames.dispatch);
+            let pdispatch_async = m.path_to_named(pid, &pnames.dispatch_async);
             (
                 quote!(#ptrait + ::std::marker::Send + ::std::marker::Sync),
                 quote!(#pasync + ::std::marker::Send + ::std::marker::Sync),

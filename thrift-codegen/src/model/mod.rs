@@ -5,6 +5,7 @@
 mod derives;
 mod keys;
 mod recursion;
+mod services;
 
 use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
@@ -17,6 +18,7 @@ use thrift_parser::{DefId, FileId, Program};
 use crate::ident;
 
 pub use derives::Derives;
+pub use services::{parent_service, ServiceNames};
 
 /// A type with typedefs followed to the end.
 #[derive(Clone, Copy)]
@@ -53,6 +55,8 @@ pub struct Model<'p> {
     borrowing: BTreeSet<DefId>,
     /// The Rust names of the borrowing forms.
     ref_names: HashMap<DefId, String>,
+    /// The names of the items generated for each service.
+    service_names: HashMap<DefId, ServiceNames>,
     /// Whether code for the borrowing forms is being generated (see [`Model::set_borrowed`]).
     borrowed: Cell<bool>,
     /// The file whose module code is being generated for: paths are relative to it.
@@ -81,6 +85,7 @@ impl<'p> Model<'p> {
             key_structs: BTreeSet::new(),
             borrowing: BTreeSet::new(),
             ref_names: HashMap::new(),
+            service_names: HashMap::new(),
             borrowed: Cell::new(false),
             current: Cell::new(None),
         };
@@ -90,6 +95,7 @@ impl<'p> Model<'p> {
         model.key_structs = keys::key_structs(&model);
         model.borrowing = keys::borrowing_structs(&model);
         model.assign_ref_names();
+        model.service_names = services::assign(&model);
         model.derives = derives::compute(&model);
         model
     }
@@ -220,6 +226,11 @@ impl<'p> Model<'p> {
 
     pub fn module_path(&self, file: FileId) -> &[String] {
         &self.modules[&file]
+    }
+
+    /// The names of the items generated for service `id`.
+    pub fn service_names(&self, id: DefId) -> &ServiceNames {
+        &self.service_names[&id]
     }
 
     /// The Rust name of a definition in its module.

@@ -2111,6 +2111,1054 @@ impl<C: ::thrift_runtime::rpc::AsyncChannel> EventsAsyncClient<C> {
             .await
     }
 }
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct ClashGetFooArgs {
+    pub taken: i32,
+}
+impl ::thrift_runtime::ThriftWrite for ClashGetFooArgs {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.taken)?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 1, 0)
+                + P::i32_len(self.taken);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for ClashGetFooArgs {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as ::thrift_runtime::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = r.read_struct_begin()?;
+        let mut seen_taken = false;
+        if r.read_field_if(::thrift_runtime::TType::I32, 1) {
+            out.taken = r.read_i32()?;
+            seen_taken = true;
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::I32) => {
+                    out.taken = r.read_i32()?;
+                    seen_taken = true;
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        if !seen_taken {
+            out.taken = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
+    }
+}
+/// The arguments of `Clash.getFoo`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClashGetFoo2Args {
+    pub a: i32,
+}
+impl ::thrift_runtime::ThriftWrite for ClashGetFoo2Args {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.a)?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        let mut prev: i16 = 0;
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 1, prev)
+                + P::i32_len(self.a);
+        prev = 1;
+        let _ = prev;
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for ClashGetFoo2Args {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_a = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::I32) => {
+                    f_a = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(ClashGetFoo2Args {
+            a: f_a.unwrap_or_default(),
+        })
+    }
+}
+/// The result of `Clash.getFoo`: the value returned (field 0) or the exception thrown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClashGetFoo2Result {
+    pub success: ::std::option::Option<i32>,
+}
+impl ::thrift_runtime::ThriftWrite for ClashGetFoo2Result {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        if let ::std::option::Option::Some(value) = &self.success {
+            w.write_i32_field(0, ::std::option::Option::Some(0), *value)?;
+        }
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        let mut prev: i16 = 0;
+        if let ::std::option::Option::Some(value) = &self.success {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::I32, 0, prev)
+                    + P::i32_len(*value);
+            prev = 0;
+        }
+        let _ = prev;
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for ClashGetFoo2Result {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_success = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (0, ::thrift_runtime::TType::I32) => {
+                    f_success = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(ClashGetFoo2Result {
+            success: f_success,
+        })
+    }
+}
+impl ClashGetFoo2Result {
+    /// The result struct of a handler's outcome; `Err` for an error that is not a
+    /// declared exception (sent as a `TApplicationException`).
+    pub fn from_outcome(
+        outcome: ::std::result::Result<i32, ::thrift_runtime::Error>,
+    ) -> ::thrift_runtime::Result<Self> {
+        match outcome {
+            ::std::result::Result::Ok(success) => {
+                ::std::result::Result::Ok(ClashGetFoo2Result {
+                    success: ::std::option::Option::Some(success),
+                })
+            }
+            ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+        }
+    }
+    /// The outcome a client gets: the value, or the declared exception received.
+    pub fn into_outcome(self) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        if let ::std::option::Option::Some(success) = self.success {
+            return ::std::result::Result::Ok(success);
+        }
+        ::std::result::Result::Err(
+            ::thrift_runtime::Error::from(
+                ::thrift_runtime::ApplicationException::new(
+                    ::thrift_runtime::ApplicationExceptionKind::MISSING_RESULT,
+                    "getFoo failed: unknown result",
+                ),
+            ),
+        )
+    }
+}
+/// The arguments of `Clash.get_foo`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClashGetFoo3Args {
+    pub b: i32,
+}
+impl ::thrift_runtime::ThriftWrite for ClashGetFoo3Args {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.b)?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        let mut prev: i16 = 0;
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 1, prev)
+                + P::i32_len(self.b);
+        prev = 1;
+        let _ = prev;
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for ClashGetFoo3Args {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_b = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::I32) => {
+                    f_b = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(ClashGetFoo3Args {
+            b: f_b.unwrap_or_default(),
+        })
+    }
+}
+/// The result of `Clash.get_foo`: the value returned (field 0) or the exception thrown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClashGetFoo3Result {
+    pub success: ::std::option::Option<i32>,
+}
+impl ::thrift_runtime::ThriftWrite for ClashGetFoo3Result {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        if let ::std::option::Option::Some(value) = &self.success {
+            w.write_i32_field(0, ::std::option::Option::Some(0), *value)?;
+        }
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        let mut prev: i16 = 0;
+        if let ::std::option::Option::Some(value) = &self.success {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::I32, 0, prev)
+                    + P::i32_len(*value);
+            prev = 0;
+        }
+        let _ = prev;
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for ClashGetFoo3Result {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_success = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (0, ::thrift_runtime::TType::I32) => {
+                    f_success = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(ClashGetFoo3Result {
+            success: f_success,
+        })
+    }
+}
+impl ClashGetFoo3Result {
+    /// The result struct of a handler's outcome; `Err` for an error that is not a
+    /// declared exception (sent as a `TApplicationException`).
+    pub fn from_outcome(
+        outcome: ::std::result::Result<i32, ::thrift_runtime::Error>,
+    ) -> ::thrift_runtime::Result<Self> {
+        match outcome {
+            ::std::result::Result::Ok(success) => {
+                ::std::result::Result::Ok(ClashGetFoo3Result {
+                    success: ::std::option::Option::Some(success),
+                })
+            }
+            ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+        }
+    }
+    /// The outcome a client gets: the value, or the declared exception received.
+    pub fn into_outcome(self) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        if let ::std::option::Option::Some(success) = self.success {
+            return ::std::result::Result::Ok(success);
+        }
+        ::std::result::Result::Err(
+            ::thrift_runtime::Error::from(
+                ::thrift_runtime::ApplicationException::new(
+                    ::thrift_runtime::ApplicationExceptionKind::MISSING_RESULT,
+                    "get_foo failed: unknown result",
+                ),
+            ),
+        )
+    }
+}
+/// The handler of `Clash`, blocking: implement it and serve it with [`ClashProcessor`].
+pub trait Clash: ::std::marker::Send + ::std::marker::Sync {
+    /// `Clash.getFoo`.
+    fn get_foo(&self, a: i32) -> ::std::result::Result<i32, ::thrift_runtime::Error>;
+    /// `Clash.get_foo`.
+    fn get_foo_2(&self, b: i32) -> ::std::result::Result<i32, ::thrift_runtime::Error>;
+}
+/// The handler of `Clash`, async: implement it and serve it with [`ClashAsyncProcessor`].
+pub trait ClashAsync: ::std::marker::Send + ::std::marker::Sync {
+    /// `Clash.getFoo`.
+    fn get_foo(
+        &self,
+        a: i32,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<i32, ::thrift_runtime::Error>,
+    > + ::std::marker::Send;
+    /// `Clash.get_foo`.
+    fn get_foo_2(
+        &self,
+        b: i32,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<i32, ::thrift_runtime::Error>,
+    > + ::std::marker::Send;
+}
+/// Serves `call` with `handler` if it names a function of `Clash` (or of a service it extends); `false` if it names none.
+pub fn dispatch_clash<H: Clash + ?Sized>(
+    handler: &H,
+    call: &::thrift_runtime::rpc::Message,
+    out: &mut ::std::vec::Vec<u8>,
+) -> ::thrift_runtime::Result<bool> {
+    match call.name() {
+        "getFoo" => {
+            ::thrift_runtime::rpc::serve(
+                call,
+                out,
+                |args: ClashGetFoo2Args| {
+                    ClashGetFoo2Result::from_outcome(handler.get_foo(args.a))
+                },
+            )?
+        }
+        "get_foo" => {
+            ::thrift_runtime::rpc::serve(
+                call,
+                out,
+                |args: ClashGetFoo3Args| {
+                    ClashGetFoo3Result::from_outcome(handler.get_foo_2(args.b))
+                },
+            )?
+        }
+        _ => return ::std::result::Result::Ok(false),
+    }
+    ::std::result::Result::Ok(true)
+}
+/// Serves `call` with `handler` if it names a function of `Clash` (or of a service it extends); `false` if it names none.
+pub async fn dispatch_clash_async<H: ClashAsync + ?Sized>(
+    handler: &H,
+    call: &::thrift_runtime::rpc::Message,
+    out: &mut ::std::vec::Vec<u8>,
+) -> ::thrift_runtime::Result<bool> {
+    match call.name() {
+        "getFoo" => {
+            ::thrift_runtime::rpc::serve_async(
+                    call,
+                    out,
+                    |args: ClashGetFoo2Args| async move {
+                        ClashGetFoo2Result::from_outcome(handler.get_foo(args.a).await)
+                    },
+                )
+                .await?
+        }
+        "get_foo" => {
+            ::thrift_runtime::rpc::serve_async(
+                    call,
+                    out,
+                    |args: ClashGetFoo3Args| async move {
+                        ClashGetFoo3Result::from_outcome(handler.get_foo_2(args.b).await)
+                    },
+                )
+                .await?
+        }
+        _ => return ::std::result::Result::Ok(false),
+    }
+    ::std::result::Result::Ok(true)
+}
+/// Serves `Clash` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+#[derive(Debug, Clone, Default)]
+pub struct ClashProcessor<H> {
+    handler: H,
+}
+impl<H> ClashProcessor<H> {
+    /// A processor calling `handler`.
+    pub fn new(handler: H) -> Self {
+        ClashProcessor { handler }
+    }
+    /// The handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+}
+impl<H: Clash> ::thrift_runtime::rpc::Processor for ClashProcessor<H> {
+    fn process(
+        &self,
+        call: &::thrift_runtime::rpc::Message,
+        out: &mut ::std::vec::Vec<u8>,
+    ) -> ::thrift_runtime::Result<()> {
+        if dispatch_clash(&self.handler, call, out)? {
+            ::std::result::Result::Ok(())
+        } else {
+            call.reply_unknown_method(out)
+        }
+    }
+}
+/// Serves `Clash` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+#[derive(Debug, Clone, Default)]
+pub struct ClashAsyncProcessor<H> {
+    handler: H,
+}
+impl<H> ClashAsyncProcessor<H> {
+    /// A processor calling `handler`.
+    pub fn new(handler: H) -> Self {
+        ClashAsyncProcessor { handler }
+    }
+    /// The handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+}
+impl<H: ClashAsync> ::thrift_runtime::rpc::AsyncProcessor for ClashAsyncProcessor<H> {
+    async fn process(
+        &self,
+        call: &::thrift_runtime::rpc::Message,
+        out: &mut ::std::vec::Vec<u8>,
+    ) -> ::thrift_runtime::Result<()> {
+        if dispatch_clash_async(&self.handler, call, out).await? {
+            ::std::result::Result::Ok(())
+        } else {
+            call.reply_unknown_method(out)
+        }
+    }
+}
+/// A blocking client of `Clash` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+#[derive(Debug, Clone)]
+pub struct ClashClient<C> {
+    channel: C,
+}
+impl<C: ::thrift_runtime::rpc::Channel> ClashClient<C> {
+    /// A client calling through `channel`.
+    pub fn new(channel: C) -> Self {
+        ClashClient { channel }
+    }
+    /// The channel.
+    pub fn channel(&self) -> &C {
+        &self.channel
+    }
+    /// The channel, mutably.
+    pub fn channel_mut(&mut self) -> &mut C {
+        &mut self.channel
+    }
+    /// Returns the channel.
+    pub fn into_channel(self) -> C {
+        self.channel
+    }
+    /// `Clash.getFoo`.
+    pub fn get_foo(
+        &mut self,
+        a: i32,
+    ) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        let result: ClashGetFoo2Result = self
+            .channel
+            .call("getFoo", &ClashGetFoo2Args { a })?;
+        result.into_outcome()
+    }
+    /// `Clash.get_foo`.
+    pub fn get_foo_2(
+        &mut self,
+        b: i32,
+    ) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        let result: ClashGetFoo3Result = self
+            .channel
+            .call("get_foo", &ClashGetFoo3Args { b })?;
+        result.into_outcome()
+    }
+}
+/// An async client of `Clash` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+#[derive(Debug, Clone)]
+pub struct ClashAsyncClient<C> {
+    channel: C,
+}
+impl<C: ::thrift_runtime::rpc::AsyncChannel> ClashAsyncClient<C> {
+    /// A client calling through `channel`.
+    pub fn new(channel: C) -> Self {
+        ClashAsyncClient { channel }
+    }
+    /// The channel.
+    pub fn channel(&self) -> &C {
+        &self.channel
+    }
+    /// Returns the channel.
+    pub fn into_channel(self) -> C {
+        self.channel
+    }
+    /// `Clash.getFoo`.
+    pub async fn get_foo(
+        &self,
+        a: i32,
+    ) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        let result: ClashGetFoo2Result = ::thrift_runtime::rpc::call_async(
+                &self.channel,
+                "getFoo",
+                &ClashGetFoo2Args { a },
+            )
+            .await?;
+        result.into_outcome()
+    }
+    /// `Clash.get_foo`.
+    pub async fn get_foo_2(
+        &self,
+        b: i32,
+    ) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        let result: ClashGetFoo3Result = ::thrift_runtime::rpc::call_async(
+                &self.channel,
+                "get_foo",
+                &ClashGetFoo3Args { b },
+            )
+            .await?;
+        result.into_outcome()
+    }
+}
+/// The handler of `clash`, blocking: implement it and serve it with [`Clash2Processor`].
+pub trait Clash2: ::std::marker::Send + ::std::marker::Sync {}
+/// The handler of `clash`, async: implement it and serve it with [`Clash2AsyncProcessor`].
+pub trait Clash2Async: ::std::marker::Send + ::std::marker::Sync {}
+/// Serves `call` with `handler` if it names a function of `clash` (or of a service it extends); `false` if it names none.
+#[allow(clippy::ptr_arg)]
+pub fn dispatch_clash2<H: Clash2 + ?Sized>(
+    handler: &H,
+    call: &::thrift_runtime::rpc::Message,
+    out: &mut ::std::vec::Vec<u8>,
+) -> ::thrift_runtime::Result<bool> {
+    let _ = (handler, call, out);
+    ::std::result::Result::Ok(false)
+}
+/// Serves `call` with `handler` if it names a function of `clash` (or of a service it extends); `false` if it names none.
+#[allow(clippy::ptr_arg)]
+pub async fn dispatch_clash2_async<H: Clash2Async + ?Sized>(
+    handler: &H,
+    call: &::thrift_runtime::rpc::Message,
+    out: &mut ::std::vec::Vec<u8>,
+) -> ::thrift_runtime::Result<bool> {
+    let _ = (handler, call, out);
+    ::std::result::Result::Ok(false)
+}
+/// Serves `clash` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+#[derive(Debug, Clone, Default)]
+pub struct Clash2Processor<H> {
+    handler: H,
+}
+impl<H> Clash2Processor<H> {
+    /// A processor calling `handler`.
+    pub fn new(handler: H) -> Self {
+        Clash2Processor { handler }
+    }
+    /// The handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+}
+impl<H: Clash2> ::thrift_runtime::rpc::Processor for Clash2Processor<H> {
+    fn process(
+        &self,
+        call: &::thrift_runtime::rpc::Message,
+        out: &mut ::std::vec::Vec<u8>,
+    ) -> ::thrift_runtime::Result<()> {
+        if dispatch_clash2(&self.handler, call, out)? {
+            ::std::result::Result::Ok(())
+        } else {
+            call.reply_unknown_method(out)
+        }
+    }
+}
+/// Serves `clash` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+#[derive(Debug, Clone, Default)]
+pub struct Clash2AsyncProcessor<H> {
+    handler: H,
+}
+impl<H> Clash2AsyncProcessor<H> {
+    /// A processor calling `handler`.
+    pub fn new(handler: H) -> Self {
+        Clash2AsyncProcessor { handler }
+    }
+    /// The handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+}
+impl<H: Clash2Async> ::thrift_runtime::rpc::AsyncProcessor for Clash2AsyncProcessor<H> {
+    async fn process(
+        &self,
+        call: &::thrift_runtime::rpc::Message,
+        out: &mut ::std::vec::Vec<u8>,
+    ) -> ::thrift_runtime::Result<()> {
+        if dispatch_clash2_async(&self.handler, call, out).await? {
+            ::std::result::Result::Ok(())
+        } else {
+            call.reply_unknown_method(out)
+        }
+    }
+}
+/// A blocking client of `clash` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+#[derive(Debug, Clone)]
+pub struct Clash2Client<C> {
+    channel: C,
+}
+impl<C: ::thrift_runtime::rpc::Channel> Clash2Client<C> {
+    /// A client calling through `channel`.
+    pub fn new(channel: C) -> Self {
+        Clash2Client { channel }
+    }
+    /// The channel.
+    pub fn channel(&self) -> &C {
+        &self.channel
+    }
+    /// The channel, mutably.
+    pub fn channel_mut(&mut self) -> &mut C {
+        &mut self.channel
+    }
+    /// Returns the channel.
+    pub fn into_channel(self) -> C {
+        self.channel
+    }
+}
+/// An async client of `clash` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+#[derive(Debug, Clone)]
+pub struct Clash2AsyncClient<C> {
+    channel: C,
+}
+impl<C: ::thrift_runtime::rpc::AsyncChannel> Clash2AsyncClient<C> {
+    /// A client calling through `channel`.
+    pub fn new(channel: C) -> Self {
+        Clash2AsyncClient { channel }
+    }
+    /// The channel.
+    pub fn channel(&self) -> &C {
+        &self.channel
+    }
+    /// Returns the channel.
+    pub fn into_channel(self) -> C {
+        self.channel
+    }
+}
+/// The arguments of `ClashChild.GetFoo`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClashChildGetFooArgs {
+    pub c: i32,
+}
+impl ::thrift_runtime::ThriftWrite for ClashChildGetFooArgs {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.c)?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        let mut prev: i16 = 0;
+        len
+            += P::field_begin_len(::thrift_runtime::TType::I32, 1, prev)
+                + P::i32_len(self.c);
+        prev = 1;
+        let _ = prev;
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for ClashChildGetFooArgs {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_c = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, ::thrift_runtime::TType::I32) => {
+                    f_c = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(ClashChildGetFooArgs {
+            c: f_c.unwrap_or_default(),
+        })
+    }
+}
+/// The result of `ClashChild.GetFoo`: the value returned (field 0) or the exception thrown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClashChildGetFooResult {
+    pub success: ::std::option::Option<i32>,
+}
+impl ::thrift_runtime::ThriftWrite for ClashChildGetFooResult {
+    fn write<W: ::thrift_runtime::ProtocolWriter>(
+        &self,
+        w: &mut W,
+    ) -> ::thrift_runtime::Result<()> {
+        let token = w.write_struct_begin()?;
+        if let ::std::option::Option::Some(value) = &self.success {
+            w.write_i32_field(0, ::std::option::Option::Some(0), *value)?;
+        }
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: ::thrift_runtime::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        let mut prev: i16 = 0;
+        if let ::std::option::Option::Some(value) = &self.success {
+            len
+                += P::field_begin_len(::thrift_runtime::TType::I32, 0, prev)
+                    + P::i32_len(*value);
+            prev = 0;
+        }
+        let _ = prev;
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> ::thrift_runtime::ThriftRead<'de> for ClashChildGetFooResult {
+    fn read<R: ::thrift_runtime::ProtocolReader<'de>>(
+        r: &mut R,
+    ) -> ::thrift_runtime::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_success = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == ::thrift_runtime::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (0, ::thrift_runtime::TType::I32) => {
+                    f_success = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(ClashChildGetFooResult {
+            success: f_success,
+        })
+    }
+}
+impl ClashChildGetFooResult {
+    /// The result struct of a handler's outcome; `Err` for an error that is not a
+    /// declared exception (sent as a `TApplicationException`).
+    pub fn from_outcome(
+        outcome: ::std::result::Result<i32, ::thrift_runtime::Error>,
+    ) -> ::thrift_runtime::Result<Self> {
+        match outcome {
+            ::std::result::Result::Ok(success) => {
+                ::std::result::Result::Ok(ClashChildGetFooResult {
+                    success: ::std::option::Option::Some(success),
+                })
+            }
+            ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+        }
+    }
+    /// The outcome a client gets: the value, or the declared exception received.
+    pub fn into_outcome(self) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        if let ::std::option::Option::Some(success) = self.success {
+            return ::std::result::Result::Ok(success);
+        }
+        ::std::result::Result::Err(
+            ::thrift_runtime::Error::from(
+                ::thrift_runtime::ApplicationException::new(
+                    ::thrift_runtime::ApplicationExceptionKind::MISSING_RESULT,
+                    "GetFoo failed: unknown result",
+                ),
+            ),
+        )
+    }
+}
+/// The handler of `ClashChild`, blocking: implement it and serve it with [`ClashChildProcessor`].
+pub trait ClashChild: Clash + ::std::marker::Send + ::std::marker::Sync {
+    /// `ClashChild.GetFoo`.
+    fn get_foo_3(&self, c: i32) -> ::std::result::Result<i32, ::thrift_runtime::Error>;
+}
+/// The handler of `ClashChild`, async: implement it and serve it with [`ClashChildAsyncProcessor`].
+pub trait ClashChildAsync: ClashAsync + ::std::marker::Send + ::std::marker::Sync {
+    /// `ClashChild.GetFoo`.
+    fn get_foo_3(
+        &self,
+        c: i32,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<i32, ::thrift_runtime::Error>,
+    > + ::std::marker::Send;
+}
+/// Serves `call` with `handler` if it names a function of `ClashChild` (or of a service it extends); `false` if it names none.
+pub fn dispatch_clash_child<H: ClashChild + ?Sized>(
+    handler: &H,
+    call: &::thrift_runtime::rpc::Message,
+    out: &mut ::std::vec::Vec<u8>,
+) -> ::thrift_runtime::Result<bool> {
+    match call.name() {
+        "GetFoo" => {
+            ::thrift_runtime::rpc::serve(
+                call,
+                out,
+                |args: ClashChildGetFooArgs| {
+                    ClashChildGetFooResult::from_outcome(handler.get_foo_3(args.c))
+                },
+            )?
+        }
+        _ => return dispatch_clash(handler, call, out),
+    }
+    ::std::result::Result::Ok(true)
+}
+/// Serves `call` with `handler` if it names a function of `ClashChild` (or of a service it extends); `false` if it names none.
+pub async fn dispatch_clash_child_async<H: ClashChildAsync + ?Sized>(
+    handler: &H,
+    call: &::thrift_runtime::rpc::Message,
+    out: &mut ::std::vec::Vec<u8>,
+) -> ::thrift_runtime::Result<bool> {
+    match call.name() {
+        "GetFoo" => {
+            ::thrift_runtime::rpc::serve_async(
+                    call,
+                    out,
+                    |args: ClashChildGetFooArgs| async move {
+                        ClashChildGetFooResult::from_outcome(
+                            handler.get_foo_3(args.c).await,
+                        )
+                    },
+                )
+                .await?
+        }
+        _ => return dispatch_clash_async(handler, call, out).await,
+    }
+    ::std::result::Result::Ok(true)
+}
+/// Serves `ClashChild` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+#[derive(Debug, Clone, Default)]
+pub struct ClashChildProcessor<H> {
+    handler: H,
+}
+impl<H> ClashChildProcessor<H> {
+    /// A processor calling `handler`.
+    pub fn new(handler: H) -> Self {
+        ClashChildProcessor { handler }
+    }
+    /// The handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+}
+impl<H: ClashChild> ::thrift_runtime::rpc::Processor for ClashChildProcessor<H> {
+    fn process(
+        &self,
+        call: &::thrift_runtime::rpc::Message,
+        out: &mut ::std::vec::Vec<u8>,
+    ) -> ::thrift_runtime::Result<()> {
+        if dispatch_clash_child(&self.handler, call, out)? {
+            ::std::result::Result::Ok(())
+        } else {
+            call.reply_unknown_method(out)
+        }
+    }
+}
+/// Serves `ClashChild` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+#[derive(Debug, Clone, Default)]
+pub struct ClashChildAsyncProcessor<H> {
+    handler: H,
+}
+impl<H> ClashChildAsyncProcessor<H> {
+    /// A processor calling `handler`.
+    pub fn new(handler: H) -> Self {
+        ClashChildAsyncProcessor {
+            handler,
+        }
+    }
+    /// The handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+}
+impl<H: ClashChildAsync> ::thrift_runtime::rpc::AsyncProcessor
+for ClashChildAsyncProcessor<H> {
+    async fn process(
+        &self,
+        call: &::thrift_runtime::rpc::Message,
+        out: &mut ::std::vec::Vec<u8>,
+    ) -> ::thrift_runtime::Result<()> {
+        if dispatch_clash_child_async(&self.handler, call, out).await? {
+            ::std::result::Result::Ok(())
+        } else {
+            call.reply_unknown_method(out)
+        }
+    }
+}
+/// A blocking client of `ClashChild` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+#[derive(Debug, Clone)]
+pub struct ClashChildClient<C> {
+    channel: C,
+}
+impl<C: ::thrift_runtime::rpc::Channel> ClashChildClient<C> {
+    /// A client calling through `channel`.
+    pub fn new(channel: C) -> Self {
+        ClashChildClient { channel }
+    }
+    /// The channel.
+    pub fn channel(&self) -> &C {
+        &self.channel
+    }
+    /// The channel, mutably.
+    pub fn channel_mut(&mut self) -> &mut C {
+        &mut self.channel
+    }
+    /// Returns the channel.
+    pub fn into_channel(self) -> C {
+        self.channel
+    }
+    /// `ClashChild.GetFoo`.
+    pub fn get_foo_3(
+        &mut self,
+        c: i32,
+    ) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        let result: ClashChildGetFooResult = self
+            .channel
+            .call("GetFoo", &ClashChildGetFooArgs { c })?;
+        result.into_outcome()
+    }
+    /// `ClashChild.getFoo`.
+    pub fn get_foo(
+        &mut self,
+        a: i32,
+    ) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        let result: ClashGetFoo2Result = self
+            .channel
+            .call("getFoo", &ClashGetFoo2Args { a })?;
+        result.into_outcome()
+    }
+    /// `ClashChild.get_foo`.
+    pub fn get_foo_2(
+        &mut self,
+        b: i32,
+    ) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        let result: ClashGetFoo3Result = self
+            .channel
+            .call("get_foo", &ClashGetFoo3Args { b })?;
+        result.into_outcome()
+    }
+}
+/// An async client of `ClashChild` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+#[derive(Debug, Clone)]
+pub struct ClashChildAsyncClient<C> {
+    channel: C,
+}
+impl<C: ::thrift_runtime::rpc::AsyncChannel> ClashChildAsyncClient<C> {
+    /// A client calling through `channel`.
+    pub fn new(channel: C) -> Self {
+        ClashChildAsyncClient { channel }
+    }
+    /// The channel.
+    pub fn channel(&self) -> &C {
+        &self.channel
+    }
+    /// Returns the channel.
+    pub fn into_channel(self) -> C {
+        self.channel
+    }
+    /// `ClashChild.GetFoo`.
+    pub async fn get_foo_3(
+        &self,
+        c: i32,
+    ) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        let result: ClashChildGetFooResult = ::thrift_runtime::rpc::call_async(
+                &self.channel,
+                "GetFoo",
+                &ClashChildGetFooArgs { c },
+            )
+            .await?;
+        result.into_outcome()
+    }
+    /// `ClashChild.getFoo`.
+    pub async fn get_foo(
+        &self,
+        a: i32,
+    ) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        let result: ClashGetFoo2Result = ::thrift_runtime::rpc::call_async(
+                &self.channel,
+                "getFoo",
+                &ClashGetFoo2Args { a },
+            )
+            .await?;
+        result.into_outcome()
+    }
+    /// `ClashChild.get_foo`.
+    pub async fn get_foo_2(
+        &self,
+        b: i32,
+    ) -> ::std::result::Result<i32, ::thrift_runtime::Error> {
+        let result: ClashGetFoo3Result = ::thrift_runtime::rpc::call_async(
+                &self.channel,
+                "get_foo",
+                &ClashGetFoo3Args { b },
+            )
+            .await?;
+        result.into_outcome()
+    }
+}
 
 }
 pub mod services_base {

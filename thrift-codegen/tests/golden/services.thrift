@@ -1,6 +1,7 @@
 // Services: extends across files, exceptions (one through a typedef of the other's type),
 // oneway, optional and required arguments, names that are Rust keywords or clash with the
-// generated code's own names, many arguments, a service without functions.
+// generated code's own names, many arguments, a service without functions, and names that
+// clash only in Rust (at the end).
 
 include "services_base.thrift"
 
@@ -32,4 +33,22 @@ service Store extends services_base.Base {
 service Events {
   oneway void emit(1: string name),
   oneway void flush()
+}
+
+// Names that clash only after conversion to Rust: two functions that are both `get_foo`, a
+// struct that takes the name of a generated args struct, two services that are both `Clash`
+// (and both `dispatch_clash`), and a child whose function's Rust name the parent already has.
+struct ClashGetFooArgs {
+  1: i32 taken
+}
+
+service Clash {
+  i32 getFoo(1: i32 a),
+  i32 get_foo(1: i32 b)
+}
+
+service clash {}
+
+service ClashChild extends Clash {
+  i32 GetFoo(1: i32 c)
 }

@@ -1,0 +1,162 @@
+//! The Rust names of everything generated for services, decided once for the whole program so
+//! that no two items of a module share a name.
+//!
+//! IDL definitions keep the names [`Model::assign_names`](super::Model) gave them; the items
+//! generated per service (`FooClient`, `FooGetArgs`, `dispatch_foo`…) take the next free name
+//! when theirs is taken (`FooClient2`), in declaration order. Method names are unique along an
+//! `extends` chain: a function of a child service whose Rust name a parent already uses
+//! (`getFoo` under a parent's `get_foo`) gets a suffix (`get_foo_2`), so that calls on a handler
+//! or a client are never ambiguous.
+
+use std::collections::HashMap;
+
+use thrift_parser::ast::{Definition, Service};
+use thrift_parser::DefId;
+
+use super::Model;
+use crate::ident;
+
+/// Names of the inherent methods every generated client and processor has.
+const RESERVED_METHODS: &[&str] = &["new", "channel", "channel_mut", "into_channel", "handler"];
+
+/// The Rust names of the items generated for one service.
+#[derive(Debug, Clone)]
+pub struct ServiceNames {
+    pub async_trait: String,
+    pub client: String,
+    pub async_client: String,
+    pub processor: String,
+    pub async_processor: String,
+    pub dispatch: String,
+    pub dispatch_async: String,
+    /// Per function of the service itself, in declaration order.
+    pub functions: Vec<FunctionNames>,
+}
+
+/// The Rust names generated for one IDL function.
+#[derive(Debug, Clone)]
+pub struct FunctionNames {
+    /// The method of the handler traits and clients.
+    pub method: String,
+    /// `{prefix}Args`, `{prefix}Result` and `{prefix}Error` are its items.
+    pub prefix: String,
+}
+
+/// The service a service extends, when it names one.
+pub fn parent_service<'p>(
+    model: &Model<'p>,
+    id: DefId,
+    s: &Service,
+) -> Option<(DefId, &'p Service)> {
+    let extends = s.extends.as_ref()?;
+    let parent = model.program.lookup_type(id.file, &extends.name)?;
+    let program: &'p thrift_parser::Program = model.program;
+    match program.definition(parent) {
+        Definition::Service(p) => Some((parent, p)),
+        _ => None,
+    }
+}
+
+pub fn assign(model: &Model<'_>) -> HashMap<DefId, ServiceNames> {
+    let mut all = HashMap::new();
+    for file in model.program.files() {
+        let mut types = ident::Scope::new();
+        let mut values = ident::Scope::new();
+        for index in 0..file.document.definitions.len() {
+            let id = DefId {
+                file: file.id,
+                index,
+            };
+            types.reserve(model.name(id));
+            if model.is_borrowing(id) {
+                types.reserve(model.ref_name(id));
+            }
+        }
+        // Consts are the module's other values; their SCREAMING names cannot clash with the
+        // snake-case dispatch functions, but reserve them all the same.
+        for (index, definition) in file.document.definitions.iter().enumerate() {
+            if let Definition::Const(_) = definition {
+                values.reserve(model.name(DefId {
+                    file: file.id,
+                    index,
+                }));
+            }
+        }
+        for (index, definition) in file.document.definitions.iter().enumerate() {
+            let Definition::Service(s) = definition else {
+                continue;
+            };
+            let id = DefId {
+                file: file.id,
+                index,
+            };
+            let name = model.name(id).to_owned();
+            let methods = method_names(model, id, s);
+            let mut functions = Vec::with_capacity(s.functions.len());
+            for (function, method) in s.functions.iter().zip(methods) {
+                let base = format!("{name}{}", ident::type_name(&function.name.name));
+                let prefix = free_prefix(&mut types, &base, &["Args", "Result", "Error"]);
+                functions.push(FunctionNames { method, prefix });
+            }
+            let snake = ident::field_name(&name);
+            let snake = snake.trim_start_matches("r#");
+            let dispatch = free_prefix(&mut values, &format!("dispatch_{snake}"), &["", "_async"]);
+            all.insert(
+                id,
+                ServiceNames {
+                    async_trait: types.unique_camel(format!("{name}Async")),
+                    client: types.unique_camel(format!("{name}Client")),
+                    async_client: types.unique_camel(format!("{name}AsyncClient")),
+                    processor: types.unique_camel(format!("{name}Processor")),
+                    async_processor: types.unique_camel(format!("{name}AsyncProcessor")),
+                    dispatch_async: format!("{dispatch}_async"),
+                    dispatch,
+                    functions,
+                },
+            );
+        }
+    }
+    all
+}
+
+/// The first of `base`, `base2`, `base3`… for which every `{prefix}{suffix}` is free; reserves
+/// them all.
+fn free_prefix(scope: &mut ident::Scope, base: &str, suffixes: &[&str]) -> String {
+    let prefix = std::iter::once(base.to_owned())
+        .chain((2..).map(|n| format!("{base}{n}")))
+        .find(|p| suffixes.iter().all(|s| scope.is_free(&format!("{p}{s}"))))
+        .expect("an unused suffix exists");
+    for suffix in suffixes {
+        scope.reserve(&format!("{prefix}{suffix}"));
+    }
+    prefix
+}
+
+/// The Rust method names of a service's own functions: unique, clear of the clients' and
+/// processors' own methods and of every method the service inherits.
+fn method_names(model: &Model<'_>, id: DefId, s: &Service) -> Vec<String> {
+    let mut scope = ident::Scope::new();
+    for name in RESERVED_METHODS {
+        scope.reserve(name);
+    }
+    // Ancestors' names, computed the same way (the chain is acyclic: the checker requires a
+    // service to be defined before it is extended; the bound guards against anything else).
+    let mut ancestors = Vec::new();
+    let mut current = parent_service(model, id, s);
+    while let Some(p) = current {
+        if ancestors.len() >= 1000 {
+            break;
+        }
+        ancestors.push(p);
+        current = parent_service(model, p.0, p.1);
+    }
+    for (_, p) in ancestors.iter().rev() {
+        for function in &p.functions {
+            scope.unique(ident::field_name(&function.name.name));
+        }
+    }
+    s.functions
+        .iter()
+        .map(|f| scope.unique(ident::field_name(&f.name.name)))
+        .collect()
+}
