@@ -292,3 +292,52 @@ fn an_async_call_times_out_with_the_clients_timeout() {
         assert!(started.elapsed() < Duration::from_secs(2));
     });
 }
+
+#[test]
+fn a_client_reading_a_large_reply_slowly_is_cut_off_after_the_write_timeout() {
+    use thrift_interop::types::ThriftTestTestStringArgs;
+    use thrift_runtime::wire::MessageType;
+    // Larger than what loopback sockets buffer on both sides, smaller than the frame limit.
+    let thing = "x".repeat(12_000_000);
+    let mut call = Vec::new();
+    ProtocolKind::Binary
+        .write_message(
+            &mut call,
+            "testString",
+            MessageType::Call,
+            1,
+            &ThriftTestTestStringArgs { thing },
+        )
+        .unwrap();
+    each_server(|addr| {
+        let mut slow = TcpStream::connect(addr).unwrap();
+        slow.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        slow.write_all(&call).unwrap();
+        // Read 16 KiB every 50 ms (320 KB/s) for twice the server's write timeout: every
+        // single write of the server's makes progress, the reply as a whole cannot.
+        let mut buf = vec![0u8; 16 * 1024];
+        let mut received = 0usize;
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(4) {
+            match slow.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => received += n,
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // Then read what is left as fast as possible: a server that kept writing would
+        // deliver the whole reply.
+        loop {
+            match slow.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => received += n,
+            }
+        }
+        assert!(
+            received < call.len(),
+            "the whole {} byte reply arrived: the server never gave up on the slow reader",
+            call.len()
+        );
+        still_serves(addr);
+    });
+}

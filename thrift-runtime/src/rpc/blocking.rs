@@ -478,8 +478,43 @@ fn serve_connection<P: Processor + ?Sized>(
         if frame::end_frame(&mut out, start, options.limits.max_frame_size).is_err() {
             return;
         }
-        if stream.write_all(&out).is_err() {
+        if write_within(&mut stream, &out, options.write_timeout).is_err() {
             return;
         }
     }
+}
+
+/// Writes all of `bytes` within `limit` in total. A socket's write timeout bounds each
+/// `write` only: a client reading a large reply a little at a time would hold a worker for
+/// as long as it likes. The stream's write timeout is `limit` already; it is lowered to what
+/// is left only after a partial write, so a reply that fits in one write costs no extra call.
+fn write_within(stream: &mut TcpStream, bytes: &[u8], limit: Option<Duration>) -> io::Result<()> {
+    let deadline = limit.and_then(|limit| Instant::now().checked_add(limit));
+    let mut rest = bytes;
+    let mut first = true;
+    let mut lowered = false;
+    while !rest.is_empty() {
+        if let (Some(deadline), false) = (deadline, first) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "the reply took longer than the write timeout to send",
+                ));
+            }
+            stream.set_write_timeout(Some(left))?;
+            lowered = true;
+        }
+        first = false;
+        match stream.write(rest) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => rest = &rest[n..],
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if lowered {
+        stream.set_write_timeout(limit)?;
+    }
+    Ok(())
 }

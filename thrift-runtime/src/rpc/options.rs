@@ -73,7 +73,8 @@ pub struct ServerOptions {
     /// A message must arrive whole within this time of its first byte (slow clients are
     /// closed). Default 30 s.
     pub read_timeout: Option<Duration>,
-    /// Writing a reply may take this long. Default 30 s.
+    /// Writing a reply may take this long in all (not per write: a client reading slowly is
+    /// cut off). Default 30 s.
     pub write_timeout: Option<Duration>,
     /// Frame and message limits.
     pub limits: FrameLimits,
