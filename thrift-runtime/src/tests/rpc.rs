@@ -249,3 +249,32 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_truncated_zlib_payload_is_an_error_not_a_hang() {
+    let framing = Framing {
+        transport: Transport::Header,
+        protocol: ProtocolKind::Binary,
+        zlib: true,
+    };
+    let whole = call_bytes(framing, 10_000, &[]);
+    // Cut the compressed stream short at many points, keeping the frame length right.
+    for cut in [1, 2, 4, 8, 16, whole.len() / 2] {
+        let mut bytes = whole[..whole.len() - cut].to_vec();
+        let len = (bytes.len() - 4) as u32;
+        bytes[..4].copy_from_slice(&len.to_be_bytes());
+        let mut buf = BytesMut::from(&bytes[..]);
+        match frame::decode(&mut buf, None, &FrameLimits::default()) {
+            Err(e) => assert!(matches!(e.kind(), ErrorKind::InvalidData), "{e}"),
+            Ok(r) => panic!(
+                "cut {cut}: decoded {:?}",
+                r.map(|r| r.message.name().to_owned())
+            ),
+        }
+    }
+    // And the same state decodes a whole frame afterwards.
+    let mut buf = BytesMut::from(&whole[..]);
+    assert!(frame::decode(&mut buf, None, &FrameLimits::default())
+        .unwrap()
+        .is_some());
+}
