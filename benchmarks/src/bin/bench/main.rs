@@ -21,6 +21,8 @@
 mod alloc;
 mod contenders;
 mod data;
+#[cfg(feature = "header")]
+mod header;
 mod measure;
 mod report;
 
@@ -198,7 +200,7 @@ fn run<W: Workload>(
     out: &mut Vec<Scenario>,
 ) {
     for op in [Op::Decode, Op::Encode] {
-        let mut scenario = Scenario {
+        let scenario = Scenario {
             workload: workload.to_string(),
             elements,
             proto: p.proto,
@@ -207,51 +209,102 @@ fn run<W: Workload>(
             json_bytes: p.json_len(),
             contenders: Vec::new(),
         };
-        let id = scenario.id();
-        if !opts.wants_scenario(&id) {
+        if !opts.wants_scenario(&scenario.id()) {
             continue;
         }
-        let mut names = Vec::new();
-        let mut runners = Vec::new();
-        for c in p.contenders(op) {
-            if !opts.wants_contender(c.name) {
-                continue;
+        measure_scenario(scenario, p.contenders(op), opts, out);
+    }
+}
+
+/// Times the contenders of one scenario (those that passed verification and are selected),
+/// counts their allocations, prints the scenario and adds it to `out`.
+fn measure_scenario(
+    mut scenario: Scenario,
+    contenders: Vec<contenders::Contender<'_>>,
+    opts: &Opts,
+    out: &mut Vec<Scenario>,
+) {
+    let id = scenario.id();
+    let elements = scenario.elements;
+    let mut names = Vec::new();
+    let mut runners = Vec::new();
+    for c in contenders {
+        if !opts.wants_contender(c.name) {
+            continue;
+        }
+        match c.runner {
+            Ok(r) => {
+                names.push(c.name);
+                runners.push(r);
             }
-            match c.runner {
-                Ok(r) => {
-                    names.push(c.name);
-                    runners.push(r);
-                }
-                Err(reason) => {
-                    eprintln!("  {id}: {} FAILED verification: {reason}", c.name);
-                    scenario
-                        .contenders
-                        .push(ContenderResult::failed(c.name, reason));
-                }
+            Err(reason) => {
+                eprintln!("  {id}: {} FAILED verification: {reason}", c.name);
+                scenario
+                    .contenders
+                    .push(ContenderResult::failed(c.name, reason));
             }
         }
-        let stats = measure::measure(&mut runners, &opts.cfg);
-        for ((name, mut r), stats) in names.into_iter().zip(runners).zip(stats) {
-            const N: u64 = 4;
-            let ((), a) = alloc::count(|| r(N));
-            let (peak_heap, peak_rss_kib) = if elements.is_some() {
-                let ((), one) = alloc::count(|| r(1));
-                (Some(one.peak_live), alloc::peak_rss_growth_kib(|| r(1)))
-            } else {
-                (None, None)
-            };
-            scenario.contenders.push(ContenderResult {
-                name,
-                failed: None,
-                stats,
-                allocs: a.allocs as f64 / N as f64,
-                bytes: a.bytes as f64 / N as f64,
-                peak_heap,
-                peak_rss_kib,
-            });
+    }
+    let stats = measure::measure(&mut runners, &opts.cfg);
+    for ((name, mut r), stats) in names.into_iter().zip(runners).zip(stats) {
+        const N: u64 = 4;
+        let ((), a) = alloc::count(|| r(N));
+        let (peak_heap, peak_rss_kib) = if elements.is_some() {
+            let ((), one) = alloc::count(|| r(1));
+            (Some(one.peak_live), alloc::peak_rss_growth_kib(|| r(1)))
+        } else {
+            (None, None)
+        };
+        scenario.contenders.push(ContenderResult {
+            name,
+            failed: None,
+            stats,
+            allocs: a.allocs as f64 / N as f64,
+            bytes: a.bytes as f64 / N as f64,
+            peak_heap,
+            peak_rss_kib,
+        });
+    }
+    report::print_scenario(&scenario);
+    out.push(scenario);
+}
+
+/// The THeader scenarios (see `header`): small and large, binary and compact payloads, with
+/// and without zlib.
+#[cfg(feature = "header")]
+fn run_header(opts: &Opts, out: &mut Vec<Scenario>) {
+    for zlib in [false, true] {
+        for proto in [Proto::Binary, Proto::Compact] {
+            let small = header::HeaderCase::new("small", proto, zlib, data::small());
+            header_scenarios(&small, opts, out);
+            let large = header::HeaderCase::new("large", proto, zlib, data::large());
+            header_scenarios(&large, opts, out);
         }
-        report::print_scenario(&scenario);
-        out.push(scenario);
+    }
+}
+
+#[cfg(feature = "header")]
+fn header_scenarios<T>(case: &header::HeaderCase<T>, opts: &Opts, out: &mut Vec<Scenario>)
+where
+    T: for<'de> thrift_runtime::ThriftRead<'de>
+        + thrift_runtime::ThriftWrite
+        + PartialEq
+        + std::fmt::Debug
+        + 'static,
+{
+    for op in [Op::Decode, Op::Encode] {
+        let scenario = Scenario {
+            workload: case.workload.clone(),
+            elements: None,
+            proto: case.proto,
+            op,
+            bytes: case.bytes(),
+            json_bytes: None,
+            contenders: Vec::new(),
+        };
+        if opts.wants_scenario(&scenario.id()) {
+            measure_scenario(scenario, case.contenders(op), opts, out);
+        }
     }
 }
 
@@ -306,6 +359,9 @@ fn main() {
             run(&p, "scaling", Some(n), &opts, &mut results);
         }
     }
+
+    #[cfg(feature = "header")]
+    run_header(&opts, &mut results);
 
     let mut files: Vec<PathBuf> = std::fs::read_dir(&opts.data)
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())

@@ -672,6 +672,12 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
     for s in results.iter().filter(|s| s.workload == "small") {
         scenario_table(&mut md, s);
     }
+    if results.iter().any(|s| s.workload.starts_with("header-")) {
+        md.push_str("\n### THeader: the small and large struct as a message through THeader frames\n\nThe header scenarios of Apache's protocol benchmark: binary and compact payloads, and the zlib transform (`header-zlib-…`). Apache's Rust crate has no THeader transport (pilota's TTHeader is another format), so the contenders are ours: `ours` reads or writes the THeader frame, `framed` the same message in a framed transport, `bare-struct` the struct alone; `time / ours` below 1 is what THeader costs over them. A decode copies the frame into a reused connection buffer (the socket read), splits it off (`frame::decode`: header, zlib inflate) and decodes the body; an encode writes the frame into a reused buffer (`begin_frame`, message, `end_frame`: lengths, zlib deflate at the default level). zlib state is kept per thread between frames. Input = the THeader frame's size.\n");
+        for s in results.iter().filter(|s| s.workload.starts_with("header-")) {
+            scenario_table(&mut md, s);
+        }
+    }
     md.push_str("\n### Parquet footers (`FileMetaData`, compact protocol)\n\nFiles written by `benchmarks/setup.sh` (pyarrow). The parquet crate decodes into its own `ParquetMetaData` (`ParquetMetaDataReader::decode_metadata`).\n");
     for s in results
         .iter()
