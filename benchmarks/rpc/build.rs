@@ -13,7 +13,10 @@ fn main() {
     println!("cargo:rerun-if-env-changed=THRIFT");
     let ours = out.join("ours");
     std::fs::create_dir_all(&ours).unwrap();
-    if let Err(e) = thrift_codegen::Builder::new().out_dir(&ours).compile([&idl]) {
+    if let Err(e) = thrift_codegen::Builder::new()
+        .out_dir(&ours)
+        .compile([&idl])
+    {
         panic!("thrift-codegen: {e}");
     }
     #[cfg(feature = "apache")]

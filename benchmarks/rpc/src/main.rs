@@ -1,16 +1,19 @@
 //! The RPC benchmark: `rpc-bench server CONTENDER PORT SECONDS` serves the echo service for
 //! SECONDS and prints the allocations it made per call served; `rpc-bench load PORT
 //! CONNECTIONS SECONDS` calls it from CONNECTIONS threads (framed binary, one connection
-//! each, one call at a time) and prints calls per second and latency percentiles. `run.sh`
-//! runs every contender in turn.
+//! each, one call at a time) and prints calls per second and latency percentiles;
+//! `load-async` does the same with our async client (one task per connection) and
+//! `load-apache` with Apache's client. `run.sh` runs every contender in turn.
 //!
-//! Every server is driven by the same load generator (our blocking client), so the servers
-//! are what differs; every server speaks framed binary, which all contenders share.
+//! In the first table every server is driven by the same load generator (our blocking
+//! client), so the servers are what differs; every server speaks framed binary, which all
+//! contenders share. In the second, each contender's own client calls its own server.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+mod load;
 
 mod ours {
     #![allow(dead_code, missing_docs)]
@@ -133,78 +136,113 @@ fn serve(contender: &str, port: u16) {
     }
 }
 
-fn percentile(sorted: &[u32], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    f64::from(sorted[index])
-}
-
+/// Our blocking client, one thread and connection per simulated client.
 fn load(port: u16, connections: usize, seconds: f64) {
     use thrift_runtime::rpc::blocking::{ClientOptions, Connection};
     use thrift_runtime::rpc::{ProtocolKind, Transport};
     let addr = format!("127.0.0.1:{port}");
-    let warmup = Duration::from_millis(500);
-    let run = Duration::from_secs_f64(seconds);
-    let start = Instant::now() + Duration::from_millis(200);
     let message = "x".repeat(32);
-    let threads: Vec<_> = (0..connections)
-        .map(|_| {
-            let addr = addr.clone();
-            let message = message.clone();
-            std::thread::spawn(move || {
-                let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
-                let mut connection = None;
-                for _ in 0..100 {
-                    match Connection::connect(addr.as_str(), options.clone()) {
-                        Ok(c) => {
-                            connection = Some(c);
+    load::blocking(
+        connections,
+        seconds,
+        || {
+            let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+            ours::echo::EchoClient::new(load::retry(|| {
+                Connection::connect(addr.as_str(), options.clone())
+            }))
+        },
+        |client| {
+            let reply = client.echo(message.clone()).expect("echo");
+            assert_eq!(reply.len(), message.len());
+        },
+    );
+}
+
+/// Our async client on a 2-thread tokio runtime, one task and connection per simulated client.
+fn load_async(port: u16, connections: usize, seconds: f64) {
+    use thrift_runtime::rpc::blocking::ClientOptions;
+    use thrift_runtime::rpc::{tokio as rpc_tokio, ProtocolKind, Transport};
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let window = load::Window::new(seconds);
+    let all = runtime.block_on(async move {
+        let tasks: Vec<_> = (0..connections)
+            .map(|_| {
+                tokio::spawn(async move {
+                    let addr = format!("127.0.0.1:{port}");
+                    let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+                    let mut connection = None;
+                    for _ in 0..100 {
+                        match rpc_tokio::Connection::connect(addr.as_str(), options.clone()).await {
+                            Ok(c) => {
+                                connection = Some(c);
+                                break;
+                            }
+                            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+                        }
+                    }
+                    let client = ours::echo::EchoAsyncClient::new(connection.expect("connect"));
+                    let message = "x".repeat(32);
+                    let mut latencies = Vec::with_capacity(1 << 16);
+                    tokio::time::sleep_until(window.start.into()).await;
+                    loop {
+                        let t = Instant::now();
+                        if t >= window.end {
                             break;
                         }
-                        Err(_) => std::thread::sleep(Duration::from_millis(50)),
+                        let reply = client.echo(message.clone()).await.expect("echo");
+                        assert_eq!(reply.len(), message.len());
+                        window.record(&mut latencies, t);
                     }
-                }
-                let mut client = ours::echo::EchoClient::new(connection.expect("connect"));
-                let mut latencies = Vec::with_capacity(1 << 16);
-                while Instant::now() < start {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                let measure_from = start + warmup;
-                let end = measure_from + run;
-                loop {
-                    let t = Instant::now();
-                    if t >= end {
-                        break;
-                    }
-                    let reply = client.echo(message.clone()).expect("echo");
-                    assert_eq!(reply.len(), message.len());
-                    if t >= measure_from {
-                        latencies.push(t.elapsed().as_micros().min(u32::MAX as u128) as u32);
-                    }
-                }
-                latencies
+                    latencies
+                })
             })
-        })
-        .collect();
-    let mut all: Vec<u32> = Vec::new();
-    for thread in threads {
-        all.extend(thread.join().expect("a load thread"));
-    }
-    all.sort_unstable();
-    let rps = all.len() as f64 / seconds;
-    println!(
-        "{{\"connections\": {connections}, \"calls\": {}, \"rps\": {rps:.0}, \"p50_us\": {}, \"p99_us\": {}}}",
-        all.len(),
-        percentile(&all, 0.50),
-        percentile(&all, 0.99)
+            .collect();
+        let mut all = Vec::new();
+        for task in tasks {
+            all.extend(task.await.expect("a load task"));
+        }
+        all
+    });
+    load::report(connections, seconds, all);
+}
+
+/// Apache's blocking client (`TTcpChannel`, framed, binary), one thread per simulated client.
+#[cfg(feature = "apache")]
+fn load_apache(port: u16, connections: usize, seconds: f64) {
+    use apache::TEchoSyncClient;
+    use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
+    use thrift::transport::{TFramedReadTransport, TFramedWriteTransport, TIoChannel, TTcpChannel};
+    let addr = format!("127.0.0.1:{port}");
+    let message = "x".repeat(32);
+    load::blocking(
+        connections,
+        seconds,
+        || {
+            let channel = load::retry(|| {
+                let mut channel = TTcpChannel::new();
+                channel.open(addr.as_str()).map(|()| channel)
+            });
+            let (read, write) = channel.split().expect("split");
+            apache::EchoSyncClient::new(
+                TBinaryInputProtocol::new(TFramedReadTransport::new(read), true),
+                TBinaryOutputProtocol::new(TFramedWriteTransport::new(write), true),
+            )
+        },
+        |client| {
+            let reply = client.echo(message.clone()).expect("echo");
+            assert_eq!(reply.len(), message.len());
+        },
     );
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let usage = || -> ! {
-        eprintln!("usage: rpc-bench server CONTENDER PORT SECONDS | rpc-bench load PORT CONNECTIONS SECONDS");
+        eprintln!("usage: rpc-bench server CONTENDER PORT SECONDS | rpc-bench load|load-async|load-apache PORT CONNECTIONS SECONDS");
         std::process::exit(2)
     };
     match args.get(1).map(String::as_str) {
@@ -223,13 +261,18 @@ fn main() {
             );
             std::process::exit(0);
         }
-        Some("load") if args.len() == 5 => {
+        Some(mode @ ("load" | "load-async" | "load-apache")) if args.len() == 5 => {
             let port: u16 = args[2].parse().unwrap_or_else(|_| usage());
             let connections: usize = args[3].parse().unwrap_or_else(|_| usage());
             let seconds: f64 = args[4].parse().unwrap_or_else(|_| usage());
-            load(port, connections, seconds);
+            match mode {
+                "load" => load(port, connections, seconds),
+                "load-async" => load_async(port, connections, seconds),
+                #[cfg(feature = "apache")]
+                "load-apache" => load_apache(port, connections, seconds),
+                _ => usage(),
+            }
         }
         _ => usage(),
     }
-    let _ = Arc::new(());
 }
