@@ -52,6 +52,9 @@ pub mod golden {
     pub mod fixture_exceptions {
         include!("../../thrift-codegen/tests/golden/exceptions.rs");
     }
+    pub mod fixture_included_const {
+        include!("../../thrift-codegen/tests/golden/included_const.rs");
+    }
     pub mod fixture_names {
         include!("../../thrift-codegen/tests/golden/names.rs");
     }

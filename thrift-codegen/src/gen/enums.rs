@@ -55,10 +55,31 @@ pub fn enum_item(m: &Model<'_>, id: DefId, e: &Enum) -> TokenStream {
             }
         }
     };
+    // `Default` is the first declared value (0 for an enum without values), as a field of
+    // the enum's type reads when it is absent.
+    let (derive_default, default_impl) = match names.first() {
+        Some(first) => {
+            let first = ident::ident(first);
+            (
+                TokenStream::new(),
+                quote! {
+                    impl ::std::default::Default for #name {
+                        /// The first value the IDL declares.
+                        fn default() -> Self {
+                            #name::#first
+                        }
+                    }
+                },
+            )
+        }
+        None => (quote!(, Default), TokenStream::new()),
+    };
     quote! {
         #docs
-        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord #derive_default)]
         pub struct #name(pub i32);
+
+        #default_impl
 
         impl #name {
             #(#consts)*

@@ -4,8 +4,10 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use thrift_parser::ast::{BaseType, ConstValueKind, Definition, Field, Requiredness, StructKind};
-use thrift_parser::DefId;
+use thrift_parser::ast::{
+    BaseType, ConstValue, ConstValueKind, Definition, Field, Requiredness, StructKind,
+};
+use thrift_parser::{ConstRef, DefId, FileId};
 
 use super::consts::{is_zero_value, value_expr};
 use crate::ident;
@@ -105,20 +107,43 @@ pub fn idl_default<'a>(
     }
 }
 
+/// The string a const value is, written where `file` is: a literal, or a const naming one
+/// (followed through other consts, as far as a checked program's acyclic references go).
+fn string_value<'a>(m: &Model<'a>, file: FileId, value: &'a ConstValue) -> Option<&'a str> {
+    let (mut file, mut value) = (file, value);
+    for _ in 0..1000 {
+        match &value.kind {
+            ConstValueKind::String(s) => return Some(s),
+            ConstValueKind::Identifier(name) => match m.program.lookup_const(file, name)? {
+                ConstRef::Const(id) => {
+                    let program: &'a thrift_parser::Program = m.program;
+                    value = &program.as_const(id)?.value;
+                    file = id.file;
+                }
+                ConstRef::EnumValue(..) => return None,
+            },
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// The value a field takes in `Default` (and for a default-requiredness field missing on read).
 pub fn default_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
     let boxed = m.is_boxed(id, index);
     match idl_default(m, id, index, field) {
         Some(value) => {
-            let mut expr = match (m.borrowed(), m.resolve(id.file, &field.ty), &value.kind) {
-                (
-                    true,
-                    Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum,
-                    ConstValueKind::String(s),
-                ) => quote!(#s),
-                (true, Resolved::Base(BaseType::Binary), ConstValueKind::String(s)) => {
-                    quote!(#s.as_bytes())
+            // Borrowing forms hold string and binary defaults as `&'static` literals, also
+            // when the default names a const (of this file or an included one).
+            let literal = m
+                .borrowed()
+                .then(|| string_value(m, id.file, value))
+                .flatten();
+            let mut expr = match (literal, m.resolve(id.file, &field.ty)) {
+                (Some(s), Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum) => {
+                    quote!(#s)
                 }
+                (Some(s), Resolved::Base(BaseType::Binary)) => quote!(#s.as_bytes()),
                 _ => value_expr(
                     m,
                     id.file,

@@ -26,6 +26,50 @@ use super::types::{complexity_allow, rust_type, wire_type};
 use crate::ident;
 use crate::model::{Model, Resolved};
 
+/// Field names that hold an exception's message, as IDLs spell them (compared in lower case).
+const MESSAGE_FIELDS: &[&str] = &[
+    "message",
+    "msg",
+    "errormessage",
+    "error_message",
+    "errmsg",
+    "reason",
+    "why",
+    "what",
+    "description",
+    "detail",
+    "details",
+];
+
+/// An exception's `Display`: `Name: message` from its message field (the first string field
+/// named like one of [`MESSAGE_FIELDS`]), and the `Debug` form, which names every field,
+/// when it has none or it is unset.
+fn exception_display(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
+    let idl_name = &s.name.name;
+    let message = s.fields.iter().enumerate().find(|(_, f)| {
+        MESSAGE_FIELDS.contains(&f.name.name.to_ascii_lowercase().as_str())
+            && matches!(
+                m.resolve(id.file, &f.ty),
+                Resolved::Base(BaseType::String | BaseType::Slist)
+            )
+    });
+    let Some((index, _)) = message else {
+        return quote!(write!(f, "{self:?}"));
+    };
+    let field = ident::ident(&names[index]);
+    let format = format!("{idl_name}: {{}}");
+    if m.holds_as_option(id, index) {
+        quote! {
+            match &self.#field {
+                ::std::option::Option::Some(message) => write!(f, #format, message),
+                ::std::option::Option::None => write!(f, "{self:?}"),
+            }
+        }
+    } else {
+        quote!(write!(f, #format, self.#field))
+    }
+}
+
 pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     let key = m.is_key_struct(id);
     let rt = &m.runtime;
@@ -76,10 +120,11 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     let write = write_impl(m, id, s, &names, &Target::owned(m, id));
     let read = read_impl(m, id, s, &names, &Target::owned(m, id));
     let exception = if s.kind == StructKind::Exception {
+        let display = exception_display(m, id, s, &names);
         quote! {
             impl ::std::fmt::Display for #name {
                 fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                    write!(f, "{self:?}")
+                    #display
                 }
             }
 

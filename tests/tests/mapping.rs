@@ -1,0 +1,53 @@
+//! Mapping details a user meets first: enum and struct defaults, defaults from an included
+//! file's consts in both forms, exceptions' `Display`.
+
+use thrift_runtime::{Binary, Compact, ThriftRead};
+use thrift_tests::golden::fixture_enums::enums::{Color, Empty, Signed};
+use thrift_tests::golden::fixture_exceptions::exceptions::{NotFound, Refused};
+use thrift_tests::golden::fixture_included_const::included_const::{Book, BookRef};
+
+#[test]
+fn an_enums_default_is_its_first_declared_value() {
+    // Color's values are 1, 2 and 16: 0 is not one of them.
+    assert_eq!(Color::default(), Color::RED);
+    assert_eq!(Signed::default(), Signed::MINUS_ONE);
+    // Without values there is nothing else to take.
+    assert_eq!(Empty::default().0, 0);
+}
+
+#[test]
+fn defaults_from_an_included_files_consts_in_both_forms() {
+    let book = Book::default();
+    assert_eq!(book.title, "untitled");
+    assert_eq!(book.pages, 10);
+    assert_eq!(book.tags, ["new"]);
+    assert_eq!(book.subtitle, "aliased");
+    // An empty struct on the wire: the defaults apply, borrowed and owned.
+    let empty = [0u8]; // field stop
+    let borrowed = BookRef::decode::<Binary>(&empty).unwrap();
+    assert_eq!(borrowed.title, "untitled");
+    assert_eq!(borrowed.subtitle, "aliased");
+    assert_eq!(Book::from(&borrowed), book);
+    assert_eq!(Book::decode::<Compact>(&empty).unwrap(), book);
+}
+
+#[test]
+fn an_exceptions_display_is_its_message() {
+    let missing = NotFound {
+        message: "no such key".into(),
+        code: 404,
+    };
+    assert_eq!(missing.to_string(), "NotFound: no such key");
+    let refused = Refused {
+        reason: Some("quota".into()),
+        code: 3,
+    };
+    assert_eq!(refused.to_string(), "Refused: quota");
+    // Without the message: every field, as `Debug` shows them.
+    let silent = Refused {
+        reason: None,
+        code: 3,
+    };
+    assert_eq!(silent.to_string(), format!("{silent:?}"));
+    assert!(silent.to_string().contains("code: 3"));
+}
