@@ -10,9 +10,13 @@ export PYTHON
 ./scripts/setup.sh
 
 cargo fmt --all --check
-cargo clippy --workspace --all-targets --locked -- -D warnings
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
-cargo test --workspace --locked
+# Every feature: the CLI (`thrift-codegen/cli`), serde and miette of the parser, the runtime's
+# RPC and string options. A user's default build is checked by tests/tests/first_hour.rs.
+cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
+# What a build.rs user compiles: the generator and parser with their default features.
+cargo clippy -p thrift-codegen -p thrift-parser --lib --locked -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features --locked --quiet
+cargo test --workspace --all-features --locked
 # The README's first quick-start command.
 cargo run --quiet --locked -p thrift-examples >/dev/null
 

@@ -144,6 +144,58 @@ fn a_binary_crate_following_the_readme_has_no_warnings() {
     );
 }
 
+/// What a `build.rs` user compiles through `thrift-codegen` (its normal and build
+/// dependencies, as `cargo tree` lists them from the user's crate): at most 30 crates, no C
+/// compiler (`cc`), one major of `syn`.
+#[test]
+fn the_generator_builds_light() {
+    let dir = user_crate(
+        "light-build",
+        "fn main() {}\n",
+        &[("jaeger.thrift", jaeger("jaeger.thrift"))],
+    );
+    let out = cargo(
+        &dir,
+        &[
+            "tree",
+            "-p",
+            "thrift-codegen",
+            "-e",
+            "normal,build",
+            "--prefix",
+            "none",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut crates: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim_end_matches(" (*)").to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    crates.sort();
+    crates.dedup();
+    let listing = crates.join("\n");
+    assert!(crates.len() <= 30, "{} crates:\n{listing}", crates.len());
+    assert!(
+        !crates.iter().any(|c| c.starts_with("cc ")),
+        "a C compiler is needed:\n{listing}"
+    );
+    let syn_majors: std::collections::BTreeSet<&str> = crates
+        .iter()
+        .filter_map(|c| c.strip_prefix("syn v"))
+        .filter_map(|v| v.split('.').next())
+        .collect();
+    assert!(
+        syn_majors.len() <= 1,
+        "syn majors {syn_majors:?}:\n{listing}"
+    );
+    eprintln!("thrift-codegen's build tree: {} crates", crates.len());
+}
+
 #[test]
 fn a_typo_in_the_idl_fails_the_build_with_the_located_diagnostic() {
     let typo = jaeger("jaeger.thrift").replacen("list<Tag>", "list<Tagg>", 1);

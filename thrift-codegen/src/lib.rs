@@ -1,8 +1,32 @@
 //! Generates Rust code from Apache Thrift IDL.
 //!
+//! ```no_run
+//! // build.rs (with `thrift-codegen` in [build-dependencies], `thrift-runtime` in
+//! // [dependencies])
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     thrift_codegen::Builder::new()
+//!         .include_dir("idl")
+//!         .compile(["idl/tutorial.thrift"])?; // writes to OUT_DIR, emits rerun-if-changed
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Then, in the crate, `mod idl { include!(concat!(env!("OUT_DIR"), "/thrift.rs")); }` gives one
+//! module per IDL file (`idl::tutorial::Place`, with `Place::decode::<Compact>(&bytes)` and
+//! `place.encode_to_vec::<Compact>()`; see `thrift_runtime`). An IDL error fails the build with
+//! every diagnostic, located, as `thrift-codegen check` prints them.
+//!
+//! The command line (`cargo install --path thrift-codegen --features cli`):
+//!
+//! ```text
+//! thrift-codegen check -I idl idl/tutorial.thrift          # every error and warning
+//! thrift-codegen generate -I idl -o src/generated idl/tutorial.thrift
+//! ```
+//!
 //! - From `build.rs`: [`Builder`] (include dirs, output dir, `cargo:rerun-if-changed`, runtime
 //!   path), or [`Builder::generate`] for the files in memory.
-//! - From the command line: the `thrift-codegen` binary ([`cli`]).
+//! - From the command line: the `thrift-codegen` binary (feature `cli`:
+//!   `cargo install --path thrift-codegen --features cli`).
 //!
 //! # The Rust mapping
 //!
@@ -48,6 +72,7 @@
 //! conversion get `_2`, `_3`… in declaration order.
 
 mod builder;
+#[cfg(feature = "cli")]
 pub mod cli;
 mod gen;
 mod ident;
@@ -57,7 +82,8 @@ pub use builder::{mod_rs, single_file, Builder, Error, GeneratedFile};
 
 /// How `string` and `binary` are represented in the owned types ([`Builder::strings`],
 /// `thrift-codegen generate --strings`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Strings {
     /// `String` and `Vec<u8>` (the default): one allocation and copy per decoded value.
     #[default]
@@ -76,19 +102,20 @@ pub enum Strings {
 
 /// How `set<T>` and `map<K, V>` are represented in the owned types
 /// ([`Builder::collections`], `thrift-codegen generate --collections`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Collections {
     /// `BTreeSet` / `BTreeMap` (the default): deterministic encoding (entries in key order),
     /// and structs holding them can derive `Hash` and `Ord`. Decoding allocates one node per
     /// eleven or so entries.
     #[default]
-    #[value(name = "btree")]
+    #[cfg_attr(feature = "cli", value(name = "btree"))]
     BTree,
     /// `HashSet` / `HashMap`: decoding allocates each set or map once (sized from the header),
     /// and lookups are hashed. Entries are encoded in the map's iteration order, which differs
     /// between map instances, and structs holding them derive neither `Hash` nor
     /// `PartialOrd`/`Ord`. Sets and maps inside a set element or a map key (and inside structs
     /// used there) stay `BTree…`, so that those keys can be hashed. The hasher is std's
-    /// `RandomState` unless [`Builder::hasher`] names another.
+    /// `RandomState` unless `Builder::hasher` (`--hasher`) names another.
     Hash,
 }

@@ -3,26 +3,27 @@
 //! Every node owns its [`Span`] (file id and byte range), so the tree outlives the source text
 //! and the parser. Doc comments and annotations are kept where the IDL wrote them.
 
-use serde::Serialize;
-
 use crate::source::{FileId, Span};
 
 /// A name as written in the IDL, e.g. `Foo`, `shared.SharedStruct` or `Color.RED`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Ident {
     pub name: String,
     pub span: Span,
 }
 
 /// A string literal, unescaped.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct StringLiteral {
     pub value: String,
     pub span: Span,
 }
 
 /// `( key = "value", flag )`. A key without a value gets the value `"1"`, as in Apache Thrift.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Annotation {
     pub key: Ident,
     pub value: String,
@@ -30,28 +31,36 @@ pub struct Annotation {
 }
 
 /// One parsed `.thrift` file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Document {
     pub file: FileId,
     pub headers: Vec<Header>,
     pub definitions: Vec<Definition>,
+    /// Names of definitions left out after syntax errors in them (the parser recovers at the
+    /// next definition): references to them are not reported again as unknown.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub recovered: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum Header {
     Include(Include),
     CppInclude(StringLiteral),
     Namespace(Namespace),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Include {
     pub path: StringLiteral,
     pub span: Span,
 }
 
 /// `namespace <scope> <name>`; the scope `*` applies to every language without its own.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Namespace {
     pub scope: Ident,
     pub name: Ident,
@@ -59,7 +68,8 @@ pub struct Namespace {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum Definition {
     Const(Const),
     Typedef(Typedef),
@@ -106,7 +116,8 @@ impl Definition {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Const {
     pub ty: Type,
     pub name: Ident,
@@ -115,7 +126,8 @@ pub struct Const {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Typedef {
     pub ty: Type,
     pub name: Ident,
@@ -124,7 +136,8 @@ pub struct Typedef {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Enum {
     pub name: Ident,
     pub values: Vec<EnumValue>,
@@ -133,7 +146,8 @@ pub struct Enum {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct EnumValue {
     pub name: Ident,
     /// The value: the explicit one, or one more than the previous value (the first is 0).
@@ -144,7 +158,8 @@ pub struct EnumValue {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Senum {
     pub name: Ident,
     pub values: Vec<StringLiteral>,
@@ -153,7 +168,8 @@ pub struct Senum {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum StructKind {
     Struct,
     Union,
@@ -171,7 +187,8 @@ impl StructKind {
 }
 
 /// A `struct`, `union` or `exception`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Struct {
     pub kind: StructKind,
     pub name: Ident,
@@ -181,7 +198,8 @@ pub struct Struct {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum Requiredness {
     Required,
     Optional,
@@ -190,7 +208,8 @@ pub enum Requiredness {
 }
 
 /// How a field got its id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum FieldIdKind {
     /// Written in the IDL as a positive number.
     Explicit,
@@ -202,7 +221,8 @@ pub enum FieldIdKind {
     OutOfRange,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Field {
     pub id: i16,
     pub id_kind: FieldIdKind,
@@ -217,7 +237,8 @@ pub struct Field {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Service {
     pub name: Ident,
     pub extends: Option<Ident>,
@@ -227,7 +248,8 @@ pub struct Service {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Function {
     pub name: Ident,
     pub oneway: bool,
@@ -240,7 +262,8 @@ pub struct Function {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum BaseType {
     Bool,
     /// `i8`, or its alias `byte`.
@@ -273,14 +296,16 @@ impl BaseType {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Type {
     pub kind: TypeKind,
     pub annotations: Vec<Annotation>,
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum TypeKind {
     Base(BaseType),
     /// A reference to a typedef, enum, struct, union or exception: `Foo` or `module.Foo`.
@@ -300,13 +325,15 @@ pub enum TypeKind {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ConstValue {
     pub kind: ConstValueKind,
     pub span: Span,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum ConstValueKind {
     Int(i64),
     Double(f64),

@@ -1,17 +1,17 @@
 //! Diagnostics: located errors and warnings, rendered as
 //! `path:line:col: error: message` plus the source line and a caret, or as JSON.
 //!
-//! [`Diagnostic`] implements [`miette::Diagnostic`] (through [`Diagnostic::into_report`]), so a
-//! program that already reports with miette can show ours with its own handler.
+//! With the `miette` feature, [`Diagnostic`] implements `miette::Diagnostic` (through
+//! `Diagnostic::into_report`), so a program that already reports with miette can show ours
+//! with its own handler.
 
 use std::fmt::{self, Write as _};
 
-use serde::Serialize;
-
 use crate::source::{SourceMap, Span};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Severity {
     Warning,
     Error,
@@ -123,24 +123,31 @@ impl Diagnostic {
     }
 
     /// The machine form: one JSON object with `path`, `line`, `col`, `severity`, `message`
-    /// (and `notes` when there are any).
-    pub fn to_json(&self, sources: &SourceMap) -> serde_json::Value {
+    /// (and `notes` when there are any), on one line.
+    pub fn to_json(&self, sources: &SourceMap) -> String {
         let (path, line, col) = self.location(sources);
-        let mut value = serde_json::json!({
-            "path": path,
-            "line": line,
-            "col": col,
-            "severity": self.severity,
-            "message": self.message,
-        });
+        let mut out = String::with_capacity(64 + path.len() + self.message.len());
+        let _ = write!(out, "{{\"col\":{col},\"line\":{line},\"message\":");
+        json_string(&mut out, &self.message);
         if !self.notes.is_empty() {
-            value["notes"] = serde_json::json!(self.notes);
+            out.push_str(",\"notes\":[");
+            for (i, note) in self.notes.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                json_string(&mut out, note);
+            }
+            out.push(']');
         }
-        value
+        out.push_str(",\"path\":");
+        json_string(&mut out, &path);
+        let _ = write!(out, ",\"severity\":\"{}\"}}", self.severity);
+        out
     }
 
     /// This diagnostic as a [`miette::Report`] carrying its source file, for programs that print
-    /// errors with miette's own handlers.
+    /// errors with miette's own handlers (feature `miette`).
+    #[cfg(feature = "miette")]
     pub fn into_report(self, sources: &SourceMap) -> miette::Report {
         let source = self.span.map(|span| {
             let file = sources.get(span.file);
@@ -189,19 +196,23 @@ pub fn render_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> String {
     diagnostics.iter().map(|d| d.render(sources)).collect()
 }
 
+#[cfg(feature = "miette")]
 #[derive(Debug)]
 struct MietteDiagnostic {
     inner: Diagnostic,
 }
 
+#[cfg(feature = "miette")]
 impl fmt::Display for MietteDiagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.inner.message)
     }
 }
 
+#[cfg(feature = "miette")]
 impl std::error::Error for MietteDiagnostic {}
 
+#[cfg(feature = "miette")]
 impl miette::Diagnostic for MietteDiagnostic {
     fn severity(&self) -> Option<miette::Severity> {
         Some(match self.inner.severity {
@@ -233,4 +244,23 @@ impl miette::Diagnostic for MietteDiagnostic {
         );
         Some(Box::new(labels.into_iter()))
     }
+}
+
+/// Appends `text` as a JSON string literal.
+fn json_string(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }

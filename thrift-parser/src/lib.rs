@@ -15,6 +15,9 @@
 //! `check` (semantic rules → [`Diagnostic`]s). Nothing panics on bad input: every problem is a
 //! diagnostic located by a [`Span`].
 
+// The checked-in pest parser (`syntax/grammar.rs`) names `::alloc`.
+extern crate alloc;
+
 pub mod ast;
 pub mod check;
 pub mod diagnostic;
@@ -53,7 +56,7 @@ impl Checked {
     pub fn diagnostics_json(&self) -> String {
         self.diagnostics
             .iter()
-            .map(|d| format!("{}\n", d.to_json(&self.program.sources)))
+            .map(|d| d.to_json(&self.program.sources) + "\n")
             .collect()
     }
 }

@@ -9,6 +9,9 @@ pub struct ParsedFile {
     pub id: FileId,
     pub document: Document,
     pub includes: Vec<IncludedModule>,
+    /// Module names of the includes that could not be found or read (already reported):
+    /// references through them are not reported again.
+    pub missing_includes: Vec<String>,
 }
 
 /// `include "path/name.thrift"`: definitions of that file are referenced as `name.Foo`.
@@ -78,9 +81,10 @@ impl Program {
     /// should stay silent: the syntax error was already reported).
     pub fn module_failed(&self, file: FileId, module: &str) -> bool {
         self.file(file).is_some_and(|f| {
-            f.includes
-                .iter()
-                .any(|i| i.module == module && self.file(i.file).is_none())
+            f.missing_includes.iter().any(|m| m == module)
+                || f.includes
+                    .iter()
+                    .any(|i| i.module == module && self.file(i.file).is_none())
         })
     }
 

@@ -92,11 +92,12 @@ impl Run<'_> {
         let (document, diagnostics) = parse_document(id, &text);
         self.diagnostics.extend(diagnostics);
         if let Some(document) = document {
-            let includes = self.load_includes(&path, &document);
+            let (includes, missing_includes) = self.load_includes(&path, &document);
             self.files[id.0 as usize] = Some(ParsedFile {
                 id,
                 document,
                 includes,
+                missing_includes,
             });
         }
 
@@ -105,15 +106,24 @@ impl Run<'_> {
         id
     }
 
-    fn load_includes(&mut self, path: &Path, document: &Document) -> Vec<IncludedModule> {
+    /// Loads the includes of a file: the modules found, and the names of those not found or
+    /// not readable (reported here).
+    fn load_includes(
+        &mut self,
+        path: &Path,
+        document: &Document,
+    ) -> (Vec<IncludedModule>, Vec<String>) {
         let mut includes = Vec::new();
+        let mut missing = Vec::new();
         for header in &document.headers {
             let Header::Include(include) = header else {
                 continue;
             };
             let written = &include.path.value;
             let Some(found) = self.find(path, written) else {
-                let mut searched = vec![dir_of(path).display().to_string()];
+                missing.push(module_name(written));
+                let dir = dir_of(path).display().to_string();
+                let mut searched = vec![if dir.is_empty() { ".".to_string() } else { dir }];
                 searched.extend(
                     self.loader
                         .include_dirs
@@ -139,6 +149,7 @@ impl Run<'_> {
                 None => match std::fs::read_to_string(&found) {
                     Ok(text) => self.load_file(found, text),
                     Err(e) => {
+                        missing.push(module_name(written));
                         self.diagnostics.push(Diagnostic::error(
                             include.path.span,
                             format!("cannot read included file `{}`: {e}", found.display()),
@@ -153,7 +164,7 @@ impl Run<'_> {
                 span: include.span,
             });
         }
-        includes
+        (includes, missing)
     }
 
     fn find(&self, including: &Path, written: &str) -> Option<PathBuf> {

@@ -205,10 +205,14 @@ impl<'p> Checker<'p> {
                     return;
                 }
             }
-            self.error(
+            let mut diagnostic = Diagnostic::error(
                 value.span,
                 format!("unknown constant or enum value `{name}`"),
             );
+            if let Some(suggestion) = super::suggest::for_value(self.program, at.file, name) {
+                diagnostic = diagnostic.with_note(suggestion);
+            }
+            self.diagnostics.push(diagnostic);
             return;
         };
         let defined = match target {

@@ -2,6 +2,7 @@
 //! collected, so one run reports everything.
 
 mod consts;
+mod suggest;
 
 use std::collections::{HashMap, HashSet};
 
@@ -327,6 +328,10 @@ impl<'p> Checker<'p> {
     }
 
     fn unknown(&mut self, file: FileId, name: &Ident, what: &str) {
+        // A definition dropped after a syntax error in it was reported already.
+        if self.recovered(file, &name.name) {
+            return;
+        }
         if let Some((module, _)) = name.name.split_once('.') {
             if self.program.module_failed(file, module) {
                 return;
@@ -336,16 +341,48 @@ impl<'p> Checker<'p> {
                 .file(file)
                 .is_some_and(|f| f.includes.iter().any(|i| i.module == module));
             if !included {
-                self.diagnostics.push(
-                    Diagnostic::error(name.span, format!("unknown {what} `{}`", name.name))
-                        .with_note(format!(
+                let mut diagnostic =
+                    Diagnostic::error(name.span, format!("unknown {what} `{}`", name.name));
+                diagnostic =
+                    match suggest::for_type(self.program, file, &name.name, what == "service") {
+                        Some(suggestion) => diagnostic.with_note(suggestion),
+                        None => diagnostic.with_note(format!(
                         "no included file is named `{module}`; add `include \"{module}.thrift\"`"
                     )),
-                );
+                    };
+                self.diagnostics.push(diagnostic);
                 return;
             }
         }
-        self.error(name.span, format!("unknown {what} `{}`", name.name));
+        let mut diagnostic =
+            Diagnostic::error(name.span, format!("unknown {what} `{}`", name.name));
+        if let Some(suggestion) =
+            suggest::for_type(self.program, file, &name.name, what == "service")
+        {
+            diagnostic = diagnostic.with_note(suggestion);
+        }
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// Whether `name`, written in `file`, names a definition the parser dropped after a syntax
+    /// error in it (in `file`, or in the included module the name starts with).
+    fn recovered(&self, file: FileId, name: &str) -> bool {
+        let dropped = |f: FileId, n: &str| {
+            self.program
+                .file(f)
+                .is_some_and(|p| p.document.recovered.iter().any(|r| r == n))
+        };
+        if dropped(file, name) {
+            return true;
+        }
+        let Some(parsed) = self.program.file(file) else {
+            return false;
+        };
+        parsed.includes.iter().any(|i| {
+            name.strip_prefix(i.module.as_str())
+                .and_then(|rest| rest.strip_prefix('.'))
+                .is_some_and(|rest| dropped(i.file, rest))
+        })
     }
 
     fn check_typedef_cycle(&mut self, start: DefId, typedef: &Typedef) {

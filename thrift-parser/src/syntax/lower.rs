@@ -207,6 +207,7 @@ impl<'i> Lowering<'i> {
             file: self.file,
             headers,
             definitions,
+            recovered: Vec::new(),
         }
     }
 
