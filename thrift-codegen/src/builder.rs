@@ -94,6 +94,8 @@ pub struct Builder {
     strings: crate::Strings,
     hasher: Option<String>,
     services: bool,
+    borrowed: bool,
+    borrowed_types: Option<Vec<String>>,
 }
 
 impl Default for Builder {
@@ -103,6 +105,9 @@ impl Default for Builder {
 }
 
 impl Builder {
+    /// A builder with the defaults: no include directories, output to `$OUT_DIR`,
+    /// `::thrift_runtime` as the runtime path, `String`/`Vec<u8>` and `BTreeSet`/`BTreeMap`,
+    /// services and borrowing forms generated, `cargo:rerun-if-changed` emitted.
     pub fn new() -> Builder {
         Builder {
             include_dirs: Vec::new(),
@@ -114,6 +119,8 @@ impl Builder {
             strings: crate::Strings::Std,
             hasher: None,
             services: true,
+            borrowed: true,
+            borrowed_types: None,
         }
     }
 
@@ -123,6 +130,67 @@ impl Builder {
     pub fn services(&mut self, yes: bool) -> &mut Builder {
         self.services = yes;
         self
+    }
+
+    /// Whether structs, unions and exceptions holding strings or binaries also get their
+    /// borrowing form `FooRef<'de>` (decoded without copying strings; see the crate docs).
+    /// Default: yes. They are about half of the generated code: turn them off when nothing
+    /// decodes borrowed, or name the types that need them with [`Builder::borrowed_types`].
+    pub fn borrowed(&mut self, yes: bool) -> &mut Builder {
+        self.borrowed = yes;
+        self
+    }
+
+    /// Generates borrowing forms only for these types (and the types they hold, which their
+    /// borrowing forms need): IDL paths `file.Type`, the file's name without `.thrift`, such
+    /// as `parquet.FileMetaData`. A path naming no struct, union or exception is an
+    /// [`Error::Options`]. Implies [`Builder::borrowed`]`(true)`.
+    pub fn borrowed_types<S: Into<String>>(
+        &mut self,
+        paths: impl IntoIterator<Item = S>,
+    ) -> &mut Builder {
+        self.borrowed = true;
+        self.borrowed_types = Some(paths.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The structs whose borrowing forms are asked for: `None` for all of them.
+    fn borrow_roots(&self, checked: &Checked) -> Result<Option<Vec<thrift_parser::DefId>>, Error> {
+        if !self.borrowed {
+            return Ok(Some(Vec::new()));
+        }
+        let Some(paths) = &self.borrowed_types else {
+            return Ok(None);
+        };
+        let program = &checked.program;
+        paths
+            .iter()
+            .map(|path| {
+                let (file, name) = path.rsplit_once('.').unwrap_or(("", path));
+                program
+                    .files()
+                    .filter(|f| {
+                        program.sources.path(f.id).file_stem()
+                            == Some(std::ffi::OsStr::new(file))
+                    })
+                    .find_map(|f| {
+                        f.document
+                            .definitions
+                            .iter()
+                            .position(|d| {
+                                matches!(d, thrift_parser::ast::Definition::Struct(_))
+                                    && d.name().name == name
+                            })
+                            .map(|index| thrift_parser::DefId { file: f.id, index })
+                    })
+                    .ok_or_else(|| {
+                        Error::Options(format!(
+                            "borrowed_types: `{path}` names no struct, union or exception (paths are `file.Type`, the file's name without .thrift)"
+                        ))
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
     }
 
     /// Adds a directory searched for includes not found next to the including file.
@@ -207,7 +275,7 @@ impl Builder {
         let files: Vec<P> = files.into_iter().collect();
         let hasher = self.hasher_tokens()?;
         let checked = self.check(&files)?;
-        Ok(self.generate_checked(&checked, hasher))
+        self.generate_checked(&checked, hasher)
     }
 
     /// The hasher type as tokens, checked: a type that parses, and only with `Hash` collections.
@@ -233,7 +301,8 @@ impl Builder {
         &self,
         checked: &Checked,
         hasher: Option<TokenStream>,
-    ) -> Vec<GeneratedFile> {
+    ) -> Result<Vec<GeneratedFile>, Error> {
+        let borrow_roots = self.borrow_roots(checked)?;
         let runtime: TokenStream = self
             .runtime_path
             .parse()
@@ -244,6 +313,7 @@ impl Builder {
             self.collections,
             self.strings,
             hasher,
+            borrow_roots.as_deref(),
         );
         model.services = self.services;
         let mut out: Vec<GeneratedFile> = model
@@ -268,7 +338,7 @@ impl Builder {
             })
             .collect();
         out.sort_by(|a, b| a.module.cmp(&b.module));
-        out
+        Ok(out)
     }
 
     /// Generates and writes the files to the output directory (only the ones whose contents
@@ -293,7 +363,7 @@ impl Builder {
                 .map(PathBuf::from)
                 .ok_or(Error::NoOutDir)?,
         };
-        let generated = self.generate_checked(&checked, hasher);
+        let generated = self.generate_checked(&checked, hasher)?;
         for file in &generated {
             write_if_changed(&out_dir.join(&file.path), &file.contents)?;
         }

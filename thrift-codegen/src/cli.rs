@@ -7,7 +7,18 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
-#[command(name = "thrift-codegen", version, about = "Apache Thrift IDL to Rust")]
+#[command(
+    name = "thrift-codegen",
+    version,
+    about = "Apache Thrift IDL to Rust",
+    after_help = "Examples:
+  thrift-codegen check -I idl idl/service.thrift
+  thrift-codegen generate -I idl -o src/generated idl/service.thrift
+  thrift-codegen generate -o - idl/service.thrift            (everything on stdout)
+  thrift-codegen generate --strings bytes --no-borrowed -o src/generated idl/service.thrift
+
+In build.rs, use the library instead: thrift_codegen::Builder (see the README)."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -70,6 +81,14 @@ pub struct GenerateArgs {
     /// clients or processors).
     #[arg(long)]
     pub no_services: bool,
+    /// Generate no borrowing forms (`FooRef<'de>`, decoded without copying strings): about
+    /// half of the output.
+    #[arg(long, conflicts_with = "borrowed_type")]
+    pub no_borrowed: bool,
+    /// Generate borrowing forms only for this type and the types it holds: `file.Type`, the
+    /// file's name without `.thrift`, e.g. `parquet.FileMetaData` (repeatable).
+    #[arg(long = "borrowed-type", value_name = "FILE.TYPE")]
+    pub borrowed_type: Vec<String>,
     /// The IDL files to generate code for (their includes are generated too).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -103,15 +122,21 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode
                 ErrorFormat::Json => checked.diagnostics_json(),
             };
             let _ = stderr.write_all(printed.as_bytes());
+            if error_format == ErrorFormat::Human {
+                let errors = checked.errors().count();
+                let warnings = checked.diagnostics.len() - errors;
+                let files = checked.program.sources.len();
+                let plural =
+                    |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+                let _ = writeln!(
+                    stderr,
+                    "checked {}: {}, {}",
+                    plural(files, "file"),
+                    plural(errors, "error"),
+                    plural(warnings, "warning")
+                );
+            }
             if checked.has_errors() {
-                let count = checked.errors().count();
-                if error_format == ErrorFormat::Human {
-                    let _ = writeln!(
-                        stderr,
-                        "error: {count} error{} found",
-                        if count == 1 { "" } else { "s" }
-                    );
-                }
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
@@ -132,6 +157,11 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     }
     builder.strings(args.strings);
     builder.services(!args.no_services);
+    if args.no_borrowed {
+        builder.borrowed(false);
+    } else if !args.borrowed_type.is_empty() {
+        builder.borrowed_types(&args.borrowed_type);
+    }
     let files = match builder.generate(&args.files) {
         Ok(files) => files,
         Err(e) => {

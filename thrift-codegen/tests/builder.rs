@@ -55,3 +55,104 @@ fn generate_returns_files_in_memory_and_reports_idl_errors() {
         "every error is reported: {error}"
     );
 }
+
+fn corpus(path: &str) -> PathBuf {
+    std::env::var_os("THRIFT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"))
+        .join(path)
+}
+
+fn parquet_code(configure: impl FnOnce(&mut Builder)) -> Result<String, thrift_codegen::Error> {
+    let mut builder = Builder::new();
+    configure(&mut builder);
+    let files = builder.generate([corpus(
+        "apache__parquet-format/src/main/thrift/parquet.thrift",
+    )])?;
+    Ok(thrift_codegen::single_file(&files))
+}
+
+#[test]
+fn borrowing_forms_can_be_left_out_or_chosen_per_type() {
+    let all = parquet_code(|_| {}).unwrap();
+    assert!(all.contains("pub struct FileMetaDataRef<'de>"));
+    assert!(all.contains("pub struct PageHeaderRef<'de>"));
+
+    let none = parquet_code(|b| {
+        b.borrowed(false);
+    })
+    .unwrap();
+    assert!(!none.contains("Ref<'de>"), "a borrowing form was generated");
+    assert!(
+        none.len() * 3 < all.len() * 2,
+        "{} vs {}",
+        none.len(),
+        all.len()
+    );
+
+    // FileMetaData and what it holds (row groups, column chunks, their metadata and
+    // statistics), not the page headers, which it does not hold.
+    let some = parquet_code(|b| {
+        b.borrowed_types(["parquet.FileMetaData"]);
+    })
+    .unwrap();
+    for held in [
+        "FileMetaDataRef",
+        "RowGroupRef",
+        "ColumnChunkRef",
+        "ColumnMetaDataRef",
+        "StatisticsRef",
+    ] {
+        assert!(
+            some.contains(&format!("pub struct {held}<'de>")),
+            "{held} missing"
+        );
+    }
+    assert!(!some.contains("pub struct PageHeaderRef<'de>"));
+
+    let unknown = parquet_code(|b| {
+        b.borrowed_types(["parquet.NoSuchType"]);
+    });
+    assert!(
+        matches!(&unknown, Err(thrift_codegen::Error::Options(why)) if why.contains("parquet.NoSuchType")),
+        "{unknown:?}"
+    );
+}
+
+/// Without borrowing forms, the output for parquet.thrift is at most 1.5x the bytes of
+/// Apache's `thrift --gen rs` (when Apache's compiler is installed; scripts/setup.sh does).
+#[test]
+fn without_borrowing_forms_parquet_is_at_most_one_and_a_half_times_apache() {
+    let ours = parquet_code(|b| {
+        b.borrowed(false);
+    })
+    .unwrap();
+    let out = std::env::temp_dir().join(format!("thrift-codegen-apache-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let status = std::process::Command::new("thrift")
+        .args(["--gen", "rs", "-out"])
+        .arg(&out)
+        .arg(corpus(
+            "apache__parquet-format/src/main/thrift/parquet.thrift",
+        ))
+        .status();
+    let Ok(status) = status else {
+        eprintln!("skipped: Apache's compiler (`thrift`) is not installed");
+        return;
+    };
+    assert!(status.success());
+    let apache = std::fs::metadata(out.join("parquet.rs")).unwrap().len() as usize;
+    let _ = std::fs::remove_dir_all(&out);
+    eprintln!(
+        "parquet.thrift: ours without borrowing forms {} bytes, Apache {} bytes ({:.2}x)",
+        ours.len(),
+        apache,
+        ours.len() as f64 / apache as f64
+    );
+    assert!(
+        ours.len() * 2 <= apache * 3,
+        "{} vs Apache's {}",
+        ours.len(),
+        apache
+    );
+}

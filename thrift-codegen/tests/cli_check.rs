@@ -77,7 +77,10 @@ fn errors_exit_one_and_are_located() {
     );
     // Every error is reported, not just the first.
     assert_eq!(stderr.matches(": error: ").count(), 9, "{stderr}");
-    assert!(stderr.ends_with("error: 9 errors found\n"), "{stderr}");
+    assert!(
+        stderr.ends_with("checked 1 file: 9 errors, 0 warnings\n"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -129,4 +132,138 @@ fn missing_file_is_an_error() {
         stderr.starts_with("no/such/file.thrift: error: cannot read file"),
         "{stderr}"
     );
+}
+
+/// Writes `text` as `name` in a fresh directory and runs `check` on it from there.
+fn check_text(name: &str, files: &[(&str, &str)]) -> (Option<i32>, String) {
+    let dir = std::env::temp_dir().join(format!(
+        "thrift-codegen-check-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_thrift-codegen"))
+        .args(["check", files[0].0])
+        .current_dir(&dir)
+        .output()
+        .expect("run thrift-codegen");
+    let _ = std::fs::remove_dir_all(&dir);
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn every_syntax_error_of_a_file_is_reported_and_the_rest_is_checked() {
+    let (code, stderr) = check_text(
+        "several",
+        &[(
+            "several.thrift",
+            "struct A {\n  1: i32\n}\n\nstruct B {\n  1: i32 b\n  2 string c\n}\n\nstruct C {\n  1: Missing m\n  2: A a\n}\n",
+        )],
+    );
+    assert_eq!(code, Some(1));
+    // Both syntax errors, and the semantic error after them, each located.
+    assert!(
+        stderr.contains("several.thrift:3:1: error: syntax error"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("several.thrift:7:5: error: syntax error"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("several.thrift:11:6: error: unknown type `Missing`"),
+        "{stderr}"
+    );
+    // `A` was left out after its syntax error: no follow-on "unknown type `A`".
+    assert!(!stderr.contains("unknown type `A`"), "{stderr}");
+    assert!(
+        stderr.ends_with("checked 1 file: 3 errors, 0 warnings\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_unclosed_brace_names_the_definition_it_opened() {
+    let (code, stderr) = check_text(
+        "unclosed",
+        &[(
+            "unclosed.thrift",
+            "struct Open {\n  1: i32 x\n\nstruct Next {\n  1: Nope n\n}\n",
+        )],
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("unclosed.thrift:1:13: this `{` of `struct Open` (line 1) is never closed"),
+        "{stderr}"
+    );
+    // The definition after it is still checked.
+    assert!(
+        stderr.contains("unclosed.thrift:5:6: error: unknown type `Nope`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_missing_include_lists_where_it_was_searched_and_nothing_follows_from_it() {
+    let (code, stderr) = check_text(
+        "include",
+        &[(
+            "main.thrift",
+            "include \"nope.thrift\"\n\nstruct S {\n  1: nope.Thing thing\n}\n",
+        )],
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("error: cannot find included file `nope.thrift`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("= note: searched in: ."), "{stderr}");
+    assert!(
+        !stderr.contains("nope.Thing"),
+        "a follow-on error: {stderr}"
+    );
+    assert!(!stderr.contains("add `include"), "a wrong hint: {stderr}");
+    assert_eq!(stderr.matches(": error: ").count(), 1, "{stderr}");
+}
+
+#[test]
+fn unknown_names_get_did_you_mean_suggestions() {
+    let (code, stderr) = check_text(
+        "suggest",
+        &[
+            (
+                "main.thrift",
+                "include \"shared.thrift\"\n\nenum Color { RED, GREEN }\n\nstruct Tag {\n  1: string key\n}\n\nstruct S {\n  1: list<Tagg> tags\n  2: strng name\n  3: shared.Pont point\n  4: shraed.Point other\n  5: Color color = Color.REDD\n}\n",
+            ),
+            ("shared.thrift", "struct Point {\n  1: i32 x\n}\n"),
+        ],
+    );
+    assert_eq!(code, Some(1));
+    for suggestion in [
+        "did you mean `Tag`?",
+        "did you mean `string`?",
+        "did you mean `shared.Point`?",
+        "did you mean `Color.RED`?",
+    ] {
+        assert!(
+            stderr.contains(suggestion),
+            "no `{suggestion}` in:\n{stderr}"
+        );
+    }
+    // A misspelt module: the included one, not "add include".
+    assert!(
+        stderr.matches("did you mean `shared.Point`?").count() == 2,
+        "{stderr}"
+    );
+    assert!(!stderr.contains("add `include"), "{stderr}");
+}
+
+#[test]
+fn check_ends_with_a_summary_also_on_success() {
+    let (code, stderr) = check_text("fine", &[("fine.thrift", "struct S {\n  1: i32 x\n}\n")]);
+    assert_eq!(code, Some(0));
+    assert_eq!(stderr, "checked 1 file: 0 errors, 0 warnings\n");
 }

@@ -23,9 +23,16 @@ pub trait ThriftWrite {
     /// Exact number of bytes `write` produces with protocol `P`.
     fn encoded_len<P: ProtocolSize>(&self) -> usize;
 
-    /// Appends the encoding to `out`, reserving the exact size first.
+    /// Appends the encoding to `out`: into a reused buffer as fast as [`ThriftWrite::write`]
+    /// (no size computation while it has room to spare); into a new or full one after
+    /// reserving the exact size (one allocation).
     fn encode<P: Protocol>(&self, out: &mut Vec<u8>) -> Result<()> {
-        out.reserve(self.encoded_len::<P>());
+        // A buffer with room to spare (one being reused) is written straight away, growing as
+        // a `Vec` grows if the value does not fit; only a full one (a new `Vec`) first
+        // reserves the exact size, one traversal for one allocation.
+        if out.capacity() == out.len() {
+            out.reserve(self.encoded_len::<P>());
+        }
         self.write(&mut P::writer(out))
     }
 
@@ -184,6 +191,29 @@ where
     R: ProtocolReader<'de>,
 {
     T::read_into(r, push_default(items))
+}
+
+/// Reads a whole list: its header, checked against the element type `elem`, then each
+/// element with `add` (which pushes it onto the vector, or reads it in place there), then the
+/// end. Generated code calls it for every list, so that the loop is written once; it is
+/// inlined, so the closure costs nothing.
+#[inline(always)]
+pub fn read_list<'de, T, R>(
+    r: &mut R,
+    elem: crate::TType,
+    mut add: impl FnMut(&mut R, &mut Vec<T>) -> Result<()>,
+) -> Result<Vec<T>>
+where
+    R: ProtocolReader<'de>,
+{
+    let header = r.read_list_begin()?;
+    crate::check_element_type(header.elem, elem, header.len)?;
+    let mut items = Vec::with_capacity(capacity_hint::<T>(header.len));
+    for _ in 0..header.len {
+        add(r, &mut items)?;
+    }
+    r.read_list_end()?;
+    Ok(items)
 }
 
 /// Pushes `T::default()` onto `items` and returns it, for generated code to read the element

@@ -353,9 +353,16 @@ pub fn read_value(
             let read = || read_value(m, f, element, elem_key, depth + 1);
             let build = if !is_set || borrowed {
                 // Struct, string and binary elements read in place, in the vector's next slot.
-                let slot = quote!(#rt::push_default(&mut #out));
+                // A list's elements are added in `read_list`'s closure, which has the vector
+                // as a `&mut` already.
+                let vec = if is_set {
+                    quote!(&mut #out)
+                } else {
+                    quote!(#out)
+                };
+                let slot = quote!(#rt::push_default(#vec));
                 let push = if let Some(path) = super::fields::in_place_struct(m, f, element) {
-                    quote!(#rt::read_element::<#path, _>(r, &mut #out)?)
+                    quote!(#rt::read_element::<#path, _>(r, #vec)?)
                 } else if let Some(read_into) = read_bytes_into(m, f, element, slot) {
                     read_into
                 } else {
@@ -380,6 +387,15 @@ pub fn read_value(
                 )
             };
             let Build { init, add, finish } = build;
+            if !is_set {
+                // One call: the runtime's loop, this list's element read as the closure.
+                return quote! {
+                    #rt::read_list(r, #elem_type, |r, #out| {
+                        #add;
+                        ::std::result::Result::Ok(())
+                    })?
+                };
+            }
             quote! {{
                 let #header = r.#begin()?;
                 #rt::check_element_type(#header.elem, #elem_type, #header.len)?;

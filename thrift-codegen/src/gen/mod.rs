@@ -65,7 +65,12 @@ pub fn module_code(m: &Model<'_>, file: FileId) -> String {
             Definition::Service(_) => TokenStream::new(),
         });
     }
-    let tokens = quote!(#(#items)*);
+    let path = &m.runtime_path;
+    let tokens = quote! {
+        #[allow(unused_imports)]
+        use #path as __rt;
+        #(#items)*
+    };
     let syntax: syn::File = match syn::parse2(tokens.clone()) {
         Ok(file) => file,
         Err(e) => {

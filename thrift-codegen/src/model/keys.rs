@@ -77,7 +77,50 @@ fn collect_key_positions<'p>(file: FileId, ty: &'p Type, out: &mut Vec<(FileId, 
 
 /// Structs (and unions, exceptions) that hold a string or binary, directly or through fields,
 /// containers and typedefs: the ones whose borrowing form differs from the owned one.
-pub fn borrowing_structs(model: &Model<'_>) -> BTreeSet<DefId> {
+/// The structs that get a borrowing form: those holding strings or binaries (transitively),
+/// or, given `roots`, those of them that the roots are or hold.
+pub fn borrowing_structs(model: &Model<'_>, roots: Option<&[DefId]>) -> BTreeSet<DefId> {
+    let all = all_borrowing_structs(model);
+    let Some(roots) = roots else {
+        return all;
+    };
+    let mut chosen = BTreeSet::new();
+    let mut work: Vec<DefId> = roots
+        .iter()
+        .copied()
+        .filter(|id| all.contains(id))
+        .collect();
+    while let Some(id) = work.pop() {
+        if !chosen.insert(id) {
+            continue;
+        }
+        if let Definition::Struct(s) = model.program.definition(id) {
+            for field in &s.fields {
+                held_structs(model, id.file, &field.ty, &mut |held| {
+                    if all.contains(&held) && !chosen.contains(&held) {
+                        work.push(held);
+                    }
+                });
+            }
+        }
+    }
+    chosen
+}
+
+/// Every struct a value of `ty` holds directly (through containers and typedefs).
+fn held_structs(model: &Model<'_>, file: FileId, ty: &Type, found: &mut dyn FnMut(DefId)) {
+    match model.resolve(file, ty) {
+        Resolved::Struct(id, _) => found(id),
+        Resolved::List(f, e) | Resolved::Set(f, e) => held_structs(model, f, e, found),
+        Resolved::Map(f, k, v) => {
+            held_structs(model, f, k, found);
+            held_structs(model, f, v, found);
+        }
+        Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum => {}
+    }
+}
+
+fn all_borrowing_structs(model: &Model<'_>) -> BTreeSet<DefId> {
     let mut structs = Vec::new();
     for file in model.program.files() {
         for (index, definition) in file.document.definitions.iter().enumerate() {

@@ -35,8 +35,13 @@ pub enum Resolved<'p> {
 
 pub struct Model<'p> {
     pub program: &'p Program,
-    /// `::thrift_runtime` unless configured otherwise.
+    /// How generated code names the runtime: `__rt`, which every module imports (as
+    /// `use ::thrift_runtime as __rt;`, see [`Model::runtime_path`]): the runtime is named on
+    /// almost every line, and the short name keeps the output a third smaller than the full
+    /// path would.
     pub runtime: TokenStream,
+    /// The runtime's path: `::thrift_runtime` unless configured otherwise.
+    pub runtime_path: TokenStream,
     /// Sets and maps as `BTree…` or `Hash…`.
     pub collections: crate::Collections,
     /// Strings and binaries as `String`/`Vec<u8>`, `ByteString`/`Bytes` or
@@ -70,10 +75,12 @@ impl<'p> Model<'p> {
         collections: crate::Collections,
         strings: crate::Strings,
         hasher: Option<TokenStream>,
+        borrow_roots: Option<&[DefId]>,
     ) -> Model<'p> {
         let mut model = Model {
             program,
-            runtime,
+            runtime: quote!(__rt),
+            runtime_path: runtime,
             collections,
             strings,
             services: true,
@@ -93,7 +100,7 @@ impl<'p> Model<'p> {
         model.assign_names();
         model.boxed = recursion::boxed_fields(&model);
         model.key_structs = keys::key_structs(&model);
-        model.borrowing = keys::borrowing_structs(&model);
+        model.borrowing = keys::borrowing_structs(&model, borrow_roots);
         model.assign_ref_names();
         model.service_names = services::assign(&model);
         model.derives = derives::compute(&model);
