@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+/// The parsed command line: `thrift-codegen check …` or `thrift-codegen generate …`.
 #[derive(Debug, Parser)]
 #[command(
     name = "thrift-codegen",
@@ -20,10 +21,12 @@ use clap::{Parser, Subcommand, ValueEnum};
 In build.rs, use the library instead: thrift_codegen::Builder (see the README)."
 )]
 pub struct Cli {
+    /// The subcommand and its options.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// A subcommand of `thrift-codegen`.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Parse and check IDL files and everything they include; print every error and warning.
@@ -94,6 +97,7 @@ pub struct GenerateArgs {
     pub files: Vec<PathBuf>,
 }
 
+/// How `check` prints diagnostics (`--error-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ErrorFormat {
     /// `path:line:col: error: message`, the source line and a caret.

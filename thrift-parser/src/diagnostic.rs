@@ -9,11 +9,14 @@ use std::fmt::{self, Write as _};
 
 use crate::source::{SourceMap, Span};
 
+/// How bad a [`Diagnostic`] is; `Warning < Error`, and displays as `warning` / `error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Severity {
+    /// Reported, but the files are still valid: `check` exits 0 and code is generated.
     Warning,
+    /// The files are invalid: `check` exits 1 and nothing is generated.
     Error,
 }
 
@@ -29,7 +32,9 @@ impl fmt::Display for Severity {
 /// One error or warning, located by a span when it has one (a file that cannot be read has none).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// Error or warning.
     pub severity: Severity,
+    /// What is wrong, as printed after `error:` / `warning:` (the location is not part of it).
     pub message: String,
     /// Where: the span gets the caret. `None` only for problems outside any file (a path given on
     /// the command line that does not exist).
@@ -43,10 +48,12 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// An error at `span`.
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(Severity::Error, Some(span), message.into())
     }
 
+    /// A warning at `span`.
     pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(Severity::Warning, Some(span), message.into())
     }
@@ -69,16 +76,19 @@ impl Diagnostic {
         }
     }
 
+    /// Adds a `= note: …` line.
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
     }
 
+    /// Adds another place to show, with its label (`first defined here`).
     pub fn with_related(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
         self.related.push((span, label.into()));
         self
     }
 
+    /// True for [`Severity::Error`].
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -15,6 +15,8 @@
 //! `check` (semantic rules → [`Diagnostic`]s). Nothing panics on bad input: every problem is a
 //! diagnostic located by a [`Span`].
 
+#![warn(missing_docs)]
+
 // The checked-in pest parser (`syntax/grammar.rs`) names `::alloc`.
 extern crate alloc;
 
@@ -34,15 +36,20 @@ pub use source::{FileId, SourceMap, Span};
 /// The result of loading and checking files: the program and every diagnostic, warnings too.
 #[derive(Debug)]
 pub struct Checked {
+    /// Every file loaded, parsed or not; lookups go through it ([`Program::lookup_type`]…).
     pub program: Program,
+    /// Syntax, include and semantic errors and warnings, file by file in source order (unlocated
+    /// ones first).
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Checked {
+    /// True when any diagnostic is an error: the files are not valid Thrift.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
+    /// The diagnostics that are errors, in order.
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics.iter().filter(|d| d.is_error())
     }

@@ -6,8 +6,12 @@ use crate::source::{FileId, SourceMap, Span};
 /// One successfully parsed file and the modules it includes.
 #[derive(Debug)]
 pub struct ParsedFile {
+    /// The file's id in [`Program::sources`].
     pub id: FileId,
+    /// The parsed syntax tree.
     pub document: Document,
+    /// The includes that were found and read, in header order (an include that closes a cycle is
+    /// reported and left out).
     pub includes: Vec<IncludedModule>,
     /// Module names of the includes that could not be found or read (already reported):
     /// references through them are not reported again.
@@ -17,21 +21,28 @@ pub struct ParsedFile {
 /// `include "path/name.thrift"`: definitions of that file are referenced as `name.Foo`.
 #[derive(Debug, Clone)]
 pub struct IncludedModule {
+    /// The module name: the included file's name up to its last dot (`shared` for
+    /// `include "dir/shared.thrift"`).
     pub module: String,
+    /// The included file.
     pub file: FileId,
+    /// The `include` header in the including file.
     pub span: Span,
 }
 
 /// Where a definition lives: its file and its index among the file's definitions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DefId {
+    /// The file that defines it.
     pub file: FileId,
+    /// Index into that file's [`Document::definitions`](crate::ast::Document::definitions).
     pub index: usize,
 }
 
 /// What a const-value identifier refers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConstRef {
+    /// A `const` definition.
     Const(DefId),
     /// An enum (by its definition) and the index of the value in it.
     EnumValue(DefId, usize),
@@ -40,8 +51,11 @@ pub enum ConstRef {
 /// Every file loaded in one run, with the files named on the command line as roots.
 #[derive(Debug)]
 pub struct Program {
+    /// Every file read, by [`FileId`]: paths and texts for rendering diagnostics.
     pub sources: SourceMap,
     files: Vec<Option<ParsedFile>>,
+    /// The files given to [`Loader::load`](crate::Loader::load) (on the command line) that could
+    /// be read, in the order given.
     pub roots: Vec<FileId>,
 }
 
@@ -69,6 +83,7 @@ impl Program {
         self.files.iter().flatten()
     }
 
+    /// The definition `id` names; panics if `id` points into a file that did not parse.
     pub fn definition(&self, id: DefId) -> &Definition {
         &self
             .file(id.file)
@@ -150,6 +165,7 @@ impl Program {
             .find_map(|(file, local)| try_in(file, local))
     }
 
+    /// The definition if it is a `struct`, `union` or `exception`.
     pub fn as_struct(&self, id: DefId) -> Option<&Struct> {
         match self.definition(id) {
             Definition::Struct(s) => Some(s),
@@ -157,6 +173,7 @@ impl Program {
         }
     }
 
+    /// The definition if it is an `enum`.
     pub fn as_enum(&self, id: DefId) -> Option<&Enum> {
         match self.definition(id) {
             Definition::Enum(e) => Some(e),
@@ -164,6 +181,7 @@ impl Program {
         }
     }
 
+    /// The definition if it is a `typedef`.
     pub fn as_typedef(&self, id: DefId) -> Option<&Typedef> {
         match self.definition(id) {
             Definition::Typedef(t) => Some(t),
@@ -171,6 +189,7 @@ impl Program {
         }
     }
 
+    /// The definition if it is a `service`.
     pub fn as_service(&self, id: DefId) -> Option<&Service> {
         match self.definition(id) {
             Definition::Service(s) => Some(s),
@@ -178,6 +197,7 @@ impl Program {
         }
     }
 
+    /// The definition if it is a `const`.
     pub fn as_const(&self, id: DefId) -> Option<&Const> {
         match self.definition(id) {
             Definition::Const(c) => Some(c),
@@ -185,6 +205,8 @@ impl Program {
         }
     }
 
+    /// The `index`th value of the enum `id`; `None` if `id` is not an enum or the index is out of
+    /// range.
     pub fn enum_value(&self, id: DefId, index: usize) -> Option<&EnumValue> {
         self.as_enum(id)?.values.get(index)
     }

@@ -34,6 +34,7 @@ struct Run<'a> {
 }
 
 impl Loader {
+    /// A loader without include dirs: includes are looked up next to the including file only.
     pub fn new() -> Loader {
         Loader::default()
     }
@@ -44,6 +45,7 @@ impl Loader {
         self
     }
 
+    /// The include dirs, in search order.
     pub fn include_dirs(&self) -> &[PathBuf] {
         &self.include_dirs
     }

@@ -12,12 +12,16 @@ pub struct FileId(pub u32);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Span {
+    /// The file the range is in.
     pub file: FileId,
+    /// Byte offset of the first byte, from the start of the file.
     pub start: u32,
+    /// Byte offset one past the last byte (exclusive end).
     pub end: u32,
 }
 
 impl Span {
+    /// A span of the bytes `start..end` of `file` (stored as `u32` offsets).
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
         Span {
             file,
@@ -26,6 +30,7 @@ impl Span {
         }
     }
 
+    /// The byte range, for slicing the file's text.
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
@@ -34,12 +39,16 @@ impl Span {
 /// One loaded file: its path as given (used in messages) and its text.
 #[derive(Debug)]
 pub struct SourceFile {
+    /// The path as given (a root) or as found (an include: its directory joined with the written
+    /// path), printed in diagnostics.
     pub path: PathBuf,
+    /// The whole contents of the file.
     pub text: Arc<str>,
     line_starts: Vec<u32>,
 }
 
 impl SourceFile {
+    /// A file with `text` as its contents, its line starts indexed for [`SourceFile::line_col`].
     pub fn new(path: PathBuf, text: impl Into<Arc<str>>) -> SourceFile {
         let text: Arc<str> = text.into();
         let mut line_starts = vec![0u32];
@@ -81,27 +90,33 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// An empty map.
     pub fn new() -> SourceMap {
         SourceMap::default()
     }
 
+    /// Adds a file and returns its id, the next index in order.
     pub fn add(&mut self, path: PathBuf, text: impl Into<Arc<str>>) -> FileId {
         self.files.push(SourceFile::new(path, text));
         FileId(self.files.len() as u32 - 1)
     }
 
+    /// The file with this id; panics for an id from another map.
     pub fn get(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }
 
+    /// The path of the file with this id.
     pub fn path(&self, id: FileId) -> &Path {
         &self.get(id).path
     }
 
+    /// How many files were added.
     pub fn len(&self) -> usize {
         self.files.len()
     }
 
+    /// True when no file was added.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
