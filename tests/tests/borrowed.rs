@@ -97,6 +97,16 @@ fn check_protocol<P: Protocol>() {
     let (bytes, count) = allocations(|| value.encode_to_vec::<P>().unwrap());
     assert_eq!(count, 1, "encode_to_vec");
     assert_eq!(bytes, buffer);
+    // A reused buffer (cleared, its capacity kept): nothing allocated, same bytes.
+    buffer.clear();
+    let ((), count) = allocations(|| value.encode::<P>(&mut buffer).unwrap());
+    assert_eq!(count, 0, "encode into a reused vector");
+    assert_eq!(bytes, buffer);
+    // A new vector: one allocation of the exact size.
+    let mut fresh = Vec::new();
+    let ((), count) = allocations(|| value.encode::<P>(&mut fresh).unwrap());
+    assert_eq!(count, 1, "encode into a new vector");
+    assert_eq!(fresh.capacity(), bytes.len());
 
     // Owned decoding: one allocation per non-empty String / Vec.
     let (decoded, count) = allocations(|| BaseTypes::decode::<P>(&bytes).unwrap());

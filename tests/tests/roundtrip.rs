@@ -39,6 +39,15 @@ where
         value.encoded_len::<P>(),
         "encoded_len of {value:?}"
     );
+    // `encode` (into a new vector, and appended to a used one) and `write` give the same
+    // bytes as `encode_to_vec`.
+    let mut appended = vec![0xAA; 3];
+    value.encode::<P>(&mut appended).expect("encode");
+    assert_eq!(appended[..3], [0xAA; 3]);
+    assert_eq!(appended[3..], bytes[..]);
+    let mut written = Vec::new();
+    value.write(&mut P::writer(&mut written)).expect("write");
+    assert_eq!(written, bytes);
     let decoded = T::decode::<P>(&bytes).expect("decode");
     // A value holding a NaN is not equal to itself; the byte comparison below covers it.
     let reflexive = {
