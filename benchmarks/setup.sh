@@ -68,3 +68,8 @@ nested = pa.table({
 })
 write("nested.parquet", nested, row_group_size=5_000, write_page_index=True)
 PY
+
+# The parquet crate's own footers, with its default WriterProperties (src/bin/write_footers.rs).
+if [ ! -f data/crate-mixed.parquet ]; then
+    cargo run --release --quiet --bin write_footers -- data
+fi

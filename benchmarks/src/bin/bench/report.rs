@@ -360,7 +360,7 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
         }
     }
     out.push(Target {
-        what: "0 allocations per encode (reused, pre-sized Vec)".into(),
+        what: "0 allocations per encode (`encode` into a reused Vec)".into(),
         scenario: worst
             .as_ref()
             .map(|(_, id)| format!("max over every encode scenario ({id})"))
@@ -632,7 +632,7 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
         opts.cfg.min_samples
     );
     md.push_str("allocations and bytes allocated per operation (a counting global allocator), and `time / ours` = the contender's time over ours, the median over the rounds of the ratio of their batches in the same round (above 1: ours is faster; paired round by round so that a change of machine load between rounds cancels out). ");
-    md.push_str("Decode includes dropping the decoded value; encode writes into a reused, pre-sized buffer. Every contender's bytes are checked to decode to the same value before timing.\n\n");
+    md.push_str("Decode includes dropping the decoded value; encode writes into a reused buffer (for ours: `encode`, the call a user makes; `ours-encode_to_vec` is `encode_to_vec`, a new vector per value). Every contender's bytes are checked to decode to the same value before timing.\n\n");
 
     md.push_str(
         "### Targets\n\n| target | scenario | measured | status | note |\n|---|---|--:|---|---|\n",
@@ -678,7 +678,7 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
             scenario_table(&mut md, s);
         }
     }
-    md.push_str("\n### Parquet footers (`FileMetaData`, compact protocol)\n\nFiles written by `benchmarks/setup.sh` (pyarrow). The parquet crate decodes into its own `ParquetMetaData` (`ParquetMetaDataReader::decode_metadata`).\n");
+    md.push_str("\n### Parquet footers (`FileMetaData`, compact protocol)\n\nFiles written by `benchmarks/setup.sh`: `narrow`, `wide` and `nested` by pyarrow, `crate-doubles` (100 double columns x 20 row groups) and `crate-mixed` (1000 columns of int64, double, utf8 and bool x 10 row groups) by the parquet crate itself with its default `WriterProperties` (page statistics, size statistics, column and offset indexes; `src/bin/write_footers.rs`). The parquet crate decodes into its own `ParquetMetaData` (`ParquetMetaDataReader::decode_metadata`).\n");
     for s in results
         .iter()
         .filter(|s| s.workload.starts_with("parquet-"))
