@@ -344,11 +344,6 @@ pub fn read_value(
             let elem_type = wire_type(m, f, element);
             let elem_key = (in_key || is_set) && !m.borrowed();
             let elem_rust = rust_type(m, f, element, elem_key);
-            let (begin, end) = if is_set {
-                (quote!(read_set_begin), quote!(read_set_end))
-            } else {
-                (quote!(read_list_begin), quote!(read_list_end))
-            };
             let capacity = quote!(#rt::capacity_hint::<#elem_rust>(#header.len));
             let read = || read_value(m, f, element, elem_key, depth + 1);
             let build = if !is_set || borrowed {
@@ -397,13 +392,13 @@ pub fn read_value(
                 };
             }
             quote! {{
-                let #header = r.#begin()?;
+                let #header = r.read_set_begin()?;
                 #rt::check_element_type(#header.elem, #elem_type, #header.len)?;
                 let mut #out = #init;
                 for _ in 0..#header.len {
                     #add;
                 }
-                r.#end()?;
+                r.read_set_end()?;
                 #finish
             }}
         }

@@ -13,7 +13,7 @@ use super::codec::{read_struct_body, read_value, value_len, write_field, Val};
 use super::docs::doc_attrs;
 use super::types::{complexity_allow, rust_type, wire_type};
 use crate::ident;
-use crate::model::{Model, Resolved};
+use crate::model::{parent_service, Model, Resolved};
 
 /// One IDL function as seen from the service being generated (its own, or inherited).
 struct Method<'a> {
@@ -37,10 +37,6 @@ impl Method<'_> {
     }
 }
 
-fn parent<'p>(m: &Model<'p>, id: DefId, s: &Service) -> Option<(DefId, &'p Service)> {
-    crate::model::parent_service(m, id, s)
-}
-
 /// The service's functions, its own first, then those it inherits (nearest ancestor first),
 /// each name once.
 fn all_methods<'p>(m: &Model<'p>, id: DefId, s: &'p Service) -> Vec<Method<'p>> {
@@ -62,7 +58,7 @@ fn all_methods<'p>(m: &Model<'p>, id: DefId, s: &'p Service) -> Vec<Method<'p>> 
                 });
             }
         }
-        current = parent(m, service, def);
+        current = parent_service(m, service, def);
     }
     methods
 }
@@ -645,7 +641,7 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
     let async_processor = ident::ident(&names.async_processor);
     let dispatch = ident::ident(&names.dispatch);
     let dispatch_async = ident::ident(&names.dispatch_async);
-    let parent = parent(m, id, s);
+    let parent = parent_service(m, id, s);
     // Calls of no function of its own go to the parent's dispatch (or are not this service's).
     let (supertrait, async_supertrait, parent_call, parent_call_async) = match parent {
         Some((pid, _)) => {

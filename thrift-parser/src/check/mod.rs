@@ -332,27 +332,9 @@ impl<'p> Checker<'p> {
         if self.recovered(file, &name.name) {
             return;
         }
-        if let Some((module, _)) = name.name.split_once('.') {
-            if self.program.module_failed(file, module) {
-                return;
-            }
-            let included = self
-                .program
-                .file(file)
-                .is_some_and(|f| f.includes.iter().any(|i| i.module == module));
-            if !included {
-                let mut diagnostic =
-                    Diagnostic::error(name.span, format!("unknown {what} `{}`", name.name));
-                diagnostic =
-                    match suggest::for_type(self.program, file, &name.name, what == "service") {
-                        Some(suggestion) => diagnostic.with_note(suggestion),
-                        None => diagnostic.with_note(format!(
-                        "no included file is named `{module}`; add `include \"{module}.thrift\"`"
-                    )),
-                    };
-                self.diagnostics.push(diagnostic);
-                return;
-            }
+        let module = name.name.split_once('.').map(|(module, _)| module);
+        if module.is_some_and(|module| self.program.module_failed(file, module)) {
+            return;
         }
         let mut diagnostic =
             Diagnostic::error(name.span, format!("unknown {what} `{}`", name.name));
@@ -360,6 +342,15 @@ impl<'p> Checker<'p> {
             suggest::for_type(self.program, file, &name.name, what == "service")
         {
             diagnostic = diagnostic.with_note(suggestion);
+        } else if let Some(module) = module.filter(|module| {
+            !self
+                .program
+                .file(file)
+                .is_some_and(|f| f.includes.iter().any(|i| i.module == *module))
+        }) {
+            diagnostic = diagnostic.with_note(format!(
+                "no included file is named `{module}`; add `include \"{module}.thrift\"`"
+            ));
         }
         self.diagnostics.push(diagnostic);
     }

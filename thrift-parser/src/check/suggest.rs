@@ -34,18 +34,23 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// Base type names, as a typo of one may be meant.
-const BASE_TYPES: &[&str] = &[
-    "bool", "byte", "i8", "i16", "i32", "i64", "double", "string", "binary", "uuid",
+/// Built-in type words, as a typo of one may be meant.
+const TYPE_WORDS: &[&str] = &[
+    "bool", "byte", "i8", "i16", "i32", "i64", "double", "string", "binary", "uuid", "list", "set",
+    "map",
 ];
 
-/// The names of types `file` can write without a module prefix.
-fn local_types(program: &Program, file: FileId) -> Vec<&str> {
+/// The names `file` defines of services (`services`) or of types (everything else but consts).
+fn defined_names(program: &Program, file: FileId, services: bool) -> Vec<&str> {
     program.file(file).map_or_else(Vec::new, |f| {
         f.document
             .definitions
             .iter()
-            .filter(|d| !matches!(d, Definition::Const(_)))
+            .filter(|d| match d {
+                Definition::Const(_) => false,
+                Definition::Service(_) => services,
+                _ => !services,
+            })
             .map(|d| d.name().name.as_str())
             .collect()
     })
@@ -54,33 +59,17 @@ fn local_types(program: &Program, file: FileId) -> Vec<&str> {
 /// A suggestion for an unknown type (or service) name written in `file`, as a note.
 pub fn for_type(program: &Program, file: FileId, name: &str, services: bool) -> Option<String> {
     let parsed = program.file(file)?;
-    let wanted = |d: &Definition| matches!(d, Definition::Service(_)) == services;
     if let Some((module, rest)) = name.split_once('.') {
         if let Some(include) = parsed.includes.iter().find(|i| i.module == module) {
-            let there = program.file(include.file)?;
-            let names = there
-                .document
-                .definitions
-                .iter()
-                .filter(|d| !matches!(d, Definition::Const(_)) && wanted(d))
-                .map(|d| d.name().name.as_str());
+            let names = defined_names(program, include.file, services);
             return closest(rest, names).map(|n| format!("did you mean `{module}.{n}`?"));
         }
         let modules = parsed.includes.iter().map(|i| i.module.as_str());
         return closest(module, modules).map(|m| format!("did you mean `{m}.{rest}`?"));
     }
-    let mut names: Vec<&str> = local_types(program, file);
-    if let Some(f) = program.file(file) {
-        names.retain(|n| {
-            f.document
-                .definitions
-                .iter()
-                .any(|d| d.name().name == *n && wanted(d))
-        });
-    }
+    let mut names = defined_names(program, file, services);
     if !services {
-        names.extend(BASE_TYPES);
-        names.extend(["list", "set", "map"]);
+        names.extend(TYPE_WORDS);
     }
     closest(name, names).map(|n| format!("did you mean `{n}`?"))
 }

@@ -23,9 +23,12 @@ pub(crate) use grammar::{Rule, ThriftParser};
 /// `list<list<…>>` is an error, not a stack overflow. Real IDL nests a few levels.
 pub const MAX_NESTING: usize = 64;
 
-/// Parses one file. Returns the document (when the text is syntactically valid) and every
-/// diagnostic found on the way: the syntax error, or the lowering errors and warnings
-/// (literal overflows, out-of-range ids, constructs of other dialects, deprecated syntax).
+/// Parses one file. Returns the document and every diagnostic found on the way: the syntax
+/// errors (after each, the definition holding it is left out and parsing goes on, so the
+/// document holds the rest), then the lowering errors and warnings (literal overflows,
+/// out-of-range ids, constructs of other dialects, deprecated syntax). No document when the
+/// brackets nest too deeply, when no definition can be left out to go on, or after
+/// 50 syntax errors (`MAX_SYNTAX_ERRORS`).
 pub fn parse_document(file: FileId, text: &str) -> (Option<Document>, Vec<Diagnostic>) {
     if let Some(at) = too_deep(text) {
         let end = at + text[at..].chars().next().map_or(0, char::len_utf8);
@@ -176,8 +179,9 @@ fn recovery_region(text: &str, offset: usize) -> Recovery {
         Some(i) => starts[i].0,
         None => text[..offset].rfind('\n').map_or(0, |n| n + 1),
     };
-    // A definition whose `{` is never closed ends where the next one starts; any other
-    // where the next one after the error starts.
+    // A definition whose `{` is never closed ends where the next one starts after that `{`;
+    // any other where the next one starts at or after the error (definitions start at a
+    // keyword, so neither bound is itself a start unless the error is at one).
     let after = match &unclosed {
         Some(open) => open.brace,
         None => offset,
@@ -185,7 +189,7 @@ fn recovery_region(text: &str, offset: usize) -> Recovery {
     let end = starts
         .iter()
         .map(|&(at, _)| at)
-        .find(|&at| at > start && (at > after || (open.is_some() && at >= after)))
+        .find(|&at| at > start && at >= after)
         .unwrap_or(text.len());
     let range = (end > start && text[start..end].trim() != "").then_some((start, end));
     let name = holder.and_then(|i| defined_name(text, starts[i].0, starts[i].1));

@@ -491,10 +491,10 @@ fn serve_connection<P: Processor + ?Sized>(
 fn write_within(stream: &mut TcpStream, bytes: &[u8], limit: Option<Duration>) -> io::Result<()> {
     let deadline = limit.and_then(|limit| Instant::now().checked_add(limit));
     let mut rest = bytes;
-    let mut first = true;
     let mut lowered = false;
     while !rest.is_empty() {
-        if let (Some(deadline), false) = (deadline, first) {
+        let partly_written = rest.len() < bytes.len();
+        if let Some(deadline) = deadline.filter(|_| partly_written) {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Err(io::Error::new(
@@ -505,7 +505,6 @@ fn write_within(stream: &mut TcpStream, bytes: &[u8], limit: Option<Duration>) -
             stream.set_write_timeout(Some(left))?;
             lowered = true;
         }
-        first = false;
         match stream.write(rest) {
             Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
             Ok(n) => rest = &rest[n..],

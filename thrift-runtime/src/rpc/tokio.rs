@@ -392,15 +392,8 @@ async fn read_message<R: AsyncRead + Unpin>(
                 // Held back from looking for an unframed message's end: wait only a quiet
                 // window for more.
                 let window_end = window.and_then(|w| Instant::now().checked_add(w));
-                let wake = match (deadline, window_end) {
-                    (Some(d), Some(w)) => Some(d.min(w)),
-                    (d, w) => d.or(w),
-                };
-                let window_first = match (window_end, deadline) {
-                    (Some(w), Some(d)) => w < d,
-                    (Some(_), None) => true,
-                    (None, _) => false,
-                };
+                let window_first = window_end.is_some_and(|w| deadline.map_or(true, |d| w < d));
+                let wake = if window_first { window_end } else { deadline };
                 let outcome = match wake {
                     Some(wake) => match ::tokio::time::timeout_at(wake.into(), both).await {
                         Ok(outcome) => outcome,
