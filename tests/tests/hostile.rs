@@ -4,7 +4,7 @@
 //! limit is an error, not a stack overflow.
 
 use proptest::prelude::*;
-use thrift_runtime::{Binary, Compact, ErrorKind, Protocol, ThriftRead, ThriftWrite};
+use thrift_runtime::{Binary, Compact, ErrorKind, Limit, Protocol, ThriftRead, ThriftWrite};
 use thrift_tests::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesRef};
 use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
 use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef};
@@ -92,7 +92,10 @@ fn nesting_beyond_the_limit_is_an_error() {
             Expr::decode::<Binary>(&bytes)
         }
         .unwrap_err();
-        assert!(matches!(error.kind(), ErrorKind::DepthLimit), "{error}");
+        assert!(
+            matches!(error.kind(), ErrorKind::LimitExceeded(Limit::Depth)),
+            "{error}"
+        );
     }
 }
 

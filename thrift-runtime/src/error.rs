@@ -21,15 +21,16 @@ pub enum ErrorKind {
     UnexpectedEof,
     /// A `string` value was not valid UTF-8.
     InvalidUtf8,
-    /// A length prefix or element count is larger than the remaining input
-    /// or a configured limit (see [`crate::ReadLimits`]), the whole message is
-    /// larger than `max_message_size`, or a value is too large to encode
-    /// (longer than `i32::MAX`), or a fixed-size output buffer is full.
+    /// A length prefix or element count points past the end of the input, a value is too
+    /// large to encode (longer than `i32::MAX`), or a fixed-size output buffer is full.
+    /// (A configured limit gives [`ErrorKind::LimitExceeded`].)
     SizeLimit,
     /// A length prefix or element count is negative.
     NegativeSize,
-    /// Structs and containers are nested deeper than `max_depth`.
-    DepthLimit,
+    /// The input exceeded one of the configured limits of [`crate::ReadLimits`] or
+    /// [`crate::FrameLimits`] (see [`crate::limits`]): nesting depth, string length, container
+    /// count, message, frame or decompressed size.
+    LimitExceeded(crate::limits::Limit),
     /// Malformed data: unknown type id, over-long varint, bad protocol id or
     /// version, out-of-range value, ...
     InvalidData,
@@ -59,7 +60,7 @@ impl ErrorKind {
             ErrorKind::InvalidUtf8 => "string is not valid UTF-8",
             ErrorKind::SizeLimit => "size limit exceeded",
             ErrorKind::NegativeSize => "negative size",
-            ErrorKind::DepthLimit => "nesting depth limit exceeded",
+            ErrorKind::LimitExceeded(_) => "limit exceeded",
             ErrorKind::InvalidData => "invalid data",
             ErrorKind::MissingRequiredField { .. } => "missing required field",
             ErrorKind::UnknownMessageType => "unknown message type",
@@ -148,11 +149,11 @@ impl Error {
         Error::new(ErrorKind::NegativeSize, context)
     }
 
-    /// [`ErrorKind::DepthLimit`].
+    /// [`ErrorKind::LimitExceeded`] with a context.
     #[cold]
     #[inline(never)]
-    pub fn depth_limit() -> Error {
-        Error::new(ErrorKind::DepthLimit, "")
+    pub fn limit(limit: crate::limits::Limit, context: &'static str) -> Error {
+        Error::new(ErrorKind::LimitExceeded(limit), context)
     }
 
     /// [`ErrorKind::InvalidUtf8`].
@@ -200,6 +201,7 @@ impl fmt::Display for Error {
                 field_name,
             } => write!(f, " `{struct_name}.{field_name}`")?,
             ErrorKind::Io(err) => write!(f, ": {err}")?,
+            ErrorKind::LimitExceeded(limit) => write!(f, ": {limit}")?,
             ErrorKind::Application(e) => write!(f, " {}: {}", e.kind.0, e.message)?,
             _ => {}
         }

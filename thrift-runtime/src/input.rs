@@ -7,6 +7,7 @@ use std::io::{self, BufRead};
 use bytes::Bytes;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::Limit;
 
 /// Size of the chunks in which [`IoInput`] grows a buffer for a
 /// length-prefixed value, so that a huge (hostile) prefix never allocates
@@ -110,7 +111,7 @@ impl<'de> SliceInput<'de> {
     #[inline(never)]
     fn eof(&self) -> Error {
         if self.hidden > 0 {
-            Error::size_limit("message larger than max_message_size")
+            Error::limit(Limit::MessageSize, "message larger than max_message_size")
         } else {
             Error::eof()
         }
@@ -120,7 +121,7 @@ impl<'de> SliceInput<'de> {
     #[inline(never)]
     fn too_long(&self) -> Error {
         if self.hidden > 0 {
-            Error::size_limit("message larger than max_message_size")
+            Error::limit(Limit::MessageSize, "message larger than max_message_size")
         } else {
             Error::size_limit("length exceeds remaining input")
         }
@@ -322,7 +323,10 @@ impl<R: BufRead> IoInput<R> {
             self.budget -= n;
             Ok(())
         } else {
-            Err(Error::size_limit("message larger than max_message_size"))
+            Err(Error::limit(
+                Limit::MessageSize,
+                "message larger than max_message_size",
+            ))
         }
     }
 

@@ -74,7 +74,7 @@
 //! `Result<u64>` two: every reader and writer call returns in registers
 //! instead of through memory (5% to 16% less CPU time across the benchmarks).
 //! Building an error is `#[cold]` and allocates that one small box. Kinds: `UnexpectedEof`,
-//! `InvalidUtf8`, `SizeLimit`, `NegativeSize`, `DepthLimit`, `InvalidData`,
+//! `InvalidUtf8`, `SizeLimit`, `NegativeSize`, `LimitExceeded` (naming the [`Limit`]), `InvalidData`,
 //! `MissingRequiredField`, `UnknownMessageType`, `BorrowUnsupported`, `Io`,
 //! `Application` (a received [`ApplicationException`]).
 //!
@@ -211,7 +211,7 @@ pub use compact_str::CompactString;
 pub use error::{Error, ErrorKind, Result};
 pub use float::OrderedF64;
 pub use input::{BytesInput, Input, IoInput, SliceInput};
-pub use limits::ReadLimits;
+pub use limits::{FrameLimits, Limit, ReadLimits};
 pub use output::{IoOutput, Output, SliceOutput};
 pub use protocol::{
     check_element_type, skip_value, Protocol, ProtocolReader, ProtocolSize, ProtocolWriter,

@@ -1,7 +1,7 @@
 //! Checks shared by the protocol readers: nesting depth and length prefixes.
 
 use crate::error::{Error, Result};
-use crate::limits::ReadLimits;
+use crate::limits::{Limit, ReadLimits};
 
 /// Nesting depth counter.
 #[derive(Clone, Copy, Debug)]
@@ -21,7 +21,7 @@ impl Depth {
             self.current += 1;
             Ok(())
         } else {
-            Err(Error::depth_limit())
+            Err(Error::limit(Limit::Depth, "nested deeper than max_depth"))
         }
     }
 
@@ -40,7 +40,10 @@ pub(crate) fn string_len(raw: i32, limits: &ReadLimits) -> Result<usize> {
     }
     let len = raw as usize;
     if len > limits.max_string_len {
-        return Err(Error::size_limit("string longer than max_string_len"));
+        return Err(Error::limit(
+            Limit::StringLen,
+            "string longer than max_string_len",
+        ));
     }
     Ok(len)
 }
@@ -60,7 +63,10 @@ pub(crate) fn container_len(
     }
     let len = raw as usize;
     if len > limits.max_container_len {
-        return Err(Error::size_limit("container larger than max_container_len"));
+        return Err(Error::limit(
+            Limit::ContainerLen,
+            "container larger than max_container_len",
+        ));
     }
     if let Some(rem) = remaining {
         if len.saturating_mul(min_bytes_per_elem) > rem {

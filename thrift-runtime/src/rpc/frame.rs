@@ -13,10 +13,8 @@ use bytes::{Buf, Bytes, BytesMut};
 
 use super::message::{Headers, Message, ProtocolKind};
 use crate::error::{Error, Result};
-use crate::limits::ReadLimits;
-
-/// `TConfiguration`'s `DEFAULT_MAX_FRAME_SIZE`: 16,384,000 bytes.
-pub const DEFAULT_MAX_FRAME_SIZE: usize = 16_384_000;
+use crate::limits::Limit;
+pub use crate::limits::{FrameLimits, DEFAULT_MAX_FRAME_SIZE};
 
 const HEADER_MAGIC: u16 = 0x0FFF;
 /// THeader's largest frame (`HeaderFormat.md`).
@@ -52,25 +50,6 @@ pub struct Framing {
     pub protocol: ProtocolKind,
     /// THeader only: the payload goes through the zlib transform.
     pub zlib: bool,
-}
-
-/// Limits of a connection: Apache's `TConfiguration` defaults.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FrameLimits {
-    /// Largest frame (framed and THeader), default 16,384,000 bytes.
-    pub max_frame_size: usize,
-    /// Limits of the protocol readers; `max_message_size` also bounds an unframed message
-    /// and a THeader payload after decompression.
-    pub read: ReadLimits,
-}
-
-impl Default for FrameLimits {
-    fn default() -> Self {
-        FrameLimits {
-            max_frame_size: DEFAULT_MAX_FRAME_SIZE,
-            read: ReadLimits::default(),
-        }
-    }
 }
 
 /// A whole message received, with how it was framed (so that the reply is framed alike).
@@ -116,8 +95,9 @@ fn frame_len(buf: &[u8], max: usize) -> Result<Option<usize>> {
     };
     let len = u32::from_be_bytes([word[0], word[1], word[2], word[3]]) as usize;
     if len > max {
-        return Err(Error::size_limit(
-            "frame larger than the maximum frame size",
+        return Err(Error::limit(
+            Limit::FrameSize,
+            "frame larger than max_frame_size",
         ));
     }
     Ok(Some(len))
@@ -333,10 +313,7 @@ fn decode_header_frame(frame: Bytes, limits: &FrameLimits) -> Result<Received> {
     }
     let payload = frame.slice(end..);
     let payload = if zlib {
-        // Bounded as Apache's C++ and Python bound it (by the frame size), and by the
-        // message size.
-        let max = limits.max_frame_size.min(limits.read.max_message_size);
-        Bytes::from(inflate(&payload, max)?)
+        Bytes::from(inflate(&payload, limits.max_decompressed_size)?)
     } else {
         payload
     };
@@ -368,8 +345,12 @@ const KEEP_SCRATCH: usize = 1 << 20;
 fn inflate(data: &[u8], max: usize) -> Result<Vec<u8>> {
     use flate2::{Decompress, FlushDecompress, Status};
     let bad = || Error::invalid_data("THeader: bad zlib data");
-    let too_large =
-        || Error::size_limit("THeader: decompressed payload larger than the maximum message size");
+    let too_large = || {
+        Error::limit(
+            Limit::DecompressedSize,
+            "THeader: payload larger than max_decompressed_size after decompression",
+        )
+    };
     INFLATE.with(|cell| {
         let mut state = cell.borrow_mut();
         let d = state.get_or_insert_with(|| Decompress::new(true));
@@ -391,8 +372,10 @@ fn inflate(data: &[u8], max: usize) -> Result<Vec<u8>> {
                 Status::StreamEnd => return Ok(out),
                 Status::Ok | Status::BufError => {
                     if out.len() == out.capacity() {
+                        // Doubling, but never past `bound`: at most 2 * bound allocated in
+                        // all.
                         let more = out.capacity().min(bound - out.len()).max(64);
-                        out.reserve(more);
+                        out.reserve_exact(more);
                     } else if (d.total_in(), d.total_out()) == before {
                         // No progress with room to write: the input ended mid-stream.
                         return Err(bad());
@@ -537,8 +520,9 @@ pub fn end_frame(out: &mut Vec<u8>, frame: FrameStart, max_frame_size: usize) ->
     let len = out.len() - frame.start - 4;
     if len > max_frame_size.min(HEADER_MAX_FRAME) {
         out.truncate(frame.start);
-        return Err(Error::size_limit(
-            "frame larger than the maximum frame size",
+        return Err(Error::limit(
+            Limit::FrameSize,
+            "frame larger than max_frame_size",
         ));
     }
     out[frame.start..frame.start + 4].copy_from_slice(&(len as u32).to_be_bytes());

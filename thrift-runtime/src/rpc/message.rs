@@ -12,7 +12,7 @@ use crate::application::{ApplicationException, ApplicationExceptionKind};
 use crate::codec::{ThriftRead, ThriftWrite};
 use crate::error::{Error, ErrorKind, Result};
 use crate::input::{BytesInput, SliceInput};
-use crate::limits::ReadLimits;
+use crate::limits::{Limit, ReadLimits};
 use crate::protocol::{Protocol, ProtocolReader, ProtocolWriter};
 use crate::wire::{MessageType, TType};
 use crate::{Binary, BinaryReader, Compact, CompactReader};
@@ -98,8 +98,9 @@ impl ProtocolKind {
             // The input ran out, or a length prefix points past it: more is to come.
             Err(e) if needs_more_input(&e) => {
                 if bytes.len() >= limits.max_message_size {
-                    Err(Error::size_limit(
-                        "message larger than the maximum message size",
+                    Err(Error::limit(
+                        Limit::MessageSize,
+                        "message larger than max_message_size",
                     ))
                 } else {
                     Ok(None)

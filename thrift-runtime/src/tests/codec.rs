@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use super::assert_kind;
 use crate::{
-    capacity_hint, Binary, Compact, Error, ErrorKind, Protocol, ProtocolReader, ProtocolSize,
-    ProtocolWriter, Result, TType, ThriftRead, ThriftReadOwned, ThriftWrite,
+    capacity_hint, Binary, Compact, Error, ErrorKind, Limit, Protocol, ProtocolReader,
+    ProtocolSize, ProtocolWriter, Result, TType, ThriftRead, ThriftReadOwned, ThriftWrite,
 };
 
 /// struct Person {
@@ -319,15 +319,19 @@ fn error_display_and_source() {
     let io: Error = std::io::Error::other("boom").into();
     assert_eq!(io.to_string(), "i/o error: boom");
     assert!(io.source().is_some());
-    assert!(Error::depth_limit().source().is_none());
+    assert!(Error::limit(Limit::Depth, "").source().is_none());
+    assert_eq!(
+        Error::limit(Limit::FrameSize, "frame larger than max_frame_size").to_string(),
+        "limit exceeded: max_frame_size (frame larger than max_frame_size)"
+    );
     assert_kind!(Err::<(), _>(Error::size_limit("x")), ErrorKind::SizeLimit);
     // One pointer, so that results come back in registers.
     assert_eq!(std::mem::size_of::<Error>(), 8);
     assert_eq!(std::mem::size_of::<crate::Result<()>>(), 8);
     assert_eq!(std::mem::size_of::<crate::Result<u64>>(), 16);
     assert_eq!(
-        format!("{:?}", Error::depth_limit()),
-        "Error { kind: DepthLimit, context: \"\" }"
+        format!("{:?}", Error::limit(Limit::Depth, "")),
+        "Error { kind: LimitExceeded(Depth), context: \"\" }"
     );
 }
 

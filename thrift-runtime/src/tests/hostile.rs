@@ -5,7 +5,7 @@ use proptest::prelude::*;
 
 use super::{assert_kind, bin, bin_reader, cpt, cpt_reader};
 use crate::{
-    BinaryReader, CompactReader, ErrorKind, Input, IoInput, MessageType, ProtocolReader,
+    BinaryReader, CompactReader, ErrorKind, Input, IoInput, Limit, MessageType, ProtocolReader,
     ProtocolWriter, ReadLimits, SliceInput, TType,
 };
 
@@ -82,22 +82,34 @@ fn every_truncation_is_an_error() {
 fn huge_length_prefixes() {
     // 2^31 - 1 bytes announced, 3 present: rejected before allocating.
     let bytes = [0x7f, 0xff, 0xff, 0xff, 1, 2, 3];
-    assert_kind!(bin_reader(&bytes).read_binary(), ErrorKind::SizeLimit);
-    assert_kind!(bin_reader(&bytes).read_string(), ErrorKind::SizeLimit);
-    assert_kind!(bin_reader(&bytes).skip_binary(), ErrorKind::SizeLimit);
+    assert_kind!(
+        bin_reader(&bytes).read_binary(),
+        ErrorKind::LimitExceeded(Limit::StringLen)
+    );
+    assert_kind!(
+        bin_reader(&bytes).read_string(),
+        ErrorKind::LimitExceeded(Limit::StringLen)
+    );
+    assert_kind!(
+        bin_reader(&bytes).skip_binary(),
+        ErrorKind::LimitExceeded(Limit::StringLen)
+    );
     // Io input without size limits reads in bounded chunks and hits EOF.
     let mut r = BinaryReader::with_limits(IoInput::new(&bytes[..]), ReadLimits::UNLIMITED_SIZE);
     assert_kind!(r.read_binary(), ErrorKind::UnexpectedEof);
-    // With default limits it is over max_message_size.
+    // With default limits it is over max_string_len.
     let mut r = BinaryReader::new(IoInput::new(&bytes[..]));
-    assert_kind!(r.read_binary(), ErrorKind::SizeLimit);
+    assert_kind!(r.read_binary(), ErrorKind::LimitExceeded(Limit::StringLen));
     // 2^31 is negative as i32.
     let bytes = [0x80, 0, 0, 0, 1];
     assert_kind!(bin_reader(&bytes).read_binary(), ErrorKind::NegativeSize);
     let bytes = [0x80, 0x80, 0x80, 0x80, 0x08, 1];
     assert_kind!(cpt_reader(&bytes).read_binary(), ErrorKind::NegativeSize);
     let bytes = [0xff, 0xff, 0xff, 0xff, 0x07, 1];
-    assert_kind!(cpt_reader(&bytes).read_binary(), ErrorKind::SizeLimit);
+    assert_kind!(
+        cpt_reader(&bytes).read_binary(),
+        ErrorKind::LimitExceeded(Limit::StringLen)
+    );
     // Container counts.
     assert_kind!(
         bin_reader(&[8, 0x7f, 0xff, 0xff, 0xff, 0]).read_list_begin(),
@@ -133,7 +145,7 @@ fn configured_limits() {
     };
     let s = bin(|w| w.write_string("hello"));
     let mut r = BinaryReader::with_limits(SliceInput::new(&s), limits);
-    assert_kind!(r.read_string(), ErrorKind::SizeLimit);
+    assert_kind!(r.read_string(), ErrorKind::LimitExceeded(Limit::StringLen));
     let s = cpt(|w| w.write_string("hell"));
     let mut r = CompactReader::with_limits(SliceInput::new(&s), limits);
     assert_eq!(r.read_string().unwrap(), "hell");
@@ -143,7 +155,10 @@ fn configured_limits() {
         Ok(())
     });
     let mut r = CompactReader::with_limits(SliceInput::new(&l), limits);
-    assert_kind!(r.read_list_begin(), ErrorKind::SizeLimit);
+    assert_kind!(
+        r.read_list_begin(),
+        ErrorKind::LimitExceeded(Limit::ContainerLen)
+    );
 
     // max_message_size counts all bytes read, on slices and io.
     let limits = ReadLimits {
@@ -152,14 +167,20 @@ fn configured_limits() {
     };
     let s = bin(|w| w.write_string("hello"));
     let mut r = BinaryReader::with_limits(SliceInput::new(&s), limits);
-    assert_kind!(r.read_string(), ErrorKind::SizeLimit);
+    assert_kind!(
+        r.read_string(),
+        ErrorKind::LimitExceeded(Limit::MessageSize)
+    );
     let mut r = BinaryReader::with_limits(IoInput::new(&s[..]), limits);
-    assert_kind!(r.read_string(), ErrorKind::SizeLimit);
+    assert_kind!(
+        r.read_string(),
+        ErrorKind::LimitExceeded(Limit::MessageSize)
+    );
     let mut r = BinaryReader::with_limits(SliceInput::new(&s), limits);
     assert_eq!(r.read_i32().unwrap(), 5);
     assert_eq!(r.read_i8().unwrap(), b'h' as i8);
     assert_eq!(r.read_i8().unwrap(), b'e' as i8);
-    assert_kind!(r.read_i8(), ErrorKind::SizeLimit);
+    assert_kind!(r.read_i8(), ErrorKind::LimitExceeded(Limit::MessageSize));
 }
 
 #[test]
@@ -170,23 +191,35 @@ fn deep_nesting_is_depth_limited() {
     for _ in 0..DEPTH {
         b.extend([15, 0, 0, 0, 1]);
     }
-    assert_kind!(bin_reader(&b).skip(TType::List), ErrorKind::DepthLimit);
+    assert_kind!(
+        bin_reader(&b).skip(TType::List),
+        ErrorKind::LimitExceeded(Limit::Depth)
+    );
     let mut r = BinaryReader::new(IoInput::new(&b[..]));
-    assert_kind!(r.skip(TType::List), ErrorKind::DepthLimit);
+    assert_kind!(r.skip(TType::List), ErrorKind::LimitExceeded(Limit::Depth));
     // Binary: struct { 1: struct { 1: struct ... } }.
     let mut b = Vec::new();
     for _ in 0..DEPTH {
         b.extend([12, 0, 1]);
     }
-    assert_kind!(bin_reader(&b).skip(TType::Struct), ErrorKind::DepthLimit);
+    assert_kind!(
+        bin_reader(&b).skip(TType::Struct),
+        ErrorKind::LimitExceeded(Limit::Depth)
+    );
     // Compact: nested structs (field 1 of type struct = 0x1c) and maps.
     let c = vec![0x1c; DEPTH];
-    assert_kind!(cpt_reader(&c).skip(TType::Struct), ErrorKind::DepthLimit);
+    assert_kind!(
+        cpt_reader(&c).skip(TType::Struct),
+        ErrorKind::LimitExceeded(Limit::Depth)
+    );
     let mut c = Vec::new();
     for _ in 0..DEPTH {
         c.extend([0x01, 0x3b, 0x00]); // map<i8, map<...>> of size 1, key 0
     }
-    assert_kind!(cpt_reader(&c).skip(TType::Map), ErrorKind::DepthLimit);
+    assert_kind!(
+        cpt_reader(&c).skip(TType::Map),
+        ErrorKind::LimitExceeded(Limit::Depth)
+    );
 
     // Exactly max_depth levels are fine; one more is not.
     let limits = ReadLimits {
@@ -198,7 +231,10 @@ fn deep_nesting_is_depth_limited() {
     r.skip(TType::Struct).unwrap();
     let deep = [0x1c, 0x1c, 0x1c, 0x00, 0x00, 0x00, 0x00];
     let mut r = CompactReader::with_limits(SliceInput::new(&deep), limits);
-    assert_kind!(r.skip(TType::Struct), ErrorKind::DepthLimit);
+    assert_kind!(
+        r.skip(TType::Struct),
+        ErrorKind::LimitExceeded(Limit::Depth)
+    );
 }
 
 #[test]

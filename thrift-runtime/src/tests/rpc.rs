@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 use crate::rpc::frame::{self, FrameLimits, Framing, Transport};
 use crate::rpc::{Message, ProtocolKind};
-use crate::{ApplicationException, ApplicationExceptionKind, ErrorKind, MessageType};
+use crate::{ApplicationException, ApplicationExceptionKind, ErrorKind, Limit, MessageType};
 
 const PROTOCOLS: [ProtocolKind; 2] = [ProtocolKind::Binary, ProtocolKind::Compact];
 const TRANSPORTS: [Transport; 3] = [Transport::Buffered, Transport::Framed, Transport::Header];
@@ -97,7 +97,7 @@ fn oversized_frames_are_refused_before_buffering() {
         let mut buf = BytesMut::from(&bytes[..8]);
         let err = frame::decode(&mut buf, None, &limits).unwrap_err();
         assert!(
-            matches!(err.kind(), ErrorKind::SizeLimit),
+            matches!(err.kind(), ErrorKind::LimitExceeded(Limit::FrameSize)),
             "{transport:?}: {err}"
         );
     }
@@ -111,11 +111,14 @@ fn unframed_messages_are_bounded_by_the_message_size() {
     limits.read.max_message_size = 1000;
     let mut buf = BytesMut::from(&bytes[..2000]);
     let err = frame::decode(&mut buf, None, &limits).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::SizeLimit), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::LimitExceeded(Limit::MessageSize)),
+        "{err}"
+    );
 }
 
 #[test]
-fn a_zlib_bomb_is_a_size_error() {
+fn a_zlib_bomb_is_a_decompressed_size_error() {
     let framing = Framing {
         transport: Transport::Header,
         protocol: ProtocolKind::Compact,
@@ -125,10 +128,18 @@ fn a_zlib_bomb_is_a_size_error() {
     let bytes = call_bytes(framing, 4 << 20, &[]);
     assert!(bytes.len() < 64 * 1024, "{}", bytes.len());
     let mut limits = FrameLimits::default();
-    limits.read.max_message_size = 1 << 20;
+    let mut buf = BytesMut::from(&bytes[..]);
+    assert!(frame::decode(&mut buf, None, &limits).is_ok());
+    limits.max_decompressed_size = 1 << 20;
     let mut buf = BytesMut::from(&bytes[..]);
     let err = frame::decode(&mut buf, None, &limits).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::SizeLimit), "{err}");
+    assert!(
+        matches!(
+            err.kind(),
+            ErrorKind::LimitExceeded(Limit::DecompressedSize)
+        ),
+        "{err}"
+    );
 }
 
 #[test]
