@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for SECONDS (default 20) with cargo-fuzz on the nightly toolchain,
-# seeded from ../shared/corpus (IDL) and from the golden fixtures' encodings; installs
-# cargo-fuzz when it is missing. Skips with a message when there is no nightly toolchain.
+# seeded from ../shared/corpus (IDL), the golden fixtures' encodings and their services'
+# calls; installs cargo-fuzz when it is missing. Skips with a message when there is no nightly toolchain.
 #   fuzz/run.sh [SECONDS] [TARGET...]
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -9,7 +9,7 @@ cd "$HERE"
 SECONDS_PER_TARGET="${1:-20}"
 shift || true
 TARGETS=("$@")
-if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(idl decode frame); fi
+if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(idl decode frame server); fi
 if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
     echo "fuzz: no nightly toolchain; skipped"
     exit 0
@@ -20,18 +20,32 @@ fi
 # Seeds: the real-world IDL for `idl`.
 mkdir -p corpus/idl
 if [ -z "$(ls -A corpus/idl)" ]; then
-    find "$HERE/../../shared/corpus" -name '*.thrift' -size -64k | head -300 |
-        while read -r f; do cp "$f" "corpus/idl/$(echo "$f" | md5sum | cut -c1-16)"; done
+    # (awk, not head: head would close the pipe early, and pipefail fail the script)
+    find "$HERE/../../shared/corpus" -name '*.thrift' -size -16k | sort | awk 'NR <= 300' |
+        while read -r f; do cp "$f" "corpus/idl/$(md5sum < "$f" | cut -c1-16)"; done
 fi
-mkdir -p corpus/decode corpus/frame
+# Seeds: encoded fixture values for `decode`, calls in every transport for `frame` and
+# `server` (written by the test crate's example, with the stable toolchain).
+cargo run --quiet --locked --manifest-path "$HERE/../Cargo.toml" -p thrift-tests \
+    --example fuzz_seeds -- "$HERE/corpus"
 for target in "${TARGETS[@]}"; do
     echo "fuzz: $target for ${SECONDS_PER_TARGET}s"
-    cargo +nightly fuzz run "$target" "corpus/$target" -- \
-        -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -print_final_stats=1 2>&1 |
-        grep -E '^(stat::|#[0-9]+ *DONE|==[0-9]+==|SUMMARY|thread .* panicked)' || true
-    # A crash leaves an artifact; fail on it.
-    if ls "artifacts/$target"/crash-* >/dev/null 2>&1; then
-        echo "fuzz: $target found a crash: $(ls "artifacts/$target"/crash-*)"
+    # Built first, with its errors shown (the run's output is filtered below).
+    cargo +nightly fuzz build "$target"
+    log="$(mktemp)"
+    status=0
+    # New units go to corpus/TARGET; the inputs of past failures (regressions/TARGET, checked
+    # in and run by the normal suite too) are read as seeds.
+    mkdir -p "regressions/$target"
+    cargo +nightly fuzz run "$target" "corpus/$target" "regressions/$target" -- \
+        -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -print_final_stats=1 \
+        >"$log" 2>&1 || status=$?
+    grep -E '^(stat::|#[0-9]+[[:space:]]+DONE|==[0-9]+==|SUMMARY|thread .* panicked)' "$log" || true
+    # A crash, leak, out-of-memory or timeout exits non-zero and leaves an artifact.
+    if [ "$status" -ne 0 ] || ls "artifacts/$target"/{crash,leak,oom,timeout}-* >/dev/null 2>&1; then
+        tail -n 40 "$log"
+        echo "fuzz: $target failed (exit $status): $(ls "artifacts/$target" 2>/dev/null | grep -v '^slow-unit' | tr '\n' ' ')"
         exit 1
     fi
+    rm -f "$log"
 done

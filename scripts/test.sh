@@ -30,3 +30,6 @@ interop/py/selftest_rpc.sh
 # RPC against Apache's Python library, and Rust against Rust, blocking and async: every
 # protocol, transport, THeader (zlib too) and multiplexed cell (interop/rpc_matrix.sh).
 QUIET=1 interop/rpc_matrix.sh
+
+# Every fuzz target for 20 s (skipped with a message when there is no nightly toolchain).
+fuzz/run.sh 20

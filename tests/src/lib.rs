@@ -2,6 +2,9 @@
 //! consuming crate would, so that rustc, clippy and rustdoc check the generated code; the
 //! tests in `tests/` round-trip the generated types.
 
+pub mod fuzz;
+pub mod samples;
+
 /// One module per golden fixture.
 pub mod golden {
     pub mod fixture_base_types {

@@ -22,20 +22,18 @@ use thrift_runtime::rpc::frame::{self, FrameLimits, Framing, Transport};
 use thrift_runtime::rpc::ProtocolKind;
 use thrift_runtime::{
     ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageType, Protocol,
-    ProtocolWriter, Result, TType, ThriftRead, ThriftWrite,
+    ProtocolWriter, Result, TType, ThriftRead,
 };
 use thrift_tests::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesRef};
 use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
-use thrift_tests::golden::fixture_containers::containers::{
-    Containers, ContainersRef, KeyWithSet, UsesKeys,
-};
+use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef, UsesKeys};
 use thrift_tests::golden::fixture_containers_bytes::containers::Containers as SharedContainers;
 use thrift_tests::golden::fixture_containers_compact::containers::Containers as CompactContainers;
 use thrift_tests::golden::fixture_containers_hash::containers::{
     Containers as HashContainers, UsesKeys as HashUsesKeys,
 };
 use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree};
-use thrift_tests::golden::fixture_unions::unions::{Expr, HasUnion, HasUnionRef, Point, Shape};
+use thrift_tests::golden::fixture_unions::unions::{Expr, HasUnion, HasUnionRef};
 
 struct Counting;
 
@@ -218,89 +216,6 @@ impl Rng {
 fn encoded<P: Protocol>(f: impl FnOnce(&mut P::Writer<&mut Vec<u8>>) -> Result<()>) -> Vec<u8> {
     let mut out = Vec::new();
     f(&mut P::writer(&mut out)).unwrap();
-    out
-}
-
-/// Values of every fixture, encoded in both protocols: the mutation seeds.
-fn encodings() -> Vec<Vec<u8>> {
-    let containers = Containers {
-        matrix: vec![vec![1, 2, 3], vec![], vec![-7]],
-        tags: ["a".to_string(), "é".to_string(), "ccc".to_string()].into(),
-        nested: [
-            (
-                "k".to_string(),
-                [(7, vec!["v".to_string(), String::new()])].into(),
-            ),
-            (
-                "l".to_string(),
-                [(8, vec![]), (9, vec!["w".to_string()])].into(),
-            ),
-        ]
-        .into(),
-        doubles: [1.5.into(), (-0.0).into()].into(),
-        by_double: [(2.0.into(), 3.0)].into(),
-        sets_of_doubles: vec![[1.0.into()].into(), Default::default()],
-        by_bytes: [(vec![1, 2, 3], true), (vec![], false)].into(),
-        flags: Some(vec![true, false, true]),
-        blobs: vec![vec![0; 9], vec![]],
-        nested_doubles: [vec![1.0.into(), 2.0.into()]].into(),
-    };
-    let uses_keys = UsesKeys {
-        by_key: [(
-            KeyWithSet {
-                names: ["x".to_string()].into(),
-                weight: 1.0.into(),
-            },
-            [1, 2].into(),
-        )]
-        .into(),
-        keys: [KeyWithSet::default()].into(),
-        deep: [("d".to_string(), vec![[(1, "one".to_string())].into()])].into(),
-    };
-    let base = BaseTypes {
-        a_bool: true,
-        a_byte: -1,
-        an_i8: 7,
-        an_i16: -300,
-        an_i32: 70_000,
-        an_i64: -1 << 40,
-        a_double: 0.25,
-        a_string: "text".to_string(),
-        a_binary: vec![0, 1, 2],
-        ..BaseTypes::default()
-    };
-    let has_union = HasUnion {
-        shape: Shape::Polygon(vec![Point { x: 1, y: -1 }, Point { x: 300, y: 70000 }]),
-        expr: Some(Expr::Sum(vec![
-            Expr::Literal(5),
-            Expr::Negate(Box::new(Expr::Literal(-9))),
-        ])),
-    };
-    let tree = Tree {
-        children: vec![
-            Tree {
-                children: vec![Tree::default(), Tree::default()],
-            },
-            Tree::default(),
-        ],
-    };
-    let node = Node {
-        value: 3,
-        next: Some(Box::new(Node {
-            value: 4,
-            next: None,
-        })),
-    };
-    let mut out = Vec::new();
-    macro_rules! both {
-        ($($value:expr),*) => {
-            $(
-                out.push($value.encode_to_vec::<Binary>().unwrap());
-                out.push($value.encode_to_vec::<Compact>().unwrap());
-            )*
-        };
-    }
-    both!(containers, uses_keys, base, has_union, tree, node);
     out
 }
 
@@ -516,7 +431,7 @@ fn varint(mut n: u64) -> Vec<u8> {
 /// every truncation.
 fn mutated(rng: &mut Rng) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
-    for seed in encodings() {
+    for seed in thrift_tests::samples::encodings() {
         for end in 0..seed.len() {
             out.push(seed[..end].to_vec());
         }

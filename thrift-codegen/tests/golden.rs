@@ -97,3 +97,29 @@ fn generation_is_deterministic() {
         assert_eq!(first, second, "{}", fixture.display());
     }
 }
+
+/// Generated code contains no `unsafe` (no block, function, impl or trait): every fixture,
+/// in every mapping, scanned token by token (so doc text saying "unsafe" does not count).
+#[test]
+fn generated_code_has_no_unsafe() {
+    fn scan(tokens: proc_macro2::TokenStream, file: &std::path::Path) {
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Ident(ident) => {
+                    assert!(
+                        ident != "unsafe",
+                        "`unsafe` in code generated for {}",
+                        file.display()
+                    );
+                }
+                proc_macro2::TokenTree::Group(group) => scan(group.stream(), file),
+                _ => {}
+            }
+        }
+    }
+    for (fixture, builder, _) in cases() {
+        let code = single_file(&builder.generate([&fixture]).unwrap());
+        let tokens: proc_macro2::TokenStream = code.parse().expect("generated code tokenizes");
+        scan(tokens, &fixture);
+    }
+}

@@ -460,28 +460,57 @@ fn serve_connection<P: Processor + ?Sized>(
                 Ok(Some(received)) => received,
                 Ok(None) | Err(_) => return,
             };
-        if !matches!(
-            received.message.kind(),
-            MessageType::Call | MessageType::Oneway
-        ) {
-            return;
-        }
-        out.clear();
-        let start = frame::begin_frame(&mut out, received.framing, received.header_seq, &[]);
-        if processor.process(&received.message, &mut out).is_err() {
+        if respond(
+            processor,
+            &received,
+            &mut out,
+            options.limits.max_frame_size,
+        )
+        .is_err()
+        {
             return;
         }
         drop(received);
-        if start.is_empty(&out) {
+        if out.is_empty() {
             continue;
-        }
-        if frame::end_frame(&mut out, start, options.limits.max_frame_size).is_err() {
-            return;
         }
         if write_within(&mut stream, &out, options.write_timeout).is_err() {
             return;
         }
     }
+}
+
+/// What the blocking server does with each message it receives, without the socket: a call
+/// or oneway goes to `processor`, and the reply (nothing for a oneway) is written to `out`,
+/// which is cleared first, in the framing the call came in (for THeader, with its sequence
+/// id). An error means the server closes the connection: the message is not a call (a
+/// client sent a reply or an exception), the processor could not write the reply, or the
+/// reply is larger than `max_frame_size`.
+///
+/// For embedding the server's handling in another I/O loop, and for tests and fuzzing:
+/// split messages off a connection's bytes with [`frame::decode`], answer each with this.
+pub fn respond<P: Processor + ?Sized>(
+    processor: &P,
+    received: &Received,
+    out: &mut Vec<u8>,
+    max_frame_size: usize,
+) -> Result<()> {
+    out.clear();
+    if !matches!(
+        received.message.kind(),
+        MessageType::Call | MessageType::Oneway
+    ) {
+        return Err(Error::invalid_data(
+            "a server received a reply or an exception, not a call",
+        ));
+    }
+    let start = frame::begin_frame(out, received.framing, received.header_seq, &[]);
+    processor.process(&received.message, out)?;
+    if start.is_empty(out) {
+        out.clear();
+        return Ok(());
+    }
+    frame::end_frame(out, start, max_frame_size)
 }
 
 /// Writes all of `bytes` within `limit` in total. A socket's write timeout bounds each

@@ -1,0 +1,232 @@
+//! What the fuzz targets check, as plain functions: `fuzz/fuzz_targets/*.rs` call them on the
+//! fuzzer's inputs, and `tests/fuzz_regressions.rs` on the inputs the fuzzer has found
+//! (`fuzz/regressions/`) and on the seeds, so that every crash found stays a test of the
+//! normal suite. Each panics on a failed check; none panics on any input otherwise.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use bytes::BytesMut;
+use thrift_runtime::rpc::blocking::respond;
+use thrift_runtime::rpc::frame::{self, FrameLimits};
+use thrift_runtime::rpc::MultiplexedProcessor;
+use thrift_runtime::{
+    Binary, Compact, MessageType, Protocol, ReadLimits, Result, SliceInput, TType, ThriftRead,
+    ThriftWrite,
+};
+
+use crate::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesRef};
+use crate::golden::fixture_containers::containers::{Containers, ContainersRef};
+use crate::golden::fixture_containers_bytes::containers::Containers as BytesContainers;
+use crate::golden::fixture_containers_hash::containers::Containers as HashContainers;
+use crate::golden::fixture_recursion::recursion::{Node, Tree};
+use crate::golden::fixture_services::services::{
+    Busy, Clash, ClashProcessor, Events, EventsProcessor, Item, Store, StoreGetError,
+    StoreProcessor,
+};
+use crate::golden::fixture_services::services_base::{Base, BaseAddError, Oops};
+use crate::golden::fixture_unions::unions::{HasUnion, Shape};
+
+/// Whether a type's encoding is canonical: the same value always gives the same bytes. Hash
+/// collections iterate in an order of their own, so two equal values may encode differently.
+#[derive(Clone, Copy, PartialEq)]
+enum Order {
+    Canonical,
+    Hashed,
+}
+
+/// Decodes as `T`; when that works, encoding gives `encoded_len` bytes that decode to the
+/// same value (compared by encoding again when the value holds a NaN, which is not equal to
+/// itself; by length for hash collections, whose order is their own).
+fn owned<T, P>(data: &[u8], order: Order)
+where
+    T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + std::fmt::Debug,
+    P: Protocol,
+{
+    if let Ok(value) = T::decode::<P>(data) {
+        let bytes = value.encode_to_vec::<P>().expect("a decoded value encodes");
+        assert_eq!(bytes.len(), value.encoded_len::<P>());
+        let again = T::decode::<P>(&bytes).expect("our own encoding decodes");
+        // A NaN anywhere makes the value unequal to itself.
+        #[allow(clippy::eq_op)]
+        let comparable = value == value;
+        if comparable {
+            assert_eq!(again, value);
+        } else if order == Order::Canonical {
+            assert_eq!(again.encode_to_vec::<P>().unwrap(), bytes);
+        } else {
+            assert_eq!(again.encoded_len::<P>(), bytes.len());
+        }
+    }
+}
+
+fn borrowed<'a, T: ThriftRead<'a>, P: Protocol>(data: &'a [u8]) {
+    let _ = T::decode::<P>(data);
+}
+
+fn each<P: Protocol>(data: &[u8]) {
+    use Order::{Canonical, Hashed};
+    owned::<BaseTypes, P>(data, Canonical);
+    owned::<Containers, P>(data, Canonical);
+    owned::<HashContainers, P>(data, Hashed);
+    owned::<Node, P>(data, Canonical);
+    owned::<Tree, P>(data, Canonical);
+    owned::<Shape, P>(data, Canonical);
+    owned::<HasUnion, P>(data, Canonical);
+    let _ = BytesContainers::decode::<P>(data);
+    borrowed::<BaseTypesRef<'_>, P>(data);
+    borrowed::<ContainersRef<'_>, P>(data);
+}
+
+/// `skip` of a struct (which nests every other type) from the start of the input.
+fn skip<P: Protocol>(data: &[u8]) {
+    let mut reader = P::reader(SliceInput::new(data), ReadLimits::default());
+    let _ = thrift_runtime::skip_value(&mut reader, TType::Struct);
+}
+
+/// The `decode` target: any bytes through the generated decoders of the golden fixtures
+/// (every field kind, recursion, unions, the type-mapping options), owned and borrowed,
+/// binary and compact, and through `skip`; whatever decodes must encode and decode again to
+/// the same value.
+pub fn decode(data: &[u8]) {
+    each::<Binary>(data);
+    each::<Compact>(data);
+    skip::<Binary>(data);
+    skip::<Compact>(data);
+}
+
+/// The `frame` target: any bytes as what a server receives (framed, THeader with zlib and
+/// info headers, unframed), split off by `frame::decode` with the default limits, then parsed
+/// as a call. Errors, never a panic, and never more than the limits allow.
+pub fn frame(data: &[u8]) {
+    let limits = FrameLimits::default();
+    let mut buf = BytesMut::from(data);
+    // Every message the bytes hold, as a server's loop would take them.
+    for _ in 0..64 {
+        match frame::decode(&mut buf, None, &limits) {
+            Ok(Some(received)) => {
+                let _ = received.message.name();
+                let _ = received.message.split_service();
+            }
+            Ok(None) | Err(_) => break,
+        }
+    }
+}
+
+struct Handler;
+
+impl Base for Handler {
+    fn ping(&self) -> Result<()> {
+        Ok(())
+    }
+    fn add(&self, a: i32, b: i32) -> std::result::Result<i32, BaseAddError> {
+        a.checked_add(b).ok_or_else(|| {
+            BaseAddError::Oops(Oops {
+                why: "overflow".into(),
+            })
+        })
+    }
+}
+
+impl Store for Handler {
+    fn get(&self, name: String) -> std::result::Result<Item, StoreGetError> {
+        match name.len() % 4 {
+            0 => Ok(Item {
+                name,
+                tags: Some(vec![1, 2]),
+            }),
+            1 => Err(StoreGetError::Busy(Busy { retry_after_ms: 5 })),
+            2 => Err(StoreGetError::Oops(Oops { why: name })),
+            _ => Err(StoreGetError::Thrift(thrift_runtime::Error::invalid_data(
+                "an undeclared error",
+            ))),
+        }
+    }
+    fn put(&self, _item: Item, _overwrite: bool) -> Result<()> {
+        Ok(())
+    }
+    fn forget(&self, _name: String) -> Result<()> {
+        Ok(())
+    }
+    #[allow(clippy::too_many_arguments)]
+    fn r#type(
+        &self,
+        self_: String,
+        _handler: i32,
+        out: Vec<u8>,
+        args: BTreeMap<String, Item>,
+        result: BTreeSet<String>,
+        _call: f64,
+        channel: Vec<Item>,
+    ) -> Result<bool> {
+        Ok(self_.len() + out.len() + args.len() + result.len() + channel.len() > 3)
+    }
+}
+
+impl Events for Handler {
+    fn emit(&self, _name: String) -> Result<()> {
+        Ok(())
+    }
+    fn flush(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl Clash for Handler {
+    fn get_foo(&self, a: i32) -> Result<i32> {
+        Ok(a)
+    }
+    fn get_foo_2(&self, b: i32) -> Result<i32> {
+        Ok(b.wrapping_neg())
+    }
+}
+
+fn processor() -> MultiplexedProcessor {
+    let mut processor = MultiplexedProcessor::new();
+    processor.set_default(StoreProcessor::new(Handler));
+    processor.register("Store", StoreProcessor::new(Handler));
+    processor.register("Events", EventsProcessor::new(Handler));
+    processor.register("Clash", ClashProcessor::new(Handler));
+    processor
+}
+
+/// The `server` target: any bytes as what a client sends a server, split into messages by
+/// `frame::decode` (framed, THeader with zlib and info headers, unframed; binary and compact)
+/// and each answered by `blocking::respond`, the server's own handling of a message, through
+/// generated processors (a multiplexed one: `Store` extending `Base`, with declared
+/// exceptions and a oneway, as the default service, and `Events` and `Clash` by name).
+/// Errors close the connection, never a panic; and every reply the server writes is one whole
+/// frame that a client of that transport reads back, with the call's sequence id.
+pub fn server(data: &[u8]) {
+    thread_local! {
+        static PROCESSOR: MultiplexedProcessor = processor();
+    }
+    let limits = FrameLimits::default();
+    let mut buf = BytesMut::from(data);
+    let mut out = Vec::new();
+    PROCESSOR.with(|processor| {
+        // Every message the bytes hold, as a connection's loop takes them.
+        for _ in 0..64 {
+            let Ok(Some(received)) = frame::decode(&mut buf, None, &limits) else {
+                break;
+            };
+            if respond(processor, &received, &mut out, limits.max_frame_size).is_err() {
+                break;
+            }
+            // No reply: a oneway function (called as a call or a oneway, as Apache's
+            // processors do).
+            if out.is_empty() {
+                continue;
+            }
+            let mut reply = BytesMut::from(&out[..]);
+            let back = frame::decode(&mut reply, Some(received.framing.transport), &limits)
+                .expect("a reply the server wrote decodes")
+                .expect("a reply the server wrote is whole");
+            assert!(reply.is_empty(), "one reply, one frame");
+            assert_eq!(back.message.seq(), received.message.seq());
+            assert!(matches!(
+                back.message.kind(),
+                MessageType::Reply | MessageType::Exception
+            ));
+        }
+    });
+}

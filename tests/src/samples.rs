@@ -1,0 +1,188 @@
+//! Sample values of the golden fixtures' types and calls of their services, encoded: the seeds
+//! of the memory-bound test's mutations and of the fuzz targets (`examples/fuzz_seeds.rs`).
+
+use crate::golden::fixture_base_types::base_types::BaseTypes;
+use crate::golden::fixture_containers::containers::{Containers, KeyWithSet, UsesKeys};
+use crate::golden::fixture_recursion::recursion::{Node, Tree};
+use crate::golden::fixture_services::services::{
+    EventsEmitArgs, Item, StoreGetArgs, StorePutArgs, StoreTypeArgs,
+};
+use crate::golden::fixture_services_base::services_base::BaseAddArgs;
+use crate::golden::fixture_unions::unions::{Expr, HasUnion, Point, Shape};
+use thrift_runtime::rpc::frame::{self, Framing, Transport};
+use thrift_runtime::rpc::ProtocolKind;
+use thrift_runtime::{Binary, Compact, MessageType, ThriftWrite};
+
+/// Values of every fixture, encoded in both protocols: the mutation seeds.
+pub fn encodings() -> Vec<Vec<u8>> {
+    let containers = Containers {
+        matrix: vec![vec![1, 2, 3], vec![], vec![-7]],
+        tags: ["a".to_string(), "é".to_string(), "ccc".to_string()].into(),
+        nested: [
+            (
+                "k".to_string(),
+                [(7, vec!["v".to_string(), String::new()])].into(),
+            ),
+            (
+                "l".to_string(),
+                [(8, vec![]), (9, vec!["w".to_string()])].into(),
+            ),
+        ]
+        .into(),
+        doubles: [1.5.into(), (-0.0).into()].into(),
+        by_double: [(2.0.into(), 3.0)].into(),
+        sets_of_doubles: vec![[1.0.into()].into(), Default::default()],
+        by_bytes: [(vec![1, 2, 3], true), (vec![], false)].into(),
+        flags: Some(vec![true, false, true]),
+        blobs: vec![vec![0; 9], vec![]],
+        nested_doubles: [vec![1.0.into(), 2.0.into()]].into(),
+    };
+    let uses_keys = UsesKeys {
+        by_key: [(
+            KeyWithSet {
+                names: ["x".to_string()].into(),
+                weight: 1.0.into(),
+            },
+            [1, 2].into(),
+        )]
+        .into(),
+        keys: [KeyWithSet::default()].into(),
+        deep: [("d".to_string(), vec![[(1, "one".to_string())].into()])].into(),
+    };
+    let base = BaseTypes {
+        a_bool: true,
+        a_byte: -1,
+        an_i8: 7,
+        an_i16: -300,
+        an_i32: 70_000,
+        an_i64: -1 << 40,
+        a_double: 0.25,
+        a_string: "text".to_string(),
+        a_binary: vec![0, 1, 2],
+        ..BaseTypes::default()
+    };
+    let has_union = HasUnion {
+        shape: Shape::Polygon(vec![Point { x: 1, y: -1 }, Point { x: 300, y: 70000 }]),
+        expr: Some(Expr::Sum(vec![
+            Expr::Literal(5),
+            Expr::Negate(Box::new(Expr::Literal(-9))),
+        ])),
+    };
+    let tree = Tree {
+        children: vec![
+            Tree {
+                children: vec![Tree::default(), Tree::default()],
+            },
+            Tree::default(),
+        ],
+    };
+    let node = Node {
+        value: 3,
+        next: Some(Box::new(Node {
+            value: 4,
+            next: None,
+        })),
+    };
+    let mut out = Vec::new();
+    macro_rules! both {
+        ($($value:expr),*) => {
+            $(
+                out.push($value.encode_to_vec::<Binary>().unwrap());
+                out.push($value.encode_to_vec::<Compact>().unwrap());
+            )*
+        };
+    }
+    both!(containers, uses_keys, base, has_union, tree, node);
+    out
+}
+
+/// Calls of the fixtures' services (`Store` extending `Base`, `Events`, multiplexed names
+/// too) in every transport and protocol, THeader with and without zlib, one call per
+/// element, as a client writes them.
+pub fn calls() -> Vec<Vec<u8>> {
+    let item = Item {
+        name: "item".into(),
+        tags: Some(vec![1, -2]),
+    };
+    let mut out = Vec::new();
+    for transport in [Transport::Buffered, Transport::Framed, Transport::Header] {
+        for protocol in [ProtocolKind::Binary, ProtocolKind::Compact] {
+            for zlib in [false, true] {
+                if zlib && transport != Transport::Header {
+                    continue;
+                }
+                let framing = Framing {
+                    transport,
+                    protocol,
+                    zlib,
+                };
+                let mut write = |name: &str, kind: MessageType, args: &dyn ErasedWrite| {
+                    let mut bytes = Vec::new();
+                    let start = frame::begin_frame(&mut bytes, framing, 7, &[]);
+                    args.write_message(protocol, &mut bytes, name, kind);
+                    frame::end_frame(&mut bytes, start, usize::MAX).unwrap();
+                    out.push(bytes);
+                };
+                write("get", MessageType::Call, &StoreGetArgs { name: "x".into() });
+                write(
+                    "Store:get",
+                    MessageType::Call,
+                    &StoreGetArgs {
+                        name: "busy".into(),
+                    },
+                );
+                write(
+                    "put",
+                    MessageType::Call,
+                    &StorePutArgs {
+                        item: item.clone(),
+                        overwrite: true,
+                    },
+                );
+                write(
+                    "type",
+                    MessageType::Call,
+                    &StoreTypeArgs {
+                        self_: "me".into(),
+                        handler: 1,
+                        out: vec![2],
+                        args: [("a".to_string(), item.clone())].into(),
+                        result: ["r".to_string()].into(),
+                        call: 0.5,
+                        channel: vec![item.clone(), Item::default()],
+                    },
+                );
+                write("add", MessageType::Call, &BaseAddArgs { a: 1, b: 2 });
+                write(
+                    "Events:emit",
+                    MessageType::Oneway,
+                    &EventsEmitArgs { name: "e".into() },
+                );
+            }
+        }
+    }
+    out
+}
+
+/// A `ThriftWrite` value behind `dyn`, written as a message.
+trait ErasedWrite {
+    fn write_message(
+        &self,
+        protocol: ProtocolKind,
+        out: &mut Vec<u8>,
+        name: &str,
+        kind: MessageType,
+    );
+}
+
+impl<T: ThriftWrite> ErasedWrite for T {
+    fn write_message(
+        &self,
+        protocol: ProtocolKind,
+        out: &mut Vec<u8>,
+        name: &str,
+        kind: MessageType,
+    ) {
+        protocol.write_message(out, name, kind, 7, self).unwrap();
+    }
+}
