@@ -96,6 +96,7 @@ pub struct Builder {
     services: bool,
     borrowed: bool,
     borrowed_types: Option<Vec<String>>,
+    skip_fields: Vec<String>,
 }
 
 impl Default for Builder {
@@ -121,6 +122,7 @@ impl Builder {
             services: true,
             borrowed: true,
             borrowed_types: None,
+            skip_fields: Vec::new(),
         }
     }
 
@@ -154,6 +156,24 @@ impl Builder {
         self
     }
 
+    /// Fields that decoding reads past instead of into the value (selective decoding): IDL
+    /// paths `file.Type.field`, such as `parquet.ColumnMetaData.statistics`, naming fields of
+    /// structs or exceptions. A skipped field is skipped on the wire like an unknown field,
+    /// without allocating, in the owned and the borrowing forms; the decoded value holds the
+    /// field's default (`None` for an optional field, the IDL default or `Default::default()`
+    /// otherwise, also for a `required` one, which is then not checked). Encoding is
+    /// unchanged: a value decoded this way encodes its default in the skipped field's place.
+    /// For readers that need part of a large message, as a Parquet reader that wants the schema
+    /// and row-group sizes without column statistics. A path naming no such field is an
+    /// [`Error::Options`].
+    pub fn skip_fields<S: Into<String>>(
+        &mut self,
+        paths: impl IntoIterator<Item = S>,
+    ) -> &mut Builder {
+        self.skip_fields.extend(paths.into_iter().map(Into::into));
+        self
+    }
+
     /// The structs whose borrowing forms are asked for: `None` for all of them.
     fn borrow_roots(&self, checked: &Checked) -> Result<Option<Vec<thrift_parser::DefId>>, Error> {
         if !self.borrowed {
@@ -162,35 +182,53 @@ impl Builder {
         let Some(paths) = &self.borrowed_types else {
             return Ok(None);
         };
-        let program = &checked.program;
         paths
             .iter()
             .map(|path| {
                 let (file, name) = path.rsplit_once('.').unwrap_or(("", path));
-                program
-                    .files()
-                    .filter(|f| {
-                        program.sources.path(f.id).file_stem()
-                            == Some(std::ffi::OsStr::new(file))
-                    })
-                    .find_map(|f| {
-                        f.document
-                            .definitions
-                            .iter()
-                            .position(|d| {
-                                matches!(d, thrift_parser::ast::Definition::Struct(_))
-                                    && d.name().name == name
-                            })
-                            .map(|index| thrift_parser::DefId { file: f.id, index })
-                    })
-                    .ok_or_else(|| {
-                        Error::Options(format!(
-                            "borrowed_types: `{path}` names no struct, union or exception (paths are `file.Type`, the file's name without .thrift)"
-                        ))
-                    })
+                find_struct(checked, file, name).ok_or_else(|| {
+                    Error::Options(format!(
+                        "borrowed_types: `{path}` names no struct, union or exception (paths are `file.Type`, the file's name without .thrift)"
+                    ))
+                })
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Some)
+    }
+
+    /// The fields of [`Builder::skip_fields`], as (struct, field index).
+    fn skipped_fields(
+        &self,
+        checked: &Checked,
+    ) -> Result<std::collections::BTreeSet<(thrift_parser::DefId, usize)>, Error> {
+        self.skip_fields
+            .iter()
+            .map(|path| {
+                let not_found = || {
+                    Error::Options(format!(
+                        "skip_fields: `{path}` names no field of a struct or exception (paths are `file.Type.field`, the file's name without .thrift)"
+                    ))
+                };
+                let (ty, field) = path.rsplit_once('.').ok_or_else(not_found)?;
+                let (file, name) = ty.rsplit_once('.').ok_or_else(not_found)?;
+                let id = find_struct(checked, file, name).ok_or_else(not_found)?;
+                let thrift_parser::ast::Definition::Struct(s) = checked.program.definition(id)
+                else {
+                    return Err(not_found());
+                };
+                if s.kind == thrift_parser::ast::StructKind::Union {
+                    return Err(Error::Options(format!(
+                        "skip_fields: `{path}` is a field of a union; a union's fields cannot be skipped (the value would have no variant)"
+                    )));
+                }
+                let index = s
+                    .fields
+                    .iter()
+                    .position(|f| f.name.name == field)
+                    .ok_or_else(not_found)?;
+                Ok((id, index))
+            })
+            .collect()
     }
 
     /// Adds a directory searched for includes not found next to the including file.
@@ -316,6 +354,7 @@ impl Builder {
             borrow_roots.as_deref(),
         );
         model.services = self.services;
+        model.skipped = self.skipped_fields(checked)?;
         let mut out: Vec<GeneratedFile> = model
             .files()
             .map(|file| {
@@ -388,6 +427,23 @@ impl Builder {
 }
 
 /// Writes `contents` unless the file already holds exactly that (so cargo does not rebuild).
+/// The struct, union or exception `name` of the file whose name without `.thrift` is `file`.
+fn find_struct(checked: &Checked, file: &str, name: &str) -> Option<thrift_parser::DefId> {
+    let program = &checked.program;
+    program
+        .files()
+        .filter(|f| program.sources.path(f.id).file_stem() == Some(std::ffi::OsStr::new(file)))
+        .find_map(|f| {
+            f.document
+                .definitions
+                .iter()
+                .position(|d| {
+                    matches!(d, thrift_parser::ast::Definition::Struct(_)) && d.name().name == name
+                })
+                .map(|index| thrift_parser::DefId { file: f.id, index })
+        })
+}
+
 pub(crate) fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
     if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
         return Ok(());

@@ -92,6 +92,10 @@ pub struct GenerateArgs {
     /// file's name without `.thrift`, e.g. `parquet.FileMetaData` (repeatable).
     #[arg(long = "borrowed-type", value_name = "FILE.TYPE")]
     pub borrowed_type: Vec<String>,
+    /// Read past this field when decoding instead of into the value (it keeps its default):
+    /// `file.Type.field`, e.g. `parquet.ColumnMetaData.statistics` (repeatable).
+    #[arg(long = "skip-field", value_name = "FILE.TYPE.FIELD")]
+    pub skip_field: Vec<String>,
     /// The IDL files to generate code for (their includes are generated too).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -166,6 +170,7 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     } else if !args.borrowed_type.is_empty() {
         builder.borrowed_types(&args.borrowed_type);
     }
+    builder.skip_fields(&args.skip_field);
     let files = match builder.generate(&args.files) {
         Ok(files) => files,
         Err(e) => {

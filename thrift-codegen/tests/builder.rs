@@ -119,6 +119,41 @@ fn borrowing_forms_can_be_left_out_or_chosen_per_type() {
     );
 }
 
+/// `skip_fields`: a skipped field has no arm in the decoder (it is read past in the in-order
+/// path), its struct is otherwise unchanged, and a bad path is an options error naming it.
+#[test]
+fn skipped_fields_are_read_past_and_bad_paths_are_errors() {
+    let full = parquet_code(|_| {}).unwrap();
+    let skipping = parquet_code(|b| {
+        b.skip_fields(["parquet.ColumnMetaData.statistics"]);
+    })
+    .unwrap();
+    // The field stays in the type; only its reads go.
+    assert!(skipping.contains("pub statistics: ::std::option::Option<Statistics>"));
+    // ColumnMetaData is read in place: its statistics twice (in order, and in the loop) in
+    // each form, gone; the page headers' statistics stay.
+    let reads = |code: &str| code.matches("&mut out.statistics)?;").count();
+    assert_eq!(reads(&full) - reads(&skipping), 4);
+    assert!(reads(&skipping) > 0);
+    for (path, expect) in [
+        ("parquet.ColumnMetaData.no_such_field", "names no field"),
+        ("parquet.NoSuchType.statistics", "names no field"),
+        ("statistics", "names no field"),
+        (
+            "parquet.ColumnCryptoMetaData.ENCRYPTION_WITH_FOOTER_KEY",
+            "union",
+        ),
+    ] {
+        let result = parquet_code(|b| {
+            b.skip_fields([path]);
+        });
+        assert!(
+            matches!(&result, Err(thrift_codegen::Error::Options(why)) if why.contains(path) && why.contains(expect)),
+            "{path}: {result:?}"
+        );
+    }
+}
+
 /// Without borrowing forms, the output for parquet.thrift is at most 1.5x the bytes of
 /// Apache's `thrift --gen rs` (when Apache's compiler is installed; scripts/setup.sh does).
 #[test]

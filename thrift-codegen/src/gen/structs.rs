@@ -281,11 +281,16 @@ pub fn read_impl(
 
     let declarations = locals
         .iter()
-        .map(|local| quote!(let mut #local = ::std::option::Option::None;));
+        .enumerate()
+        .filter(|(index, _)| !m.is_skipped(id, *index))
+        .map(|(_, local)| quote!(let mut #local = ::std::option::Option::None;));
     // Each field's read appears twice (`field_reads`).
     let (in_order, arms): (Vec<TokenStream>, Vec<TokenStream>) = sorted_fields(s)
         .into_iter()
         .map(|(index, field)| {
+            if m.is_skipped(id, index) {
+                return skipped_field_reads(m, id, field);
+            }
             let local = &locals[index];
             let read = read_field(m, id, index, field, key);
             field_reads(
@@ -300,6 +305,13 @@ pub fn read_impl(
         let field_name = ident::ident(&names[index]);
         let local = &locals[index];
         let idl_field = &field.name.name;
+        if m.is_skipped(id, index) {
+            let value = match holding(m, id, index, field) {
+                Holding::Optional => quote!(::std::option::Option::None),
+                _ => default_value(m, id, index, field),
+            };
+            return quote!(#field_name: #value);
+        }
         let value = match (field.requiredness, holding(m, id, index, field)) {
             (Requiredness::Required, _) => {
                 quote!(#local.ok_or_else(|| #rt::Error::missing_required_field(#idl_name, #idl_field))?)
@@ -367,6 +379,23 @@ fn field_reads(
     )
 }
 
+/// A skipped field's reads (`Builder::skip_fields`): in the in-order path it is read past, so
+/// that the fields after it stay on the fast path; the general loop has no arm for it, so it
+/// is skipped there like an unknown field.
+fn skipped_field_reads(m: &Model<'_>, id: DefId, field: &Field) -> (TokenStream, TokenStream) {
+    let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
+    let ttype = wire_type(m, id.file, &field.ty);
+    (
+        quote! {
+            if r.read_field_if(#ttype, #field_id) {
+                r.skip(#ttype)?;
+                r.read_field_end()?;
+            }
+        },
+        TokenStream::new(),
+    )
+}
+
 /// `ThriftRead` for a struct read in place (see [`reads_in_place`]): `read` starts from
 /// `Default` and calls `read_into`, which writes each field where it lives (nested structs
 /// through their own `read_into`), notes which fields it saw, and at the end resets the
@@ -387,10 +416,17 @@ fn read_in_place_impl(
         .iter()
         .map(|n| format_ident!("seen_{}", n.trim_start_matches("r#")))
         .collect();
-    let declarations = seen.iter().map(|seen| quote!(let mut #seen = false;));
+    let declarations = seen
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| !m.is_skipped(id, *index))
+        .map(|(_, seen)| quote!(let mut #seen = false;));
     let (in_order, arms): (Vec<TokenStream>, Vec<TokenStream>) = sorted_fields(s)
         .into_iter()
         .map(|(index, field)| {
+            if m.is_skipped(id, index) {
+                return skipped_field_reads(m, id, field);
+            }
             let seen = &seen[index];
             let field_name = ident::ident(&names[index]);
             let optional = holding(m, id, index, field) == Holding::Optional;
@@ -435,6 +471,16 @@ fn read_in_place_impl(
         let seen = &seen[index];
         let field_name = ident::ident(&names[index]);
         let idl_field = &field.name.name;
+        if m.is_skipped(id, index) {
+            // Never read: always what `read` gives for an absent optional field.
+            return match holding(m, id, index, field) {
+                Holding::Optional => quote!(out.#field_name = ::std::option::Option::None;),
+                _ => {
+                    let default = default_value(m, id, index, field);
+                    quote!(out.#field_name = #default;)
+                }
+            };
+        }
         let reset = match (field.requiredness, holding(m, id, index, field)) {
             (Requiredness::Required, _) => quote! {
                 return ::std::result::Result::Err(

@@ -49,6 +49,8 @@ pub struct Model<'p> {
     pub strings: crate::Strings,
     /// Whether services are generated (clients, handler traits, processors).
     pub services: bool,
+    /// Fields that decoding skips (`Builder::skip_fields`): (struct, field index).
+    pub skipped: BTreeSet<(DefId, usize)>,
     /// The `BuildHasher` of `Hash…` sets and maps, when not std's `RandomState`.
     hasher: Option<TokenStream>,
     modules: HashMap<FileId, Vec<String>>,
@@ -84,6 +86,7 @@ impl<'p> Model<'p> {
             collections,
             strings,
             services: true,
+            skipped: BTreeSet::new(),
             hasher,
             modules: HashMap::new(),
             names: HashMap::new(),
@@ -245,6 +248,12 @@ impl<'p> Model<'p> {
         &self.names[&id]
     }
 
+    /// Whether decoding reads past field `field` of struct `id` (`Builder::skip_fields`).
+    pub fn is_skipped(&self, id: DefId, field: usize) -> bool {
+        self.skipped.contains(&(id, field))
+    }
+
+    /// Whether field `field` of struct `id` is boxed (it breaks a recursion cycle).
     pub fn is_boxed(&self, id: DefId, field: usize) -> bool {
         self.boxed.contains(&(id, field))
     }
