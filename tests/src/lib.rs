@@ -7,6 +7,9 @@ pub mod samples;
 
 /// One module per golden fixture.
 pub mod golden {
+    pub mod fixture_attributes {
+        include!("../../thrift-codegen/tests/golden/attributes.rs");
+    }
     pub mod fixture_base_types {
         include!("../../thrift-codegen/tests/golden/base_types.rs");
     }

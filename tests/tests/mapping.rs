@@ -51,3 +51,37 @@ fn an_exceptions_display_is_its_message() {
     assert_eq!(silent.to_string(), format!("{silent:?}"));
     assert!(silent.to_string().contains("code: 3"));
 }
+
+/// `Builder::type_attribute` and kin (the `attributes` golden fixture): the attributes are on
+/// the items the paths name, in the form asked for.
+#[test]
+fn builder_attributes_are_on_the_items_their_paths_name() {
+    use thrift_tests::golden::fixture_attributes::attributes::{Failed, Tagged, TaggedRef};
+    fn is_eq<T: Eq>(_: &T) {}
+    let owned = Tagged {
+        name: "a".into(),
+        ..Tagged::default()
+    };
+    // `#[derive(Eq)]` on the borrowing form only (the owned one derives it on its own).
+    let borrowed = TaggedRef {
+        name: "a",
+        count: None,
+        color: owned.color,
+    };
+    is_eq(&borrowed);
+    assert_eq!(Tagged::from(&borrowed), owned);
+    // `#[non_exhaustive]` on the exception: outside its crate it is built through `Default`
+    // (a struct expression would not compile).
+    let mut failed = Failed::default();
+    failed.why = "x".into();
+    assert_eq!(failed.to_string(), "Failed: x");
+    let code = include_str!("../../thrift-codegen/tests/golden/attributes.rs");
+    for expected in [
+        "#[doc(alias = \"attributed\")]\npub struct Color",
+        "#[repr(C)]\npub struct Tagged {\n    #[doc(alias = \"title\")]",
+        "#[derive(Eq)]\npub struct TaggedRef<'de> {\n    #[doc(alias = \"title_ref\")]",
+        "#[non_exhaustive]\npub struct Failed",
+    ] {
+        assert!(code.contains(expected), "{expected}");
+    }
+}

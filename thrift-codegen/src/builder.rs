@@ -97,6 +97,7 @@ pub struct Builder {
     borrowed: bool,
     borrowed_types: Option<Vec<String>>,
     skip_fields: Vec<String>,
+    attributes: Vec<(crate::model::attributes::Target, String, String)>,
 }
 
 impl Default for Builder {
@@ -123,6 +124,7 @@ impl Builder {
             borrowed: true,
             borrowed_types: None,
             skip_fields: Vec::new(),
+            attributes: Vec::new(),
         }
     }
 
@@ -172,6 +174,106 @@ impl Builder {
     ) -> &mut Builder {
         self.skip_fields.extend(paths.into_iter().map(Into::into));
         self
+    }
+
+    /// Adds attributes to the generated structs, unions, exceptions and enums (the owned form;
+    /// [`Builder::ref_type_attribute`] for the borrowing forms) that `path` names: `.` for
+    /// every type, `file` for a file's (its name without `.thrift`), `file.Type` for one.
+    /// `attribute` is Rust attribute syntax, one or more: `#[derive(serde::Serialize)]`,
+    /// `#[serde(rename_all = "camelCase")] #[non_exhaustive]`. They follow the generated
+    /// `#[derive(...)]` (so derive helpers may be used), in the order the calls were made. A
+    /// path that names nothing, or an attribute that does not parse, is an
+    /// [`Error::Options`].
+    ///
+    /// ```no_run
+    /// thrift_codegen::Builder::new()
+    ///     .type_attribute(".", "#[derive(serde::Serialize)]")
+    ///     .field_attribute("tutorial.Place.name", "#[serde(rename = \"title\")]")
+    ///     .compile(["idl/tutorial.thrift"])?;
+    /// # Ok::<(), thrift_codegen::Error>(())
+    /// ```
+    pub fn type_attribute(
+        &mut self,
+        path: impl Into<String>,
+        attribute: impl Into<String>,
+    ) -> &mut Builder {
+        let target = crate::model::attributes::Target::Type;
+        self.attributes
+            .push((target, path.into(), attribute.into()));
+        self
+    }
+
+    /// [`Builder::type_attribute`] for the borrowing forms (`FooRef<'de>`).
+    pub fn ref_type_attribute(
+        &mut self,
+        path: impl Into<String>,
+        attribute: impl Into<String>,
+    ) -> &mut Builder {
+        let target = crate::model::attributes::Target::RefType;
+        self.attributes
+            .push((target, path.into(), attribute.into()));
+        self
+    }
+
+    /// Adds attributes to the fields (a union's variants too) of the owned form that `path`
+    /// names: `file.Type.field` for one, or any shorter path for all fields below it (`.`,
+    /// `file`, `file.Type`). Otherwise as [`Builder::type_attribute`].
+    pub fn field_attribute(
+        &mut self,
+        path: impl Into<String>,
+        attribute: impl Into<String>,
+    ) -> &mut Builder {
+        let target = crate::model::attributes::Target::Field;
+        self.attributes
+            .push((target, path.into(), attribute.into()));
+        self
+    }
+
+    /// [`Builder::field_attribute`] for the fields of the borrowing forms.
+    pub fn ref_field_attribute(
+        &mut self,
+        path: impl Into<String>,
+        attribute: impl Into<String>,
+    ) -> &mut Builder {
+        let target = crate::model::attributes::Target::RefField;
+        self.attributes
+            .push((target, path.into(), attribute.into()));
+        self
+    }
+
+    /// The attribute rules, parsed and checked against the program.
+    fn attribute_rules(
+        &self,
+        model: &Model<'_>,
+    ) -> Result<Vec<crate::model::attributes::Rule>, Error> {
+        use crate::model::attributes::{segments, Rule, Target};
+        self.attributes
+            .iter()
+            .map(|(target, path, attribute)| {
+                let call = match target {
+                    Target::Type => "type_attribute",
+                    Target::RefType => "ref_type_attribute",
+                    Target::Field => "field_attribute",
+                    Target::RefField => "ref_field_attribute",
+                };
+                let attrs = parse_attributes(attribute).map_err(|e| {
+                    Error::Options(format!("{call}(\"{path}\", ..): `{attribute}` is not a Rust attribute: {e}"))
+                })?;
+                let rule = Rule {
+                    target: *target,
+                    path: segments(path),
+                    attrs,
+                };
+                if !model.rule_matches_something(&rule) {
+                    return Err(Error::Options(format!(
+                        "{call}: `{path}` names no {} (paths are `.`, `file`, `file.Type`{}, the file's name without .thrift)",
+                        if matches!(target, Target::Type | Target::RefType) { "type" } else { "field" },
+                        if matches!(target, Target::Type | Target::RefType) { "" } else { ", `file.Type.field`" },
+                    )));
+                }
+                Ok(rule)
+            })
+            .collect()
     }
 
     /// The structs whose borrowing forms are asked for: `None` for all of them.
@@ -355,6 +457,7 @@ impl Builder {
         );
         model.services = self.services;
         model.skipped = self.skipped_fields(checked)?;
+        model.attributes = self.attribute_rules(&model)?;
         let mut out: Vec<GeneratedFile> = model
             .files()
             .map(|file| {
@@ -427,6 +530,19 @@ impl Builder {
 }
 
 /// Writes `contents` unless the file already holds exactly that (so cargo does not rebuild).
+/// Parses one or more outer attributes (`#[...]`) into tokens.
+fn parse_attributes(text: &str) -> syn::Result<TokenStream> {
+    use syn::parse::Parser;
+    let attrs = syn::Attribute::parse_outer.parse_str(text)?;
+    if attrs.is_empty() {
+        return Err(syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "expected `#[...]`",
+        ));
+    }
+    Ok(attrs.iter().map(quote::ToTokens::to_token_stream).collect())
+}
+
 /// The struct, union or exception `name` of the file whose name without `.thrift` is `file`.
 fn find_struct(checked: &Checked, file: &str, name: &str) -> Option<thrift_parser::DefId> {
     let program = &checked.program;

@@ -46,7 +46,8 @@ pub enum Command {
     },
     /// Generate Rust code: one `.rs` file per IDL file and a `mod.rs` declaring the module
     /// tree, so that `#[path = "DIR/mod.rs"] mod generated;` compiles it all.
-    Generate(GenerateArgs),
+    // Boxed: many options, and clippy's variant-size lint.
+    Generate(Box<GenerateArgs>),
 }
 
 /// Options of `generate`.
@@ -96,6 +97,20 @@ pub struct GenerateArgs {
     /// `file.Type.field`, e.g. `parquet.ColumnMetaData.statistics` (repeatable).
     #[arg(long = "skip-field", value_name = "FILE.TYPE.FIELD")]
     pub skip_field: Vec<String>,
+    /// Add attributes to the types a path names: `PATH=ATTR`, e.g.
+    /// `.=#[derive(serde::Serialize)]` or `tutorial.Place=#[non_exhaustive]` (repeatable).
+    #[arg(long = "type-attribute", value_name = "PATH=ATTR")]
+    pub type_attribute: Vec<String>,
+    /// `--type-attribute` for the borrowing forms (`FooRef<'de>`).
+    #[arg(long = "ref-type-attribute", value_name = "PATH=ATTR")]
+    pub ref_type_attribute: Vec<String>,
+    /// Add attributes to the fields a path names: `PATH=ATTR`, e.g.
+    /// `tutorial.Place.name=#[serde(rename = "title")]` (repeatable).
+    #[arg(long = "field-attribute", value_name = "PATH=ATTR")]
+    pub field_attribute: Vec<String>,
+    /// `--field-attribute` for the fields of the borrowing forms.
+    #[arg(long = "ref-field-attribute", value_name = "PATH=ATTR")]
+    pub ref_field_attribute: Vec<String>,
     /// The IDL files to generate code for (their includes are generated too).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -114,7 +129,7 @@ pub enum ErrorFormat {
 /// to `stderr`.
 pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode {
     match cli.command {
-        Command::Generate(args) => generate(args, stdout, stderr),
+        Command::Generate(args) => generate(*args, stdout, stderr),
         Command::Check {
             include_dirs,
             error_format,
@@ -171,6 +186,34 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         builder.borrowed_types(&args.borrowed_type);
     }
     builder.skip_fields(&args.skip_field);
+    type Add = fn(&mut crate::Builder, String, String) -> &mut crate::Builder;
+    let attributes: [(&str, &[String], Add); 4] = [
+        ("--type-attribute", &args.type_attribute, |b, p, a| {
+            b.type_attribute(p, a)
+        }),
+        (
+            "--ref-type-attribute",
+            &args.ref_type_attribute,
+            |b, p, a| b.ref_type_attribute(p, a),
+        ),
+        ("--field-attribute", &args.field_attribute, |b, p, a| {
+            b.field_attribute(p, a)
+        }),
+        (
+            "--ref-field-attribute",
+            &args.ref_field_attribute,
+            |b, p, a| b.ref_field_attribute(p, a),
+        ),
+    ];
+    for (flag, values, add) in attributes {
+        for value in values {
+            let Some((path, attribute)) = value.split_once('=') else {
+                let _ = writeln!(stderr, "error: {flag} takes PATH=ATTR, got `{value}`");
+                return ExitCode::from(2);
+            };
+            add(&mut builder, path.to_string(), attribute.to_string());
+        }
+    }
     let files = match builder.generate(&args.files) {
         Ok(files) => files,
         Err(e) => {

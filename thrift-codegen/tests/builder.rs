@@ -191,3 +191,53 @@ fn without_borrowing_forms_parquet_is_at_most_one_and_a_half_times_apache() {
         apache
     );
 }
+
+/// `type_attribute` and kin: a path that names nothing, or text that is not an attribute, is
+/// an options error saying which call and path.
+#[test]
+fn attribute_paths_and_syntax_are_checked() {
+    let code = |configure: &dyn Fn(&mut Builder)| {
+        let mut builder = Builder::new();
+        configure(&mut builder);
+        builder
+            .generate([fixture("attributes.thrift")])
+            .map(|files| thrift_codegen::single_file(&files))
+    };
+    let all = code(&|b| {
+        b.type_attribute(".", "#[doc(alias = \"everything\")]");
+    })
+    .unwrap();
+    // Color, Tagged, Choice and Failed; not the borrowing forms.
+    assert_eq!(all.matches("#[doc(alias = \"everything\")]").count(), 4);
+    let fields = code(&|b| {
+        b.field_attribute("attributes.Tagged", "#[doc(alias = \"f\")]");
+    })
+    .unwrap();
+    assert_eq!(fields.matches("#[doc(alias = \"f\")]").count(), 3);
+    for (configure, expect) in [
+        (
+            &(|b: &mut Builder| {
+                b.type_attribute("attributes.Nope", "#[repr(C)]");
+            }) as &dyn Fn(&mut Builder),
+            "type_attribute: `attributes.Nope` names no type",
+        ),
+        (
+            &|b: &mut Builder| {
+                b.field_attribute("attributes.Tagged.nope", "#[repr(C)]");
+            },
+            "field_attribute: `attributes.Tagged.nope` names no field",
+        ),
+        (
+            &|b: &mut Builder| {
+                b.ref_type_attribute("attributes", "derive(Debug)");
+            },
+            "ref_type_attribute(\"attributes\", ..): `derive(Debug)` is not a Rust attribute",
+        ),
+    ] {
+        let result = code(configure);
+        assert!(
+            matches!(&result, Err(thrift_codegen::Error::Options(why)) if why.contains(expect)),
+            "{expect}: {result:?}"
+        );
+    }
+}

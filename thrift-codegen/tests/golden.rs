@@ -22,11 +22,18 @@ fn cases() -> Vec<(PathBuf, Builder, PathBuf)> {
     let mut cases = Vec::new();
     for fixture in fixtures() {
         let stem = fixture.file_stem().unwrap().to_string_lossy().into_owned();
-        cases.push((
-            fixture.clone(),
-            Builder::new(),
-            fixture.with_extension("rs"),
-        ));
+        let mut builder = Builder::new();
+        if stem == "attributes" {
+            builder
+                .type_attribute("attributes", "#[doc(alias = \"attributed\")]")
+                .type_attribute("attributes.Tagged", "#[repr(C)]")
+                .ref_type_attribute("attributes.Tagged", "#[derive(Eq)]")
+                .type_attribute("attributes.Failed", "#[non_exhaustive]")
+                .field_attribute("attributes.Tagged.name", "#[doc(alias = \"title\")]")
+                .field_attribute("attributes.Choice", "#[doc(alias = \"option\")]")
+                .ref_field_attribute("attributes.Tagged.name", "#[doc(alias = \"title_ref\")]");
+        }
+        cases.push((fixture.clone(), builder, fixture.with_extension("rs")));
         if HASH_FIXTURES.contains(&stem.as_str()) {
             let golden = fixture.with_file_name(format!("{stem}_hash.rs"));
             let mut builder = Builder::new();

@@ -49,7 +49,8 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
                 ty = quote!(::std::option::Option<#ty>);
             }
             let allow = complexity_allow(&ty);
-            quote! { #allow pub #field_name: #ty, }
+            let attrs = m.field_attrs(id, index, true);
+            quote! { #attrs #allow pub #field_name: #ty, }
         })
         .collect::<Vec<_>>();
     let write = write_impl(m, id, s, &names, &target);
@@ -89,9 +90,11 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         );
         quote!(#field_name: #value)
     });
+    let attrs = m.type_attrs(id, true);
     quote! {
         #[doc = #doc]
         #[derive(#(#derives),*)]
+        #attrs
         pub struct #ref_name<'de> {
             #(#fields)*
         }

@@ -74,9 +74,11 @@ pub fn enum_item(m: &Model<'_>, id: DefId, e: &Enum) -> TokenStream {
         }
         None => (quote!(, Default), TokenStream::new()),
     };
+    let attrs = m.type_attrs(id, false);
     quote! {
         #docs
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord #derive_default)]
+        #attrs
         pub struct #name(pub i32);
 
         #default_impl

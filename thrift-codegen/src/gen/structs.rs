@@ -89,7 +89,8 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
             ty = quote!(::std::option::Option<#ty>);
         }
         let allow = complexity_allow(&ty);
-        quote! { #docs #allow pub #field_name: #ty, }
+        let attrs = m.field_attrs(id, index, false);
+        quote! { #docs #attrs #allow pub #field_name: #ty, }
     });
 
     // `Default`: derived when it gives the right values, written out when the IDL has defaults.
@@ -134,9 +135,11 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         TokenStream::new()
     };
     let _ = rt;
+    let attrs = m.type_attrs(id, false);
     quote! {
         #docs
         #derive
+        #attrs
         pub struct #name {
             #(#fields)*
         }

@@ -62,7 +62,8 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
             let variant = ident::ident(&variants[index]);
             let ty = &types[index];
             let allow = super::types::complexity_allow(ty);
-            quote! { #docs #allow #variant(#ty), }
+            let attrs = m.field_attrs(id, index, m.borrowed());
+            quote! { #docs #attrs #allow #variant(#ty), }
         })
         .collect::<Vec<_>>();
 
@@ -166,9 +167,11 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
         }
     };
 
+    let attrs = m.type_attrs(id, m.borrowed());
     quote! {
         #docs
         #derive
+        #attrs
         #lint
         pub enum #ty {
             #(#variant_items)*

@@ -2,6 +2,7 @@
 //! of every file, the Rust name of every definition, which fields must be boxed, and which
 //! traits every type can derive.
 
+pub mod attributes;
 mod derives;
 mod keys;
 mod recursion;
@@ -51,6 +52,8 @@ pub struct Model<'p> {
     pub services: bool,
     /// Fields that decoding skips (`Builder::skip_fields`): (struct, field index).
     pub skipped: BTreeSet<(DefId, usize)>,
+    /// The user's attributes (`Builder::type_attribute` and kin), in the order given.
+    pub attributes: Vec<attributes::Rule>,
     /// The `BuildHasher` of `Hash…` sets and maps, when not std's `RandomState`.
     hasher: Option<TokenStream>,
     modules: HashMap<FileId, Vec<String>>,
@@ -87,6 +90,7 @@ impl<'p> Model<'p> {
             strings,
             services: true,
             skipped: BTreeSet::new(),
+            attributes: Vec::new(),
             hasher,
             modules: HashMap::new(),
             names: HashMap::new(),

@@ -1,0 +1,123 @@
+//! Attributes the user adds to generated items (`Builder::type_attribute` and kin), by IDL
+//! path: `.` for everything, `file` for a file's definitions, `file.Type` for one type,
+//! `file.Type.field` for one field (`file` is the file's name without `.thrift`). A rule
+//! applies to every item its path is a prefix of, in the order the rules were given.
+
+use proc_macro2::TokenStream;
+use thrift_parser::ast::Definition;
+use thrift_parser::DefId;
+
+use super::Model;
+
+/// Which items a rule adds its attributes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Structs, unions, exceptions and enums, the owned form.
+    Type,
+    /// The borrowing forms `FooRef<'de>`.
+    RefType,
+    /// Fields (union variants too) of the owned form.
+    Field,
+    /// Fields of the borrowing forms.
+    RefField,
+}
+
+/// One `type_attribute`-like call.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    pub target: Target,
+    /// The path's segments; empty for `.`.
+    pub path: Vec<String>,
+    pub attrs: TokenStream,
+}
+
+/// Splits an IDL path into segments: `.` is the empty path.
+pub fn segments(path: &str) -> Vec<String> {
+    if path == "." || path.is_empty() {
+        return Vec::new();
+    }
+    let path = path.strip_prefix('.').unwrap_or(path);
+    path.split('.').map(str::to_string).collect()
+}
+
+fn is_prefix(rule: &[String], item: &[&str]) -> bool {
+    rule.len() <= item.len() && rule.iter().zip(item).all(|(a, b)| a == b)
+}
+
+impl Model<'_> {
+    fn file_stem(&self, id: DefId) -> String {
+        self.program
+            .sources
+            .path(id.file)
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+    }
+
+    fn matching(&self, target: Target, item: &[&str]) -> TokenStream {
+        self.attributes
+            .iter()
+            .filter(|rule| rule.target == target && is_prefix(&rule.path, item))
+            .map(|rule| rule.attrs.clone())
+            .collect()
+    }
+
+    /// The user's attributes for the owned (`borrowed == false`) or borrowing form of a type.
+    pub fn type_attrs(&self, id: DefId, borrowed: bool) -> TokenStream {
+        if self.attributes.is_empty() {
+            return TokenStream::new();
+        }
+        let stem = self.file_stem(id);
+        let name = &self.program.definition(id).name().name;
+        let target = if borrowed {
+            Target::RefType
+        } else {
+            Target::Type
+        };
+        self.matching(target, &[&stem, name])
+    }
+
+    /// The user's attributes for field `index` of a struct, union or exception.
+    pub fn field_attrs(&self, id: DefId, index: usize, borrowed: bool) -> TokenStream {
+        if self.attributes.is_empty() {
+            return TokenStream::new();
+        }
+        let Definition::Struct(s) = self.program.definition(id) else {
+            return TokenStream::new();
+        };
+        let stem = self.file_stem(id);
+        let target = if borrowed {
+            Target::RefField
+        } else {
+            Target::Field
+        };
+        self.matching(target, &[&stem, &s.name.name, &s.fields[index].name.name])
+    }
+
+    /// Whether a rule's path names anything it could apply to (a typo is an error).
+    pub fn rule_matches_something(&self, rule: &Rule) -> bool {
+        self.program.files().any(|file| {
+            file.document
+                .definitions
+                .iter()
+                .enumerate()
+                .any(|(index, d)| {
+                    let id = DefId {
+                        file: file.id,
+                        index,
+                    };
+                    let stem = self.file_stem(id);
+                    match (rule.target, d) {
+                        (
+                            Target::Type | Target::RefType,
+                            Definition::Struct(_) | Definition::Enum(_),
+                        ) => is_prefix(&rule.path, &[&stem, &d.name().name]),
+                        (Target::Field | Target::RefField, Definition::Struct(s)) => s
+                            .fields
+                            .iter()
+                            .any(|f| is_prefix(&rule.path, &[&stem, &s.name.name, &f.name.name])),
+                        _ => false,
+                    }
+                })
+        })
+    }
+}
