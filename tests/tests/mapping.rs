@@ -85,3 +85,22 @@ fn builder_attributes_are_on_the_items_their_paths_name() {
         assert!(code.contains(expected), "{expected}");
     }
 }
+
+/// `new` takes the `required` fields; the others are at their defaults. Structs without
+/// required fields have none (`Default` is the way).
+#[test]
+fn new_takes_the_required_fields() {
+    use thrift_tests::golden::fixture_base_types::base_types::Requiredness;
+    let value = Requiredness::new(1, "s".into(), true);
+    assert_eq!(
+        value,
+        Requiredness {
+            req: 1,
+            req_string: "s".into(),
+            req_bool: true,
+            ..Requiredness::default()
+        }
+    );
+    let code = include_str!("../../thrift-codegen/tests/golden/base_types.rs");
+    assert!(!code.contains("impl BaseTypes {"), "BaseTypes has no required field");
+}

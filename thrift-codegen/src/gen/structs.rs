@@ -118,6 +118,7 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         TokenStream::new()
     };
 
+    let constructor = constructor(m, id, s, &names, can_default);
     let write = write_impl(m, id, s, &names, &Target::owned(m, id));
     let read = read_impl(m, id, s, &names, &Target::owned(m, id));
     let exception = if s.kind == StructKind::Exception {
@@ -145,9 +146,67 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         }
 
         #default_impl
+        #constructor
         #exception
         #write
         #read
+    }
+}
+
+/// `new` taking the `required` fields, in IDL order, the others at their defaults; only for
+/// structs and exceptions that have required fields (for the others `Default` is the way).
+fn constructor(
+    m: &Model<'_>,
+    id: DefId,
+    s: &Struct,
+    names: &[String],
+    can_default: bool,
+) -> TokenStream {
+    let required: Vec<usize> = (0..s.fields.len())
+        .filter(|&index| s.fields[index].requiredness == Requiredness::Required)
+        .collect();
+    if required.is_empty() || (!can_default && required.len() < s.fields.len()) {
+        return TokenStream::new();
+    }
+    let name = ident::ident(m.name(id));
+    let key = m.is_key_struct(id);
+    let params = required.iter().map(|&index| {
+        let field = &s.fields[index];
+        let field_name = ident::ident(&names[index]);
+        let mut ty = rust_type(m, id.file, &field.ty, key);
+        if m.is_boxed(id, index) {
+            ty = quote!(::std::boxed::Box<#ty>);
+        }
+        quote!(#field_name: #ty)
+    });
+    let inits = required.iter().map(|&index| ident::ident(&names[index]));
+    let rest = if required.len() < s.fields.len() {
+        quote!(..::std::default::Default::default())
+    } else {
+        TokenStream::new()
+    };
+    let allow = if required.len() > 7 {
+        quote!(#[allow(clippy::too_many_arguments)])
+    } else {
+        TokenStream::new()
+    };
+    let doc = if rest.is_empty() {
+        format!(" A `{}` of its fields (all `required`).", m.name(id))
+    } else {
+        format!(
+            " A `{0}` of its `required` fields, the others at their defaults (set them after, or \
+             build with `{0} {{ field, ..{0}::default() }}`).",
+            m.name(id)
+        )
+    };
+    quote! {
+        impl #name {
+            #[doc = #doc]
+            #allow
+            pub fn new(#(#params),*) -> Self {
+                #name { #(#inits,)* #rest }
+            }
+        }
     }
 }
 

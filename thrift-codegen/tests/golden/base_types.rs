@@ -469,6 +469,17 @@ pub struct Requiredness {
     pub opt_bool: ::std::option::Option<bool>,
     pub req_bool: bool,
 }
+impl Requiredness {
+    /// A `Requiredness` of its `required` fields, the others at their defaults (set them after, or build with `Requiredness { field, ..Requiredness::default() }`).
+    pub fn new(req: i32, req_string: ::std::string::String, req_bool: bool) -> Self {
+        Requiredness {
+            req,
+            req_string,
+            req_bool,
+            ..::std::default::Default::default()
+        }
+    }
+}
 impl __rt::ThriftWrite for Requiredness {
     fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
         let token = w.write_struct_begin()?;
@@ -1464,6 +1475,15 @@ pub struct Nested {
     pub inner: ::std::option::Option<Requiredness>,
     pub items: ::std::vec::Vec<Requiredness>,
     pub plain: OutOfOrder,
+}
+impl Nested {
+    /// A `Nested` of its `required` fields, the others at their defaults (set them after, or build with `Nested { field, ..Nested::default() }`).
+    pub fn new(base: BaseTypes) -> Self {
+        Nested {
+            base,
+            ..::std::default::Default::default()
+        }
+    }
 }
 impl __rt::ThriftWrite for Nested {
     fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {

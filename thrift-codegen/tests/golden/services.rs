@@ -74,6 +74,15 @@ pub struct Item {
     pub name: ::std::string::String,
     pub tags: ::std::option::Option<::std::vec::Vec<i64>>,
 }
+impl Item {
+    /// A `Item` of its `required` fields, the others at their defaults (set them after, or build with `Item { field, ..Item::default() }`).
+    pub fn new(name: ::std::string::String) -> Self {
+        Item {
+            name,
+            ..::std::default::Default::default()
+        }
+    }
+}
 impl __rt::ThriftWrite for Item {
     fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
         let token = w.write_struct_begin()?;
