@@ -102,5 +102,8 @@ fn new_takes_the_required_fields() {
         }
     );
     let code = include_str!("../../thrift-codegen/tests/golden/base_types.rs");
-    assert!(!code.contains("impl BaseTypes {"), "BaseTypes has no required field");
+    assert!(
+        !code.contains("impl BaseTypes {"),
+        "BaseTypes has no required field"
+    );
 }

@@ -98,6 +98,7 @@ pub struct Builder {
     borrowed_types: Option<Vec<String>>,
     skip_fields: Vec<String>,
     attributes: Vec<(crate::model::attributes::Target, String, String)>,
+    extern_paths: Vec<(String, String)>,
 }
 
 impl Default for Builder {
@@ -125,6 +126,7 @@ impl Builder {
             borrowed_types: None,
             skip_fields: Vec::new(),
             attributes: Vec::new(),
+            extern_paths: Vec::new(),
         }
     }
 
@@ -239,6 +241,52 @@ impl Builder {
         self.attributes
             .push((target, path.into(), attribute.into()));
         self
+    }
+
+    /// Takes the types of an included IDL file from an existing crate instead of generating
+    /// them again: `idl_path` is the file's name without `.thrift` (`common`), `rust_path`
+    /// the module that crate generated for it (`::common_types::common`). Nothing is
+    /// generated for that file; every reference to its types, constants and services names
+    /// them through `rust_path`. Two crates that include one common IDL then share its types
+    /// (a value decoded by one is the other's type). The other crate must generate that file
+    /// with the same type-mapping options (strings, collections, borrowing forms); a struct
+    /// used as a set element or map key (which changes its doubles to `OrderedF64`) must be
+    /// one in that crate too. A path naming no loaded file, or a `rust_path` that is not a
+    /// path, is an [`Error::Options`].
+    pub fn extern_path(
+        &mut self,
+        idl_path: impl Into<String>,
+        rust_path: impl Into<String>,
+    ) -> &mut Builder {
+        self.extern_paths.push((idl_path.into(), rust_path.into()));
+        self
+    }
+
+    /// The files of [`Builder::extern_path`], with their Rust paths.
+    fn extern_files(
+        &self,
+        checked: &Checked,
+    ) -> Result<std::collections::HashMap<thrift_parser::FileId, TokenStream>, Error> {
+        let program = &checked.program;
+        self.extern_paths
+            .iter()
+            .map(|(idl, rust)| {
+                let file = program
+                    .files()
+                    .find(|f| {
+                        program.sources.path(f.id).file_stem() == Some(std::ffi::OsStr::new(idl))
+                    })
+                    .ok_or_else(|| {
+                        Error::Options(format!(
+                            "extern_path: `{idl}` names no IDL file that is loaded (the file's name without .thrift)"
+                        ))
+                    })?;
+                let path = syn::parse_str::<syn::Path>(rust).map_err(|e| {
+                    Error::Options(format!("extern_path(\"{idl}\", \"{rust}\"): not a Rust path: {e}"))
+                })?;
+                Ok((file.id, quote::ToTokens::to_token_stream(&path)))
+            })
+            .collect()
     }
 
     /// The attribute rules, parsed and checked against the program.
@@ -458,8 +506,10 @@ impl Builder {
         model.services = self.services;
         model.skipped = self.skipped_fields(checked)?;
         model.attributes = self.attribute_rules(&model)?;
+        model.externs = self.extern_files(checked)?;
         let mut out: Vec<GeneratedFile> = model
             .files()
+            .filter(|file| !model.externs.contains_key(file))
             .map(|file| {
                 let module = model.module_path(file).to_vec();
                 let source = checked.program.sources.path(file);

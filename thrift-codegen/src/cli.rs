@@ -97,6 +97,10 @@ pub struct GenerateArgs {
     /// `file.Type.field`, e.g. `parquet.ColumnMetaData.statistics` (repeatable).
     #[arg(long = "skip-field", value_name = "FILE.TYPE.FIELD")]
     pub skip_field: Vec<String>,
+    /// Take the types of an included file from another crate's module instead of generating
+    /// them: `FILE=RUST_PATH`, e.g. `common=::common_types::common` (repeatable).
+    #[arg(long = "extern-path", value_name = "FILE=RUST_PATH")]
+    pub extern_path: Vec<String>,
     /// Add attributes to the types a path names: `PATH=ATTR`, e.g.
     /// `.=#[derive(serde::Serialize)]` or `tutorial.Place=#[non_exhaustive]` (repeatable).
     #[arg(long = "type-attribute", value_name = "PATH=ATTR")]
@@ -187,7 +191,10 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     }
     builder.skip_fields(&args.skip_field);
     type Add = fn(&mut crate::Builder, String, String) -> &mut crate::Builder;
-    let attributes: [(&str, &[String], Add); 4] = [
+    let attributes: [(&str, &[String], Add); 5] = [
+        ("--extern-path", &args.extern_path, |b, f, p| {
+            b.extern_path(f, p)
+        }),
         ("--type-attribute", &args.type_attribute, |b, p, a| {
             b.type_attribute(p, a)
         }),
@@ -208,7 +215,10 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     for (flag, values, add) in attributes {
         for value in values {
             let Some((path, attribute)) = value.split_once('=') else {
-                let _ = writeln!(stderr, "error: {flag} takes PATH=ATTR, got `{value}`");
+                let _ = writeln!(
+                    stderr,
+                    "error: {flag} takes two values joined by `=`, got `{value}`"
+                );
                 return ExitCode::from(2);
             };
             add(&mut builder, path.to_string(), attribute.to_string());

@@ -241,3 +241,30 @@ fn attribute_paths_and_syntax_are_checked() {
         );
     }
 }
+
+/// `extern_path`: the extern file is not generated and its types are named through the Rust
+/// path given; a file name that is not loaded, or a Rust path that does not parse, is an
+/// options error. (Two crates sharing types this way: `tests/extern/`.)
+#[test]
+fn extern_files_are_not_generated_and_named_through_their_path() {
+    let user = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/extern/idl/user.thrift");
+    let files = Builder::new()
+        .extern_path("common", "::shared_crate::common")
+        .generate([&user])
+        .unwrap();
+    let modules: Vec<_> = files.iter().map(|f| f.module.join("::")).collect();
+    assert_eq!(modules, ["user"]);
+    let code = &files[0].contents;
+    assert!(code.contains("::shared_crate::common::Label"), "{code}");
+    assert!(!code.contains("super::common"));
+    for (file, path, expect) in [
+        ("nope", "::x", "`nope` names no IDL file"),
+        ("common", "not a path!", "not a Rust path"),
+    ] {
+        let result = Builder::new().extern_path(file, path).generate([&user]);
+        assert!(
+            matches!(&result, Err(thrift_codegen::Error::Options(why)) if why.contains(expect)),
+            "{file}: {result:?}"
+        );
+    }
+}

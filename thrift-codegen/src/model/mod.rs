@@ -54,6 +54,9 @@ pub struct Model<'p> {
     pub skipped: BTreeSet<(DefId, usize)>,
     /// The user's attributes (`Builder::type_attribute` and kin), in the order given.
     pub attributes: Vec<attributes::Rule>,
+    /// Files whose definitions come from another crate (`Builder::extern_path`): the Rust
+    /// path of the module that holds them there. Nothing is generated for these files.
+    pub externs: HashMap<FileId, TokenStream>,
     /// The `BuildHasher` of `Hash…` sets and maps, when not std's `RandomState`.
     hasher: Option<TokenStream>,
     modules: HashMap<FileId, Vec<String>>,
@@ -91,6 +94,7 @@ impl<'p> Model<'p> {
             services: true,
             skipped: BTreeSet::new(),
             attributes: Vec::new(),
+            externs: HashMap::new(),
             hasher,
             modules: HashMap::new(),
             names: HashMap::new(),
@@ -493,6 +497,9 @@ impl<'p> Model<'p> {
     pub fn path_to_named(&self, id: DefId, name: &str) -> TokenStream {
         let from = self.current.get().expect("set_current before generating");
         let name = ident::ident(name);
+        if let Some(module) = self.externs.get(&id.file) {
+            return quote!(#module::#name);
+        }
         if from == id.file {
             return quote!(#name);
         }
