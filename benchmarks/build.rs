@@ -52,6 +52,25 @@ fn main() {
     #[cfg(feature = "mappings")]
     mappings(&out, &bench, &parquet);
 
+    // Ours skipping what the parquet crate's `ParquetMetaDataOptions` can skip (feature `skip`).
+    #[cfg(feature = "skip")]
+    {
+        let ours_skip = out.join("ours_skip");
+        std::fs::create_dir_all(&ours_skip).unwrap();
+        if let Err(e) = thrift_codegen::Builder::new()
+            .out_dir(&ours_skip)
+            .services(false)
+            .skip_fields([
+                "parquet.ColumnMetaData.statistics",
+                "parquet.ColumnMetaData.size_statistics",
+                "parquet.ColumnMetaData.encoding_stats",
+            ])
+            .compile([&parquet])
+        {
+            panic!("thrift-codegen: {e}");
+        }
+    }
+
     #[cfg(feature = "apache")]
     apache(&out, &[&bench, &parquet]);
 

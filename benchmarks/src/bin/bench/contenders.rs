@@ -766,8 +766,66 @@ impl Workload for ParquetW {
         r.into()
     }
 
-    #[allow(unused_variables)]
+    #[allow(unused_variables, unused_mut)]
     fn extra_decoders<'a>(value: &'a Self::Ours, bytes: &'a [u8]) -> Vec<Contender<'a>> {
+        let mut contenders = Vec::new();
+        // Selective decoding: the same footer without column statistics, size statistics and
+        // encoding stats; checked to agree with the full decode on everything else.
+        #[cfg(feature = "skip")]
+        {
+            use gen::ours_skip::parquet::FileMetaData as Skip;
+            let skipped_equal = |skip: &Skip| {
+                let mut expected = value.clone();
+                for column in expected.row_groups.iter_mut().flat_map(|g| &mut g.columns) {
+                    if let Some(meta) = &mut column.meta_data {
+                        meta.statistics = None;
+                        meta.size_statistics = None;
+                        meta.encoding_stats = None;
+                    }
+                }
+                expected.encode_to_vec::<Compact>().ok() == skip.encode_to_vec::<Compact>().ok()
+            };
+            let check = guard(|| {
+                let skip = Skip::decode::<Compact>(bytes).map_err(|e| e.to_string())?;
+                if skipped_equal(&skip) {
+                    Ok(())
+                } else {
+                    Err("skipping decode disagrees with the full one".into())
+                }
+            });
+            contenders.push(Contender {
+                name: "ours-skip-stats",
+                runner: check.map(|()| {
+                    Box::new(move |n: u64| {
+                        for _ in 0..n {
+                            black_box(Skip::decode::<Compact>(black_box(bytes)).unwrap());
+                        }
+                    }) as Runner<'a>
+                }),
+            });
+            #[cfg(feature = "borrowed")]
+            {
+                use gen::ours_skip::parquet::FileMetaDataRef as SkipRef;
+                let check = guard(|| {
+                    let skip = SkipRef::decode::<Compact>(bytes).map_err(|e| e.to_string())?;
+                    if skipped_equal(&Skip::from(&skip)) {
+                        Ok(())
+                    } else {
+                        Err("skipping decode disagrees with the full one".into())
+                    }
+                });
+                contenders.push(Contender {
+                    name: "ours-skip-stats-borrowed",
+                    runner: check.map(|()| {
+                        Box::new(move |n: u64| {
+                            for _ in 0..n {
+                                black_box(SkipRef::decode::<Compact>(black_box(bytes)).unwrap());
+                            }
+                        }) as Runner<'a>
+                    }),
+                });
+            }
+        }
         #[cfg(feature = "parquet")]
         {
             use parquet::file::metadata::ParquetMetaDataReader;
@@ -789,9 +847,9 @@ impl Workload for ParquetW {
                     Err("ParquetMetaData disagrees with our FileMetaData".into())
                 }
             });
-            vec![Contender {
+            contenders.push(Contender {
                 name: "parquet-crate",
-                runner: check.map(|()| {
+                runner: check.clone().map(|()| {
                     Box::new(move |n: u64| {
                         for _ in 0..n {
                             black_box(
@@ -800,9 +858,38 @@ impl Workload for ParquetW {
                         }
                     }) as Runner<'a>
                 }),
-            }]
+            });
+            // The parquet crate's own selective decoding: `ParquetMetaDataOptions` skipping
+            // column statistics, size statistics and encoding stats for every column.
+            use parquet::file::metadata::{ParquetMetaDataOptions, ParquetStatisticsPolicy};
+            let options = ParquetMetaDataOptions::new()
+                .with_column_stats_policy(ParquetStatisticsPolicy::SkipAll)
+                .with_size_stats_policy(ParquetStatisticsPolicy::SkipAll)
+                .with_encoding_stats_policy(ParquetStatisticsPolicy::SkipAll);
+            let check = check.and_then(|()| {
+                guard(|| {
+                    ParquetMetaDataReader::decode_metadata_with_options(bytes, Some(&options))
+                        .map(drop)
+                        .map_err(|e| e.to_string())
+                })
+            });
+            contenders.push(Contender {
+                name: "parquet-crate-no-stats",
+                runner: check.map(|()| {
+                    Box::new(move |n: u64| {
+                        for _ in 0..n {
+                            black_box(
+                                ParquetMetaDataReader::decode_metadata_with_options(
+                                    black_box(bytes),
+                                    Some(&options),
+                                )
+                                .unwrap(),
+                            );
+                        }
+                    }) as Runner<'a>
+                }),
+            });
         }
-        #[cfg(not(feature = "parquet"))]
-        Vec::new()
+        contenders
     }
 }

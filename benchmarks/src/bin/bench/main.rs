@@ -50,6 +50,13 @@ pub mod gen {
         include!(concat!(env!("OUT_DIR"), "/ours_bytes/thrift.rs"));
     }
 
+    /// parquet.thrift with the column statistics, size statistics and encoding stats skipped
+    /// on decode (`Builder::skip_fields`).
+    #[cfg(feature = "skip")]
+    pub mod ours_skip {
+        include!(concat!(env!("OUT_DIR"), "/ours_skip/thrift.rs"));
+    }
+
     /// bench.thrift with `Strings::Bytes`, `Collections::Hash` and
     /// `::foldhash::fast::RandomState` as the hasher: pilota's mapping.
     #[cfg(feature = "mappings")]
