@@ -99,6 +99,7 @@ pub struct Builder {
     skip_fields: Vec<String>,
     attributes: Vec<(crate::model::attributes::Target, String, String)>,
     extern_paths: Vec<(String, String)>,
+    boxed: Vec<String>,
 }
 
 impl Default for Builder {
@@ -127,6 +128,7 @@ impl Builder {
             skip_fields: Vec::new(),
             attributes: Vec::new(),
             extern_paths: Vec::new(),
+            boxed: Vec::new(),
         }
     }
 
@@ -289,6 +291,43 @@ impl Builder {
             .collect()
     }
 
+    /// Applies the IDL's `rust.*` annotations and [`Builder::boxed`] to the model: boxes, and
+    /// attributes (the IDL's before the builder's). Returns the annotations' warnings; their
+    /// errors (a `rust.attr` that does not parse, a `rust.box` on a field that cannot be
+    /// boxed) are an [`Error::Idl`].
+    fn apply_annotations(
+        &self,
+        checked: &Checked,
+        model: &mut Model<'_>,
+    ) -> Result<Vec<thrift_parser::Diagnostic>, Error> {
+        use crate::model::annotations;
+        let from_idl = annotations::read(model);
+        let diagnostics = from_idl.diagnostics;
+        let mut boxes = from_idl.boxed;
+        for path in &self.boxed {
+            let (id, index) = field_path(checked, "boxed", path)?;
+            if !annotations::can_box(model, id, index) {
+                return Err(Error::Options(format!(
+                    "boxed: `{path}` is not a field whose type is a struct, union or exception"
+                )));
+            }
+            boxes.push((id, index));
+        }
+        if diagnostics.iter().any(thrift_parser::Diagnostic::is_error) {
+            return Err(Error::Idl(thrift_parser::diagnostic::render_all(
+                &diagnostics,
+                &checked.program.sources,
+            )));
+        }
+        for (id, index) in boxes {
+            model.add_boxed(id, index);
+        }
+        let builder_rules = std::mem::take(&mut model.attributes);
+        model.attributes = from_idl.attributes;
+        model.attributes.extend(builder_rules);
+        Ok(diagnostics)
+    }
+
     /// The attribute rules, parsed and checked against the program.
     fn attribute_rules(
         &self,
@@ -346,6 +385,16 @@ impl Builder {
             .map(Some)
     }
 
+    /// Holds these fields as `Box<T>` (the field's type must be a struct, union or
+    /// exception): IDL paths `file.Type.field`. For a large struct held inline by many small
+    /// values, or a union whose variants differ much in size (`rust.box` on a field in the IDL
+    /// does the same). Recursive fields are boxed anyway. A path naming no such field is an
+    /// [`Error::Options`].
+    pub fn boxed<S: Into<String>>(&mut self, paths: impl IntoIterator<Item = S>) -> &mut Builder {
+        self.boxed.extend(paths.into_iter().map(Into::into));
+        self
+    }
+
     /// The fields of [`Builder::skip_fields`], as (struct, field index).
     fn skipped_fields(
         &self,
@@ -354,28 +403,16 @@ impl Builder {
         self.skip_fields
             .iter()
             .map(|path| {
-                let not_found = || {
-                    Error::Options(format!(
-                        "skip_fields: `{path}` names no field of a struct or exception (paths are `file.Type.field`, the file's name without .thrift)"
-                    ))
-                };
-                let (ty, field) = path.rsplit_once('.').ok_or_else(not_found)?;
-                let (file, name) = ty.rsplit_once('.').ok_or_else(not_found)?;
-                let id = find_struct(checked, file, name).ok_or_else(not_found)?;
+                let (id, index) = field_path(checked, "skip_fields", path)?;
                 let thrift_parser::ast::Definition::Struct(s) = checked.program.definition(id)
                 else {
-                    return Err(not_found());
+                    unreachable!("field_path gives fields of structs");
                 };
                 if s.kind == thrift_parser::ast::StructKind::Union {
                     return Err(Error::Options(format!(
                         "skip_fields: `{path}` is a field of a union; a union's fields cannot be skipped (the value would have no variant)"
                     )));
                 }
-                let index = s
-                    .fields
-                    .iter()
-                    .position(|f| f.name.name == field)
-                    .ok_or_else(not_found)?;
                 Ok((id, index))
             })
             .collect()
@@ -460,10 +497,22 @@ impl Builder {
         &self,
         files: impl IntoIterator<Item = P>,
     ) -> Result<Vec<GeneratedFile>, Error> {
+        self.generate_with_warnings(files).map(|(files, _)| files)
+    }
+
+    /// [`Builder::generate`], with the warnings (rendered) of the `rust.*` annotations.
+    pub(crate) fn generate_with_warnings<P: AsRef<Path>>(
+        &self,
+        files: impl IntoIterator<Item = P>,
+    ) -> Result<(Vec<GeneratedFile>, String), Error> {
         let files: Vec<P> = files.into_iter().collect();
         let hasher = self.hasher_tokens()?;
         let checked = self.check(&files)?;
-        self.generate_checked(&checked, hasher)
+        let (generated, warnings) = self.generate_checked(&checked, hasher)?;
+        Ok((
+            generated,
+            thrift_parser::diagnostic::render_all(&warnings, &checked.program.sources),
+        ))
     }
 
     /// The hasher type as tokens, checked: a type that parses, and only with `Hash` collections.
@@ -485,11 +534,12 @@ impl Builder {
         }
     }
 
+    /// The generated files and the warnings of the `rust.*` annotations.
     fn generate_checked(
         &self,
         checked: &Checked,
         hasher: Option<TokenStream>,
-    ) -> Result<Vec<GeneratedFile>, Error> {
+    ) -> Result<(Vec<GeneratedFile>, Vec<thrift_parser::Diagnostic>), Error> {
         let borrow_roots = self.borrow_roots(checked)?;
         let runtime: TokenStream = self
             .runtime_path
@@ -507,6 +557,7 @@ impl Builder {
         model.skipped = self.skipped_fields(checked)?;
         model.attributes = self.attribute_rules(&model)?;
         model.externs = self.extern_files(checked)?;
+        let warnings = self.apply_annotations(checked, &mut model)?;
         let mut out: Vec<GeneratedFile> = model
             .files()
             .filter(|file| !model.externs.contains_key(file))
@@ -530,7 +581,7 @@ impl Builder {
             })
             .collect();
         out.sort_by(|a, b| a.module.cmp(&b.module));
-        Ok(out)
+        Ok((out, warnings))
     }
 
     /// Generates and writes the files to the output directory (only the ones whose contents
@@ -555,7 +606,14 @@ impl Builder {
                 .map(PathBuf::from)
                 .ok_or(Error::NoOutDir)?,
         };
-        let generated = self.generate_checked(&checked, hasher)?;
+        let (generated, warnings) = self.generate_checked(&checked, hasher)?;
+        // Shown by cargo during the build (one line each: `path:line:col: warning: ...`).
+        for warning in &warnings {
+            let text = warning.render(&checked.program.sources);
+            if let Some(first) = text.lines().next() {
+                println!("cargo:warning={first}");
+            }
+        }
         for file in &generated {
             write_if_changed(&out_dir.join(&file.path), &file.contents)?;
         }
@@ -580,8 +638,25 @@ impl Builder {
 }
 
 /// Writes `contents` unless the file already holds exactly that (so cargo does not rebuild).
+/// The diagnostics of the `rust.*` annotations of a checked program (for `check`): unknown
+/// keys (warnings), attributes that do not parse and boxes of fields that cannot be boxed
+/// (errors).
+#[cfg(feature = "cli")]
+pub(crate) fn annotation_diagnostics(checked: &Checked) -> Vec<thrift_parser::Diagnostic> {
+    use crate::model::annotations;
+    let model = Model::new(
+        &checked.program,
+        quote::quote!(::thrift_runtime),
+        crate::Collections::BTree,
+        crate::Strings::Std,
+        None,
+        None,
+    );
+    annotations::read(&model).diagnostics
+}
+
 /// Parses one or more outer attributes (`#[...]`) into tokens.
-fn parse_attributes(text: &str) -> syn::Result<TokenStream> {
+pub(crate) fn parse_attributes(text: &str) -> syn::Result<TokenStream> {
     use syn::parse::Parser;
     let attrs = syn::Attribute::parse_outer.parse_str(text)?;
     if attrs.is_empty() {
@@ -591,6 +666,31 @@ fn parse_attributes(text: &str) -> syn::Result<TokenStream> {
         ));
     }
     Ok(attrs.iter().map(quote::ToTokens::to_token_stream).collect())
+}
+
+/// The field `file.Type.field` of a struct, union or exception, for the option `call`.
+fn field_path(
+    checked: &Checked,
+    call: &str,
+    path: &str,
+) -> Result<(thrift_parser::DefId, usize), Error> {
+    let not_found = || {
+        Error::Options(format!(
+            "{call}: `{path}` names no field of a struct, union or exception (paths are `file.Type.field`, the file's name without .thrift)"
+        ))
+    };
+    let (ty, field) = path.rsplit_once('.').ok_or_else(not_found)?;
+    let (file, name) = ty.rsplit_once('.').ok_or_else(not_found)?;
+    let id = find_struct(checked, file, name).ok_or_else(not_found)?;
+    let thrift_parser::ast::Definition::Struct(s) = checked.program.definition(id) else {
+        return Err(not_found());
+    };
+    let index = s
+        .fields
+        .iter()
+        .position(|f| f.name.name == field)
+        .ok_or_else(not_found)?;
+    Ok((id, index))
 }
 
 /// The struct, union or exception `name` of the file whose name without `.thrift` is `file`.

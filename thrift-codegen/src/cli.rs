@@ -143,7 +143,12 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode
             for dir in include_dirs {
                 loader.include_dir(dir);
             }
-            let checked = thrift_parser::check_files(&loader, &files);
+            let mut checked = thrift_parser::check_files(&loader, &files);
+            // What the generator reads of the IDL: its `rust.*` annotations.
+            if !checked.has_errors() {
+                let more = crate::builder::annotation_diagnostics(&checked);
+                checked.diagnostics.extend(more);
+            }
             let printed = match error_format {
                 ErrorFormat::Human => checked.render_diagnostics(),
                 ErrorFormat::Json => checked.diagnostics_json(),
@@ -224,8 +229,11 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
             add(&mut builder, path.to_string(), attribute.to_string());
         }
     }
-    let files = match builder.generate(&args.files) {
-        Ok(files) => files,
+    let files = match builder.generate_with_warnings(&args.files) {
+        Ok((files, warnings)) => {
+            let _ = write!(stderr, "{warnings}");
+            files
+        }
         Err(e) => {
             let text = e.to_string();
             let _ = write!(stderr, "{text}");

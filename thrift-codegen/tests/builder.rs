@@ -268,3 +268,42 @@ fn extern_files_are_not_generated_and_named_through_their_path() {
         );
     }
 }
+
+/// `boxed` and `rust.box` need a field whose type is a struct, union or exception; a
+/// `rust.attr` that is not an attribute is a located error; an unknown `rust.*` annotation
+/// does not stop generation (it is a warning, printed by `check` and the CLI).
+#[test]
+fn boxes_and_annotations_are_checked() {
+    let dir = std::env::temp_dir().join(format!("thrift-annotations-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let not_boxable = Builder::new()
+        .boxed(["attributes.Tagged.count"])
+        .generate([fixture("attributes.thrift")]);
+    assert!(
+        matches!(&not_boxable, Err(thrift_codegen::Error::Options(why)) if why.contains("boxed: `attributes.Tagged.count` is not a field whose type is a struct")),
+        "{not_boxable:?}"
+    );
+    let bad_box = write("bad_box.thrift", "struct S {\n  1: i32 n (rust.box)\n}\n");
+    let result = Builder::new().generate([&bad_box]);
+    assert!(
+        matches!(&result, Err(thrift_codegen::Error::Idl(text)) if text.contains("bad_box.thrift:2:13: error: `rust.box` needs a field whose type is a struct")),
+        "{result:?}"
+    );
+    let bad_attr = write(
+        "bad_attr.thrift",
+        "struct S {\n  1: i32 n\n} (rust.attr = \"derive(Debug)\")\n",
+    );
+    let result = Builder::new().generate([&bad_attr]);
+    assert!(
+        matches!(&result, Err(thrift_codegen::Error::Idl(text)) if text.contains("bad_attr.thrift:3:4: error: `rust.attr = \"derive(Debug)\"` is not a Rust attribute")),
+        "{result:?}"
+    );
+    let unknown = write("unknown.thrift", "struct S {\n  1: i32 n (rust.nope)\n}\n");
+    assert!(Builder::new().generate([&unknown]).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

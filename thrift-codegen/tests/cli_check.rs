@@ -267,3 +267,28 @@ fn check_ends_with_a_summary_also_on_success() {
     assert_eq!(code, Some(0));
     assert_eq!(stderr, "checked 1 file: 0 errors, 0 warnings\n");
 }
+
+/// The generator's `rust.*` annotations are checked too: an unknown one is a located warning.
+#[test]
+fn unknown_rust_annotations_are_located_warnings() {
+    let dir = std::env::temp_dir().join(format!("thrift-cli-annotations-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("a.thrift");
+    std::fs::write(
+        &path,
+        "struct S {\n  1: i32 n (rust.nope = \"x\", rust.box)\n}\n",
+    )
+    .unwrap();
+    let out = run(&["check", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("a.thrift:2:13: warning: unknown annotation `rust.nope`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("a.thrift:2:30: error: `rust.box` needs a field whose type is a struct"),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

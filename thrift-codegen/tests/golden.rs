@@ -31,7 +31,8 @@ fn cases() -> Vec<(PathBuf, Builder, PathBuf)> {
                 .type_attribute("attributes.Failed", "#[non_exhaustive]")
                 .field_attribute("attributes.Tagged.name", "#[doc(alias = \"title\")]")
                 .field_attribute("attributes.Choice", "#[doc(alias = \"option\")]")
-                .ref_field_attribute("attributes.Tagged.name", "#[doc(alias = \"title_ref\")]");
+                .ref_field_attribute("attributes.Tagged.name", "#[doc(alias = \"title_ref\")]")
+                .boxed(["attributes.Holder.boxed_by_builder"]);
         }
         cases.push((fixture.clone(), builder, fixture.with_extension("rs")));
         if HASH_FIXTURES.contains(&stem.as_str()) {

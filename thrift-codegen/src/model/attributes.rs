@@ -53,6 +53,14 @@ impl Model<'_> {
             .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
     }
 
+    /// `[file, Type]`: the path of a definition, as rules and annotations name it.
+    pub fn type_path(&self, id: DefId) -> Vec<String> {
+        vec![
+            self.file_stem(id),
+            self.program.definition(id).name().name.clone(),
+        ]
+    }
+
     fn matching(&self, target: Target, item: &[&str]) -> TokenStream {
         self.attributes
             .iter()

@@ -2,6 +2,7 @@
 //! of every file, the Rust name of every definition, which fields must be boxed, and which
 //! traits every type can derive.
 
+pub mod annotations;
 pub mod attributes;
 mod derives;
 mod keys;
@@ -261,7 +262,14 @@ impl<'p> Model<'p> {
         self.skipped.contains(&(id, field))
     }
 
-    /// Whether field `field` of struct `id` is boxed (it breaks a recursion cycle).
+    /// Holds field `field` of struct `id` as a `Box` (asked for by `Builder::boxed` or
+    /// `rust.box`; the caller checked that the field's type is a struct).
+    pub fn add_boxed(&mut self, id: DefId, field: usize) {
+        self.boxed.insert((id, field));
+    }
+
+    /// Whether field `field` of struct `id` is boxed (it breaks a recursion cycle, or was
+    /// asked for).
     pub fn is_boxed(&self, id: DefId, field: usize) -> bool {
         self.boxed.contains(&(id, field))
     }

@@ -264,6 +264,8 @@ pub enum Choice {
     Text(::std::string::String),
     #[doc(alias = "option")]
     Number(i64),
+    #[doc(alias = "option")]
+    Tagged(::std::boxed::Box<Tagged>),
 }
 impl ::std::default::Default for Choice {
     fn default() -> Self {
@@ -280,6 +282,11 @@ impl __rt::ThriftWrite for Choice {
             Choice::Number(value) => {
                 w.write_i64_field(2, ::std::option::Option::Some(0), *value)?;
             }
+            Choice::Tagged(value) => {
+                w.write_field_begin_after(__rt::TType::Struct, 3, 0)?;
+                __rt::ThriftWrite::write(value, w)?;
+                w.write_field_end()?;
+            }
         }
         w.write_field_stop()?;
         w.write_struct_end(token)
@@ -293,6 +300,10 @@ impl __rt::ThriftWrite for Choice {
                 }
                 Choice::Number(value) => {
                     P::field_begin_len(__rt::TType::I64, 2, 0) + P::i64_len(*value)
+                }
+                Choice::Tagged(value) => {
+                    P::field_begin_len(__rt::TType::Struct, 3, 0)
+                        + __rt::ThriftWrite::encoded_len::<P>(value)
                 }
             } + P::field_stop_len() + P::struct_end_len()
     }
@@ -313,6 +324,15 @@ impl<'de> __rt::ThriftRead<'de> for Choice {
                 (2, __rt::TType::I64) => {
                     value = ::std::option::Option::Some(Choice::Number(r.read_i64()?));
                 }
+                (3, __rt::TType::Struct) => {
+                    value = ::std::option::Option::Some(
+                        Choice::Tagged(
+                            ::std::boxed::Box::new(
+                                <Tagged as __rt::ThriftRead<'de>>::read(r)?,
+                            ),
+                        ),
+                    );
+                }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
@@ -330,6 +350,7 @@ impl<'de> __rt::ThriftRead<'de> for Choice {
 pub enum ChoiceRef<'de> {
     Text(&'de str),
     Number(i64),
+    Tagged(::std::boxed::Box<TaggedRef<'de>>),
 }
 impl<'de> ::std::default::Default for ChoiceRef<'de> {
     fn default() -> Self {
@@ -346,6 +367,11 @@ impl<'de> __rt::ThriftWrite for ChoiceRef<'de> {
             ChoiceRef::Number(value) => {
                 w.write_i64_field(2, ::std::option::Option::Some(0), *value)?;
             }
+            ChoiceRef::Tagged(value) => {
+                w.write_field_begin_after(__rt::TType::Struct, 3, 0)?;
+                __rt::ThriftWrite::write(value, w)?;
+                w.write_field_end()?;
+            }
         }
         w.write_field_stop()?;
         w.write_struct_end(token)
@@ -359,6 +385,10 @@ impl<'de> __rt::ThriftWrite for ChoiceRef<'de> {
                 }
                 ChoiceRef::Number(value) => {
                     P::field_begin_len(__rt::TType::I64, 2, 0) + P::i64_len(*value)
+                }
+                ChoiceRef::Tagged(value) => {
+                    P::field_begin_len(__rt::TType::Struct, 3, 0)
+                        + __rt::ThriftWrite::encoded_len::<P>(value)
                 }
             } + P::field_stop_len() + P::struct_end_len()
     }
@@ -379,6 +409,15 @@ impl<'de> __rt::ThriftRead<'de> for ChoiceRef<'de> {
                 (2, __rt::TType::I64) => {
                     value = ::std::option::Option::Some(ChoiceRef::Number(r.read_i64()?));
                 }
+                (3, __rt::TType::Struct) => {
+                    value = ::std::option::Option::Some(
+                        ChoiceRef::Tagged(
+                            ::std::boxed::Box::new(
+                                <TaggedRef<'de> as __rt::ThriftRead<'de>>::read(r)?,
+                            ),
+                        ),
+                    );
+                }
                 (_, ttype) => r.skip(ttype)?,
             }
             r.read_field_end()?;
@@ -395,12 +434,248 @@ impl ::std::convert::From<&ChoiceRef<'_>> for Choice {
         match value {
             ChoiceRef::Text(value) => Choice::Text(::std::string::String::from(*value)),
             ChoiceRef::Number(value) => Choice::Number(*value),
+            ChoiceRef::Tagged(value) => {
+                Choice::Tagged(::std::boxed::Box::new(Tagged::from(&**value)))
+            }
         }
     }
 }
 impl ::std::convert::From<ChoiceRef<'_>> for Choice {
     fn from(value: ChoiceRef<'_>) -> Self {
         Choice::from(&value)
+    }
+}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[doc(alias = "holds")]
+#[doc(alias = "attributed")]
+pub struct Holder {
+    pub boxed_by_annotation: ::std::boxed::Box<Tagged>,
+    pub boxed_by_builder: ::std::option::Option<::std::boxed::Box<Tagged>>,
+    #[doc(alias = "n")]
+    pub count: i32,
+}
+impl Holder {
+    /// A `Holder` of its `required` fields, the others at their defaults (set them after, or build with `Holder { field, ..Holder::default() }`).
+    pub fn new(boxed_by_annotation: ::std::boxed::Box<Tagged>) -> Self {
+        Holder {
+            boxed_by_annotation,
+            ..::std::default::Default::default()
+        }
+    }
+}
+impl __rt::ThriftWrite for Holder {
+    fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin_after(__rt::TType::Struct, 1, 0)?;
+        __rt::ThriftWrite::write(&self.boxed_by_annotation, w)?;
+        w.write_field_end()?;
+        if let ::std::option::Option::Some(value) = &self.boxed_by_builder {
+            w.write_field_begin_after(__rt::TType::Struct, 2, 1)?;
+            __rt::ThriftWrite::write(value, w)?;
+            w.write_field_end()?;
+        }
+        w.write_i32_field(3, ::std::option::Option::None, self.count)?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(__rt::TType::Struct, 1, 0)
+                + __rt::ThriftWrite::encoded_len::<P>(&self.boxed_by_annotation);
+        let mut prev: i16 = 1;
+        if let ::std::option::Option::Some(value) = &self.boxed_by_builder {
+            len
+                += P::field_begin_len(__rt::TType::Struct, 2, 1)
+                    + __rt::ThriftWrite::encoded_len::<P>(value);
+            prev = 2;
+        }
+        len += P::field_begin_len(__rt::TType::I32, 3, prev) + P::i32_len(self.count);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> __rt::ThriftRead<'de> for Holder {
+    fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_boxed_by_annotation = ::std::option::Option::None;
+        let mut f_boxed_by_builder = ::std::option::Option::None;
+        let mut f_count = ::std::option::Option::None;
+        if r.read_field_if(__rt::TType::Struct, 1) {
+            f_boxed_by_annotation = ::std::option::Option::Some(
+                ::std::boxed::Box::new(<Tagged as __rt::ThriftRead<'de>>::read(r)?),
+            );
+            r.read_field_end()?;
+        }
+        if r.read_field_if(__rt::TType::Struct, 2) {
+            f_boxed_by_builder = ::std::option::Option::Some(
+                ::std::boxed::Box::new(<Tagged as __rt::ThriftRead<'de>>::read(r)?),
+            );
+            r.read_field_end()?;
+        }
+        if r.read_field_if(__rt::TType::I32, 3) {
+            f_count = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == __rt::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, __rt::TType::Struct) => {
+                    f_boxed_by_annotation = ::std::option::Option::Some(
+                        ::std::boxed::Box::new(
+                            <Tagged as __rt::ThriftRead<'de>>::read(r)?,
+                        ),
+                    );
+                }
+                (2, __rt::TType::Struct) => {
+                    f_boxed_by_builder = ::std::option::Option::Some(
+                        ::std::boxed::Box::new(
+                            <Tagged as __rt::ThriftRead<'de>>::read(r)?,
+                        ),
+                    );
+                }
+                (3, __rt::TType::I32) => {
+                    f_count = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(Holder {
+            boxed_by_annotation: f_boxed_by_annotation
+                .ok_or_else(|| __rt::Error::missing_required_field(
+                    "Holder",
+                    "boxed_by_annotation",
+                ))?,
+            boxed_by_builder: f_boxed_by_builder,
+            count: f_count.unwrap_or_default(),
+        })
+    }
+}
+/// The borrowing form of [`Holder`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HolderRef<'de> {
+    pub boxed_by_annotation: ::std::boxed::Box<TaggedRef<'de>>,
+    pub boxed_by_builder: ::std::option::Option<::std::boxed::Box<TaggedRef<'de>>>,
+    pub count: i32,
+}
+impl<'de> __rt::ThriftWrite for HolderRef<'de> {
+    fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin_after(__rt::TType::Struct, 1, 0)?;
+        __rt::ThriftWrite::write(&self.boxed_by_annotation, w)?;
+        w.write_field_end()?;
+        if let ::std::option::Option::Some(value) = &self.boxed_by_builder {
+            w.write_field_begin_after(__rt::TType::Struct, 2, 1)?;
+            __rt::ThriftWrite::write(value, w)?;
+            w.write_field_end()?;
+        }
+        w.write_i32_field(3, ::std::option::Option::None, self.count)?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len
+            += P::field_begin_len(__rt::TType::Struct, 1, 0)
+                + __rt::ThriftWrite::encoded_len::<P>(&self.boxed_by_annotation);
+        let mut prev: i16 = 1;
+        if let ::std::option::Option::Some(value) = &self.boxed_by_builder {
+            len
+                += P::field_begin_len(__rt::TType::Struct, 2, 1)
+                    + __rt::ThriftWrite::encoded_len::<P>(value);
+            prev = 2;
+        }
+        len += P::field_begin_len(__rt::TType::I32, 3, prev) + P::i32_len(self.count);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> __rt::ThriftRead<'de> for HolderRef<'de> {
+    fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_boxed_by_annotation = ::std::option::Option::None;
+        let mut f_boxed_by_builder = ::std::option::Option::None;
+        let mut f_count = ::std::option::Option::None;
+        if r.read_field_if(__rt::TType::Struct, 1) {
+            f_boxed_by_annotation = ::std::option::Option::Some(
+                ::std::boxed::Box::new(
+                    <TaggedRef<'de> as __rt::ThriftRead<'de>>::read(r)?,
+                ),
+            );
+            r.read_field_end()?;
+        }
+        if r.read_field_if(__rt::TType::Struct, 2) {
+            f_boxed_by_builder = ::std::option::Option::Some(
+                ::std::boxed::Box::new(
+                    <TaggedRef<'de> as __rt::ThriftRead<'de>>::read(r)?,
+                ),
+            );
+            r.read_field_end()?;
+        }
+        if r.read_field_if(__rt::TType::I32, 3) {
+            f_count = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == __rt::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, __rt::TType::Struct) => {
+                    f_boxed_by_annotation = ::std::option::Option::Some(
+                        ::std::boxed::Box::new(
+                            <TaggedRef<'de> as __rt::ThriftRead<'de>>::read(r)?,
+                        ),
+                    );
+                }
+                (2, __rt::TType::Struct) => {
+                    f_boxed_by_builder = ::std::option::Option::Some(
+                        ::std::boxed::Box::new(
+                            <TaggedRef<'de> as __rt::ThriftRead<'de>>::read(r)?,
+                        ),
+                    );
+                }
+                (3, __rt::TType::I32) => {
+                    f_count = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(HolderRef {
+            boxed_by_annotation: f_boxed_by_annotation
+                .ok_or_else(|| __rt::Error::missing_required_field(
+                    "Holder",
+                    "boxed_by_annotation",
+                ))?,
+            boxed_by_builder: f_boxed_by_builder,
+            count: f_count.unwrap_or_default(),
+        })
+    }
+}
+impl ::std::convert::From<&HolderRef<'_>> for Holder {
+    #[allow(unconditional_recursion)]
+    fn from(value: &HolderRef<'_>) -> Self {
+        Holder {
+            boxed_by_annotation: ::std::boxed::Box::new(
+                Tagged::from(&*value.boxed_by_annotation),
+            ),
+            boxed_by_builder: value
+                .boxed_by_builder
+                .as_deref()
+                .map(|item| ::std::boxed::Box::new(Tagged::from(item))),
+            count: value.count,
+        }
+    }
+}
+impl ::std::convert::From<HolderRef<'_>> for Holder {
+    fn from(value: HolderRef<'_>) -> Self {
+        Holder::from(&value)
     }
 }
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

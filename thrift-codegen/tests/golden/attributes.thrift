@@ -1,5 +1,6 @@
 // Attributes added by the builder: `type_attribute`, `ref_type_attribute`, `field_attribute`
-// and `ref_field_attribute`, by file, type and field path (the options are in golden.rs).
+// and `ref_field_attribute`, by file, type and field path, and boxes (`boxed`; the options are
+// in golden.rs); and the same from the IDL's annotations, `rust.attr` and `rust.box`.
 
 enum Color {
   RED = 1,
@@ -15,7 +16,14 @@ struct Tagged {
 union Choice {
   1: string text
   2: i64 number
+  3: Tagged tagged (rust.box)
 }
+
+struct Holder {
+  1: required Tagged boxed_by_annotation (rust.box)
+  2: optional Tagged boxed_by_builder
+  3: i32 count (rust.attr = "#[doc(alias = \"n\")]")
+} (rust.attr = "#[doc(alias = \"holds\")]")
 
 exception Failed {
   1: string why

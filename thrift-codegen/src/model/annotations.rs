@@ -1,0 +1,117 @@
+//! The IDL's `rust.*` annotations, the in-IDL form of some `Builder` options:
+//! - `(rust.box)` on a field: the field is held as `Box<T>` (`Builder::boxed`); its type must
+//!   be a struct, union or exception;
+//! - `(rust.attr = "#[...]")` on a struct, union, exception or enum, or on a field: attributes
+//!   for the owned form (`Builder::type_attribute`, `Builder::field_attribute`).
+//!
+//! Any other `rust.*` annotation is a located warning; a `rust.attr` that is not an attribute,
+//! or a `rust.box` on a field of another type, a located error.
+
+use thrift_parser::ast::{Annotation, Definition};
+use thrift_parser::{DefId, Diagnostic};
+
+use super::attributes::{Rule, Target};
+use super::{Model, Resolved};
+
+/// What the annotations of a program ask for.
+#[derive(Default)]
+pub struct FromIdl {
+    /// Fields to box (checked: their types are structs, unions or exceptions).
+    pub boxed: Vec<(DefId, usize)>,
+    pub attributes: Vec<Rule>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+const KNOWN: &str = "thrift-codegen reads `rust.box` on fields and `rust.attr` on types and fields";
+
+/// Reads every `rust.*` annotation of the program's types and fields.
+pub fn read(model: &Model<'_>) -> FromIdl {
+    let mut out = FromIdl::default();
+    for file in model.program.files() {
+        for (index, definition) in file.document.definitions.iter().enumerate() {
+            let id = DefId {
+                file: file.id,
+                index,
+            };
+            let (annotations, fields) = match definition {
+                Definition::Struct(s) => (&s.annotations, &s.fields[..]),
+                Definition::Enum(e) => (&e.annotations, &[][..]),
+                _ => continue,
+            };
+            let path = model.type_path(id);
+            for annotation in annotations
+                .iter()
+                .filter(|a| a.key.name.starts_with("rust."))
+            {
+                match annotation.key.name.as_str() {
+                    "rust.attr" => out.attribute(Target::Type, path.clone(), annotation),
+                    "rust.box" => out.diagnostics.push(Diagnostic::warning(
+                        annotation.span,
+                        "`rust.box` goes on a field, not on a type",
+                    )),
+                    key => out.unknown(key, annotation),
+                }
+            }
+            for (field_index, field) in fields.iter().enumerate() {
+                let mut path = path.clone();
+                path.push(field.name.name.clone());
+                for annotation in field
+                    .annotations
+                    .iter()
+                    .filter(|a| a.key.name.starts_with("rust."))
+                {
+                    match annotation.key.name.as_str() {
+                        "rust.attr" => out.attribute(Target::Field, path.clone(), annotation),
+                        "rust.box" if can_box(model, id, field_index) => {
+                            out.boxed.push((id, field_index));
+                        }
+                        "rust.box" => out.diagnostics.push(Diagnostic::error(
+                            annotation.span,
+                            "`rust.box` needs a field whose type is a struct, union or exception",
+                        )),
+                        key => out.unknown(key, annotation),
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+impl FromIdl {
+    fn attribute(&mut self, target: Target, path: Vec<String>, annotation: &Annotation) {
+        match crate::builder::parse_attributes(&annotation.value) {
+            Ok(attrs) => self.attributes.push(Rule {
+                target,
+                path,
+                attrs,
+            }),
+            Err(e) => self.diagnostics.push(Diagnostic::error(
+                annotation.span,
+                format!(
+                    "`rust.attr = \"{}\"` is not a Rust attribute: {e}",
+                    annotation.value
+                ),
+            )),
+        }
+    }
+
+    fn unknown(&mut self, key: &str, annotation: &Annotation) {
+        self.diagnostics.push(Diagnostic::warning(
+            annotation.key.span,
+            format!("unknown annotation `{key}` ({KNOWN})"),
+        ));
+    }
+}
+
+/// Whether field `index` of struct `id` can be held as a `Box` (its type is a struct, union
+/// or exception).
+pub fn can_box(model: &Model<'_>, id: DefId, index: usize) -> bool {
+    let Definition::Struct(s) = model.program.definition(id) else {
+        return false;
+    };
+    matches!(
+        model.resolve(id.file, &s.fields[index].ty),
+        Resolved::Struct(..)
+    )
+}
