@@ -9,12 +9,22 @@ use crate::ast::{Document, Header};
 use crate::diagnostic::Diagnostic;
 use crate::program::{IncludedModule, ParsedFile, Program};
 use crate::source::{FileId, SourceMap, Span};
-use crate::syntax::parse_document;
+use crate::syntax::{parse_document_nesting, MAX_NESTING};
 
 /// Reads IDL files and everything they include.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Clone)]
 pub struct Loader {
     include_dirs: Vec<PathBuf>,
+    max_nesting: usize,
+}
+
+impl Default for Loader {
+    fn default() -> Loader {
+        Loader {
+            include_dirs: Vec::new(),
+            max_nesting: MAX_NESTING,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -42,6 +52,15 @@ impl Loader {
     /// Adds a directory searched for includes that are not found next to the including file.
     pub fn include_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Loader {
         self.include_dirs.push(dir.into());
+        self
+    }
+
+    /// How deeply brackets may nest in a file (default and most:
+    /// [`MAX_NESTING`](crate::syntax::MAX_NESTING), 64; a larger value counts as that). Deeper
+    /// nesting is a located error. For programs that check IDL from others and want a lower
+    /// bound.
+    pub fn max_nesting(&mut self, levels: usize) -> &mut Loader {
+        self.max_nesting = levels.min(MAX_NESTING);
         self
     }
 
@@ -91,7 +110,7 @@ impl Run<'_> {
         self.stack.push(id);
 
         let text = self.sources.get(id).text.clone();
-        let (document, diagnostics) = parse_document(id, &text);
+        let (document, diagnostics) = parse_document_nesting(id, &text, self.loader.max_nesting);
         self.diagnostics.extend(diagnostics);
         if let Some(document) = document {
             let (includes, missing_includes) = self.load_includes(&path, &document);

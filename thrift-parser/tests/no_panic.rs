@@ -147,3 +147,30 @@ fn deep_nesting_does_not_overflow_the_stack() {
     );
     run_pipeline(&dir, text.as_bytes());
 }
+
+/// `Loader::max_nesting` lowers the nesting bound (64 at most); deeper is a located error.
+#[test]
+fn the_nesting_bound_can_be_lowered() {
+    let dir = scratch_dir("nesting");
+    let path = dir.join("nested.thrift");
+    std::fs::write(&path, "typedef list<list<list<list<i32>>>> T\n").unwrap();
+    assert!(!check_files(&Loader::new(), &[&path]).has_errors());
+    let mut loader = Loader::new();
+    loader.max_nesting(3);
+    let checked = check_files(&loader, &[&path]);
+    let text = checked.render_diagnostics();
+    assert!(
+        text.contains("nested.thrift:1:28: error: brackets nest deeper than 3 levels"),
+        "{text}"
+    );
+    // At most 64: a larger setting counts as 64.
+    let deep = format!("typedef {}i32{} T\n", "list<".repeat(65), ">".repeat(65));
+    std::fs::write(&path, deep).unwrap();
+    let mut loader = Loader::new();
+    loader.max_nesting(1000);
+    let text = check_files(&loader, &[&path]).render_diagnostics();
+    assert!(
+        text.contains("brackets nest deeper than 64 levels"),
+        "{text}"
+    );
+}

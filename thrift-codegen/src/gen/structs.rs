@@ -170,15 +170,26 @@ fn constructor(
     }
     let name = ident::ident(m.name(id));
     let key = m.is_key_struct(id);
-    let params = required.iter().map(|&index| {
-        let field = &s.fields[index];
+    let types: Vec<TokenStream> = required
+        .iter()
+        .map(|&index| {
+            let ty = rust_type(m, id.file, &s.fields[index].ty, key);
+            if m.is_boxed(id, index) {
+                quote!(::std::boxed::Box<#ty>)
+            } else {
+                ty
+            }
+        })
+        .collect();
+    let params = required.iter().zip(&types).map(|(&index, ty)| {
         let field_name = ident::ident(&names[index]);
-        let mut ty = rust_type(m, id.file, &field.ty, key);
-        if m.is_boxed(id, index) {
-            ty = quote!(::std::boxed::Box<#ty>);
-        }
         quote!(#field_name: #ty)
     });
+    let complexity = types
+        .iter()
+        .map(complexity_allow)
+        .find(|allow| !allow.is_empty())
+        .unwrap_or_default();
     let inits = required.iter().map(|&index| ident::ident(&names[index]));
     let rest = if required.len() < s.fields.len() {
         quote!(..::std::default::Default::default())
@@ -186,9 +197,9 @@ fn constructor(
         TokenStream::new()
     };
     let allow = if required.len() > 7 {
-        quote!(#[allow(clippy::too_many_arguments)])
+        quote!(#[allow(clippy::too_many_arguments)] #complexity)
     } else {
-        TokenStream::new()
+        complexity
     };
     let doc = if rest.is_empty() {
         format!(" A `{}` of its fields (all `required`).", m.name(id))

@@ -18,9 +18,11 @@ mod grammar;
 
 pub(crate) use grammar::{Rule, ThriftParser};
 
-/// How deeply brackets (`<`, `[`, `{`, `(`) may nest. Every recursion of the parser, the
-/// lowering and the checks follows a bracket, so this bounds their stack depth: a 10,000-deep
-/// `list<list<…>>` is an error, not a stack overflow. Real IDL nests a few levels.
+/// How deeply brackets (`<`, `[`, `{`, `(`) may nest, at most. Every recursion of the parser,
+/// the lowering and the checks follows a bracket, so this bounds their stack depth: a
+/// 10,000-deep `list<list<…>>` is an error, not a stack overflow. Real IDL nests a few levels.
+/// It is also the default of [`crate::Loader::max_nesting`], which can lower it (not raise it:
+/// past it the recursion could need more stack than a thread is sure to have).
 pub const MAX_NESTING: usize = 64;
 
 /// Parses one file. Returns the document and every diagnostic found on the way: the syntax
@@ -30,11 +32,22 @@ pub const MAX_NESTING: usize = 64;
 /// brackets nest too deeply, when no definition can be left out to go on, or after
 /// 50 syntax errors (`MAX_SYNTAX_ERRORS`).
 pub fn parse_document(file: FileId, text: &str) -> (Option<Document>, Vec<Diagnostic>) {
-    if let Some(at) = too_deep(text) {
+    parse_document_nesting(file, text, MAX_NESTING)
+}
+
+/// [`parse_document`] with brackets nesting at most `max_nesting` levels (at most
+/// [`MAX_NESTING`]; a larger value counts as that).
+pub fn parse_document_nesting(
+    file: FileId,
+    text: &str,
+    max_nesting: usize,
+) -> (Option<Document>, Vec<Diagnostic>) {
+    let max_nesting = max_nesting.min(MAX_NESTING);
+    if let Some(at) = too_deep(text, max_nesting) {
         let end = at + text[at..].chars().next().map_or(0, char::len_utf8);
         let diagnostic = Diagnostic::error(
             Span::new(file, at, end),
-            format!("brackets nest deeper than {MAX_NESTING} levels"),
+            format!("brackets nest deeper than {max_nesting} levels"),
         );
         return (None, vec![diagnostic]);
     }
@@ -298,13 +311,13 @@ fn line_end(bytes: &[u8], from: usize) -> usize {
         .map_or(bytes.len(), |p| from + p)
 }
 
-/// The offset of the first bracket nested deeper than [`MAX_NESTING`].
-fn too_deep(text: &str) -> Option<usize> {
+/// The offset of the first bracket nested deeper than `max` levels.
+fn too_deep(text: &str, max: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (at, b) in brackets(text) {
         if matches!(b, b'<' | b'[' | b'{' | b'(') {
             depth += 1;
-            if depth > MAX_NESTING {
+            if depth > max {
                 return Some(at);
             }
         } else {
