@@ -2,6 +2,7 @@
 //! consuming crate would, so that rustc, clippy and rustdoc check the generated code; the
 //! tests in `tests/` round-trip the generated types.
 
+pub mod alloc;
 pub mod fuzz;
 pub mod samples;
 

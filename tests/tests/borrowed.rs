@@ -7,11 +7,9 @@
 //!   allocates once per non-empty `String`/`Vec`/`Box`, and decoding a borrowing form of
 //!   scalars, strings, binaries and nested structs allocates nothing.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use proptest::prelude::*;
 use thrift_runtime::{Binary, Compact, Protocol, ReadLimits, SliceInput, ThriftRead, ThriftWrite};
+use thrift_tests::alloc::{allocations, Counting};
 use thrift_tests::golden::fixture_base_types::base_types::{
     BaseTypes, BaseTypesRef, Nested, NestedRef, OutOfOrder, Requiredness,
 };
@@ -28,42 +26,8 @@ use thrift_tests::golden::fixture_namespaced::org::example::common::Header;
 use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree};
 use thrift_tests::golden::fixture_unions::unions::{Point, Shape, ShapeRef};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: delegates every call to `System` unchanged; only counts allocations of the calling
-// thread (a const-initialised thread local that never allocates itself).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-/// Allocations made by `f` on this thread.
-fn allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
-    let before = ALLOCATIONS.with(Cell::get);
-    let result = f();
-    (result, ALLOCATIONS.with(Cell::get) - before)
-}
 
 fn base_types() -> BaseTypes {
     BaseTypes {

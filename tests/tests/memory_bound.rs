@@ -14,9 +14,6 @@
 //!
 //! The constants are the ones the README's "Security and limits" section gives.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use bytes::BytesMut;
 use thrift_runtime::rpc::frame::{self, FrameLimits, Framing, Transport};
 use thrift_runtime::rpc::ProtocolKind;
@@ -24,6 +21,7 @@ use thrift_runtime::{
     ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageType, Protocol,
     ProtocolWriter, Result, TType, ThriftRead,
 };
+use thrift_tests::alloc::{allocated_bytes, Counting};
 use thrift_tests::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesRef};
 use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
 use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef, UsesKeys};
@@ -35,52 +33,8 @@ use thrift_tests::golden::fixture_containers_hash::containers::{
 use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree};
 use thrift_tests::golden::fixture_unions::unions::{Expr, HasUnion, HasUnionRef};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATED: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count(bytes: usize) {
-    let _ = ALLOCATED.try_with(|c| c.set(c.get().saturating_add(bytes)));
-}
-
-// SAFETY: delegates every call to `System` unchanged; only adds up the sizes the calling
-// thread asks for (a const-initialised thread local that never allocates itself).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count(new_size);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-/// Bytes allocated (in total) by `f` on this thread.
-fn allocated_by(f: impl FnOnce()) -> usize {
-    let before = ALLOCATED.with(Cell::get);
-    f();
-    ALLOCATED.with(Cell::get) - before
-}
 
 /// A decoder under test, with its bound.
 struct Mapping {
@@ -476,7 +430,7 @@ fn check(inputs: &[Vec<u8>]) -> Vec<(&'static str, f64)> {
         let mut worst = 0f64;
         for input in inputs {
             let n = input.len();
-            let allocated = allocated_by(|| (mapping.decode)(input));
+            let allocated = allocated_bytes(|| (mapping.decode)(input));
             let bound = mapping.c * n + mapping.k;
             if allocated > bound {
                 over.push(format!(
@@ -560,7 +514,7 @@ fn frames_and_zlib_bombs_are_bounded() {
         limits.max_decompressed_size = max;
         limits.max_frame_size = usize::MAX;
         let mut result = None;
-        let allocated = allocated_by(|| {
+        let allocated = allocated_bytes(|| {
             let mut buf = BytesMut::from(&bomb[..]);
             result = Some(frame::decode(&mut buf, None, &limits).map(|_| ()));
         });
@@ -606,7 +560,7 @@ fn frames_and_zlib_bombs_are_bounded() {
     let mut worst = [0f64; 2];
     for (input, zlib) in &inputs {
         let n = input.len();
-        let allocated = allocated_by(|| {
+        let allocated = allocated_bytes(|| {
             let mut buf = BytesMut::from(&input[..]);
             while let Ok(Some(_)) = frame::decode(&mut buf, None, &limits) {}
         });

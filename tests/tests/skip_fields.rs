@@ -5,10 +5,8 @@
 //! allocation: the skipping decoder allocates exactly as often on a footer as the full decoder
 //! on the same footer with those fields emptied.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use thrift_runtime::{Compact, ThriftRead, ThriftWrite};
+use thrift_tests::alloc::{allocations, Counting};
 
 #[allow(clippy::all, missing_docs)]
 mod full {
@@ -22,41 +20,8 @@ mod skip {
 use full::parquet::{FileMetaData, FileMetaDataRef};
 use skip::parquet::{FileMetaData as SkipFileMetaData, FileMetaDataRef as SkipFileMetaDataRef};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: delegates every call to `System` unchanged; only counts allocations of the calling
-// thread (a const-initialised thread local that never allocates itself).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
-    let before = ALLOCATIONS.with(Cell::get);
-    let value = f();
-    (value, ALLOCATIONS.with(Cell::get) - before)
-}
 
 fn footers() -> Vec<(&'static str, Vec<u8>)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/parquet");

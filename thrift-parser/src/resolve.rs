@@ -56,7 +56,7 @@ impl Loader {
     }
 
     /// How deeply brackets may nest in a file (default and most:
-    /// [`MAX_NESTING`](crate::syntax::MAX_NESTING), 64; a larger value counts as that). Deeper
+    /// [`MAX_NESTING`], 64; a larger value counts as that). Deeper
     /// nesting is a located error. For programs that check IDL from others and want a lower
     /// bound.
     pub fn max_nesting(&mut self, levels: usize) -> &mut Loader {

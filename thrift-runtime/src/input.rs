@@ -43,7 +43,7 @@ pub trait Input<'de> {
     fn remaining(&self) -> Option<usize>;
 
     /// Caps the total number of bytes that may be read from now on;
-    /// reading beyond gives [`ErrorKind::SizeLimit`].
+    /// reading beyond gives [`ErrorKind::LimitExceeded`] (`Limit::MessageSize`).
     fn set_max_message_size(&mut self, max: usize);
 
     /// At least ten upcoming bytes, without consuming them, when the input can show them

@@ -57,8 +57,8 @@
 //!   at least one byte), and [`capacity_hint`] caps pre-allocation. Nesting
 //!   is counted by every struct/list/set/map `*_begin`, including inside
 //!   [`ProtocolReader::skip`], so hostile nesting gives
-//!   [`ErrorKind::DepthLimit`], never a stack overflow. Hostile input never
-//!   panics.
+//!   [`ErrorKind::LimitExceeded`], never a stack overflow. Hostile input never
+//!   panics. Every limit, its default and its setting: [`limits`].
 //! * **No heap state in the compact protocol.** The "last field id" is a
 //!   field of the reader/writer; `*_struct_begin` returns the enclosing
 //!   struct's value in a [`StructToken`] that `*_struct_end` takes back.

@@ -38,7 +38,7 @@ pub trait ProtocolReader<'de> {
     fn read_message_end(&mut self) -> Result<()> {
         Ok(())
     }
-    /// Starts a struct; fails with `DepthLimit` when nested too deep.
+    /// Starts a struct; fails with `LimitExceeded(Limit::Depth)` when nested too deep.
     fn read_struct_begin(&mut self) -> Result<StructToken>;
     /// Ends a struct, restoring the state saved by `read_struct_begin`.
     fn read_struct_end(&mut self, token: StructToken) -> Result<()>;
@@ -62,15 +62,15 @@ pub trait ProtocolReader<'de> {
     fn read_field_end(&mut self) -> Result<()> {
         Ok(())
     }
-    /// Starts a list; fails with `DepthLimit` when nested too deep.
+    /// Starts a list; fails with `LimitExceeded(Limit::Depth)` when nested too deep.
     fn read_list_begin(&mut self) -> Result<ListHeader>;
     /// Ends a list.
     fn read_list_end(&mut self) -> Result<()>;
-    /// Starts a set; fails with `DepthLimit` when nested too deep.
+    /// Starts a set; fails with `LimitExceeded(Limit::Depth)` when nested too deep.
     fn read_set_begin(&mut self) -> Result<ListHeader>;
     /// Ends a set.
     fn read_set_end(&mut self) -> Result<()>;
-    /// Starts a map; fails with `DepthLimit` when nested too deep.
+    /// Starts a map; fails with `LimitExceeded(Limit::Depth)` when nested too deep.
     fn read_map_begin(&mut self) -> Result<MapHeader>;
     /// Ends a map.
     fn read_map_end(&mut self) -> Result<()>;
@@ -173,7 +173,7 @@ pub trait ProtocolReader<'de> {
 
 /// Skips one value of type `ttype`. Structs and containers go through the
 /// reader's `*_begin` methods, which enforce the depth limit, so hostile
-/// nesting ends in `DepthLimit` long before the stack is at risk.
+/// nesting ends in `LimitExceeded(Limit::Depth)` long before the stack is at risk.
 pub fn skip_value<'de, R: ProtocolReader<'de>>(r: &mut R, ttype: TType) -> Result<()> {
     match ttype {
         TType::Bool => r.read_bool().map(drop),

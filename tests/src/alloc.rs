@@ -1,0 +1,62 @@
+//! A counting global allocator for the tests that measure allocations. A test binary
+//! registers it (`#[global_allocator] static GLOBAL: Counting = Counting;`) and measures a
+//! closure on the calling thread with [`allocations`] (how many calls) or [`allocated_bytes`]
+//! (how many bytes, every allocation and every reallocation's new size added up).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// Counts the calling thread's allocations and their sizes; delegates to [`System`].
+pub struct Counting;
+
+thread_local! {
+    static CALLS: Cell<u64> = const { Cell::new(0) };
+    static BYTES: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count(bytes: usize) {
+    let _ = CALLS.try_with(|c| c.set(c.get() + 1));
+    let _ = BYTES.try_with(|c| c.set(c.get().saturating_add(bytes)));
+}
+
+// SAFETY: delegates every call to `System` unchanged; only counts what the calling thread
+// asks for (const-initialised thread locals that never allocate themselves).
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// Runs `f`; returns its result and how many allocations (and reallocations) it made on this
+/// thread. Counts only when [`Counting`] is the binary's global allocator.
+pub fn allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let before = CALLS.with(Cell::get);
+    let value = f();
+    (value, CALLS.with(Cell::get) - before)
+}
+
+/// Runs `f`; returns the bytes it allocated on this thread in total.
+pub fn allocated_bytes(f: impl FnOnce()) -> usize {
+    let before = BYTES.with(Cell::get);
+    f();
+    BYTES.with(Cell::get) - before
+}
