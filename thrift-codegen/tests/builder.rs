@@ -207,8 +207,8 @@ fn attribute_paths_and_syntax_are_checked() {
         b.type_attribute(".", "#[doc(alias = \"everything\")]");
     })
     .unwrap();
-    // Color, Tagged, Choice and Failed; not the borrowing forms.
-    assert_eq!(all.matches("#[doc(alias = \"everything\")]").count(), 4);
+    // Color, Tagged, Choice, Failed and Holder; not the borrowing forms.
+    assert_eq!(all.matches("#[doc(alias = \"everything\")]").count(), 5);
     let fields = code(&|b| {
         b.field_attribute("attributes.Tagged", "#[doc(alias = \"f\")]");
     })
