@@ -678,7 +678,7 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
             scenario_table(&mut md, s);
         }
     }
-    md.push_str("\n### Parquet footers (`FileMetaData`, compact protocol)\n\nFiles written by `benchmarks/setup.sh`: `narrow`, `wide` and `nested` by pyarrow, `crate-doubles` (100 double columns x 20 row groups) and `crate-mixed` (1000 columns of int64, double, utf8 and bool x 10 row groups) by the parquet crate itself with its default `WriterProperties` (page statistics, size statistics, column and offset indexes; `src/bin/write_footers.rs`). The parquet crate decodes into its own `ParquetMetaData` (`ParquetMetaDataReader::decode_metadata`).\n");
+    md.push_str("\n### Parquet footers (`FileMetaData`, compact protocol)\n\nFiles written by `benchmarks/setup.sh`: `narrow`, `wide` and `nested` by pyarrow, `crate-doubles` (100 double columns x 20 row groups) and `crate-mixed` (1000 columns of int64, double, utf8 and bool x 10 row groups) by the parquet crate itself with its default `WriterProperties` (page statistics, size statistics, column and offset indexes; `src/bin/write_footers.rs`). The parquet crate decodes into its own `ParquetMetaData` (`ParquetMetaDataReader::decode_metadata`). Selective decoding: `ours-skip-stats` (and `-borrowed`) is parquet.thrift generated with `Builder::skip_fields` naming `ColumnMetaData.statistics`, `size_statistics` and `encoding_stats`, read past without allocating; `parquet-crate-no-stats` is the parquet crate told to skip the same with `ParquetMetaDataOptions` (column, size and encoding stats `SkipAll`).\n");
     for s in results
         .iter()
         .filter(|s| s.workload.starts_with("parquet-"))
