@@ -292,7 +292,7 @@ impl Builder {
     }
 
     /// Applies the IDL's `rust.*` annotations and [`Builder::boxed`] to the model: boxes, and
-    /// attributes (the IDL's before the builder's). Returns the annotations' warnings; their
+    /// the IDL's attributes (the builder's are added after them). Returns the annotations' warnings; their
     /// errors (a `rust.attr` that does not parse, a `rust.box` on a field that cannot be
     /// boxed) are an [`Error::Idl`].
     fn apply_annotations(
@@ -305,7 +305,7 @@ impl Builder {
         let diagnostics = from_idl.diagnostics;
         let mut boxes = from_idl.boxed;
         for path in &self.boxed {
-            let (id, index) = field_path(checked, "boxed", path)?;
+            let (id, index, _) = field_path(checked, "boxed", path)?;
             if !annotations::can_box(model, id, index) {
                 return Err(Error::Options(format!(
                     "boxed: `{path}` is not a field whose type is a struct, union or exception"
@@ -322,9 +322,7 @@ impl Builder {
         for (id, index) in boxes {
             model.add_boxed(id, index);
         }
-        let builder_rules = std::mem::take(&mut model.attributes);
         model.attributes = from_idl.attributes;
-        model.attributes.extend(builder_rules);
         Ok(diagnostics)
     }
 
@@ -403,11 +401,7 @@ impl Builder {
         self.skip_fields
             .iter()
             .map(|path| {
-                let (id, index) = field_path(checked, "skip_fields", path)?;
-                let thrift_parser::ast::Definition::Struct(s) = checked.program.definition(id)
-                else {
-                    unreachable!("field_path gives fields of structs");
-                };
+                let (id, index, s) = field_path(checked, "skip_fields", path)?;
                 if s.kind == thrift_parser::ast::StructKind::Union {
                     return Err(Error::Options(format!(
                         "skip_fields: `{path}` is a field of a union; a union's fields cannot be skipped (the value would have no variant)"
@@ -555,9 +549,10 @@ impl Builder {
         );
         model.services = self.services;
         model.skipped = self.skipped_fields(checked)?;
-        model.attributes = self.attribute_rules(&model)?;
         model.externs = self.extern_files(checked)?;
         let warnings = self.apply_annotations(checked, &mut model)?;
+        let rules = self.attribute_rules(&model)?;
+        model.attributes.extend(rules);
         let mut out: Vec<GeneratedFile> = model
             .files()
             .filter(|file| !model.externs.contains_key(file))
@@ -637,7 +632,6 @@ impl Builder {
     }
 }
 
-/// Writes `contents` unless the file already holds exactly that (so cargo does not rebuild).
 /// The diagnostics of the `rust.*` annotations of a checked program (for `check`): unknown
 /// keys (warnings), attributes that do not parse and boxes of fields that cannot be boxed
 /// (errors).
@@ -668,12 +662,13 @@ pub(crate) fn parse_attributes(text: &str) -> syn::Result<TokenStream> {
     Ok(attrs.iter().map(quote::ToTokens::to_token_stream).collect())
 }
 
-/// The field `file.Type.field` of a struct, union or exception, for the option `call`.
-fn field_path(
-    checked: &Checked,
+/// The field `file.Type.field` of a struct, union or exception, for the option `call`: the
+/// definition, the field's index, and the struct.
+fn field_path<'c>(
+    checked: &'c Checked,
     call: &str,
     path: &str,
-) -> Result<(thrift_parser::DefId, usize), Error> {
+) -> Result<(thrift_parser::DefId, usize, &'c thrift_parser::ast::Struct), Error> {
     let not_found = || {
         Error::Options(format!(
             "{call}: `{path}` names no field of a struct, union or exception (paths are `file.Type.field`, the file's name without .thrift)"
@@ -690,7 +685,7 @@ fn field_path(
         .iter()
         .position(|f| f.name.name == field)
         .ok_or_else(not_found)?;
-    Ok((id, index))
+    Ok((id, index, s))
 }
 
 /// The struct, union or exception `name` of the file whose name without `.thrift` is `file`.
@@ -710,6 +705,7 @@ fn find_struct(checked: &Checked, file: &str, name: &str) -> Option<thrift_parse
         })
 }
 
+/// Writes `contents` unless the file already holds exactly that (so cargo does not rebuild).
 pub(crate) fn write_if_changed(path: &Path, contents: &str) -> Result<(), Error> {
     if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
         return Ok(());

@@ -379,10 +379,7 @@ pub fn read_impl(
         let local = &locals[index];
         let idl_field = &field.name.name;
         if m.is_skipped(id, index) {
-            let value = match holding(m, id, index, field) {
-                Holding::Optional => quote!(::std::option::Option::None),
-                _ => default_value(m, id, index, field),
-            };
+            let value = absent_value(m, id, index, field);
             return quote!(#field_name: #value);
         }
         let value = match (field.requiredness, holding(m, id, index, field)) {
@@ -450,6 +447,15 @@ fn field_reads(
         },
         quote!((#field_id, #ttype) => { #store }),
     )
+}
+
+/// The value of a field the input did not have (and that is not `required`): `None` when it
+/// is held as an `Option`, else its default.
+fn absent_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
+    match holding(m, id, index, field) {
+        Holding::Optional => quote!(::std::option::Option::None),
+        _ => default_value(m, id, index, field),
+    }
 }
 
 /// A skipped field's reads (`Builder::skip_fields`): in the in-order path it is read past, so
@@ -546,24 +552,18 @@ fn read_in_place_impl(
         let idl_field = &field.name.name;
         if m.is_skipped(id, index) {
             // Never read: always what `read` gives for an absent optional field.
-            return match holding(m, id, index, field) {
-                Holding::Optional => quote!(out.#field_name = ::std::option::Option::None;),
-                _ => {
-                    let default = default_value(m, id, index, field);
-                    quote!(out.#field_name = #default;)
-                }
-            };
+            let value = absent_value(m, id, index, field);
+            return quote!(out.#field_name = #value;);
         }
-        let reset = match (field.requiredness, holding(m, id, index, field)) {
-            (Requiredness::Required, _) => quote! {
+        let reset = match field.requiredness {
+            Requiredness::Required => quote! {
                 return ::std::result::Result::Err(
                     #rt::Error::missing_required_field(#idl_name, #idl_field),
                 );
             },
-            (_, Holding::Optional) => quote!(out.#field_name = ::std::option::Option::None;),
             _ => {
-                let default = default_value(m, id, index, field);
-                quote!(out.#field_name = #default;)
+                let value = absent_value(m, id, index, field);
+                quote!(out.#field_name = #value;)
             }
         };
         quote! {
