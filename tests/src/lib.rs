@@ -89,4 +89,7 @@ pub mod golden {
     pub mod fixture_unions {
         include!("../../thrift-codegen/tests/golden/unions.rs");
     }
+    pub mod fixture_unknown_fields {
+        include!("../../thrift-codegen/tests/golden/unknown_fields.rs");
+    }
 }

@@ -32,6 +32,7 @@ use thrift_tests::golden::fixture_containers_hash::containers::{
 };
 use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree};
 use thrift_tests::golden::fixture_unions::unions::{Expr, HasUnion, HasUnionRef};
+use thrift_tests::golden::fixture_unknown_fields::unknown_fields::{Kept, KeptRef, Nothing};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -125,6 +126,28 @@ fn mappings() -> Vec<Mapping> {
                 let _ = SharedContainers::decode_bytes::<Binary>(&buffer);
                 let _ = SharedContainers::decode_bytes::<Compact>(&buffer);
             },
+        },
+        // Unknown fields kept (`Builder::keep_unknown_fields`): every field of `Nothing` is
+        // one, read into a tree of `unknown::Value`s (32 bytes each, 40 with a field id; a
+        // list of empty lists takes 32 bytes per input byte, and growing past the 1 MiB
+        // pre-allocation cap doubles that).
+        Mapping {
+            name: "unknown fields kept: Nothing",
+            c: 96,
+            k: K,
+            decode: both::<Nothing>,
+        },
+        Mapping {
+            name: "unknown fields kept: Kept",
+            c: 96,
+            k: K,
+            decode: both::<Kept>,
+        },
+        Mapping {
+            name: "unknown fields kept: KeptRef",
+            c: 96,
+            k: K,
+            decode: |b| both_borrowed::<KeptRef<'_>>(b),
         },
         // Borrowing forms: strings and binaries point into the input; maps and sets are
         // `Vec`s of pairs.

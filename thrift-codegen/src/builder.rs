@@ -100,6 +100,7 @@ pub struct Builder {
     attributes: Vec<(crate::model::attributes::Target, String, String)>,
     extern_paths: Vec<(String, String)>,
     boxed: Vec<String>,
+    keep_unknown: Vec<String>,
 }
 
 impl Default for Builder {
@@ -129,6 +130,7 @@ impl Builder {
             attributes: Vec::new(),
             extern_paths: Vec::new(),
             boxed: Vec::new(),
+            keep_unknown: Vec::new(),
         }
     }
 
@@ -393,6 +395,47 @@ impl Builder {
         self
     }
 
+    /// Keeps the fields that the IDL does not declare, in the structs and exceptions under
+    /// these IDL paths (`.` for all, `file`, `file.Type`): each gets a member
+    /// `unknown_fields: thrift_runtime::UnknownFields` that decoding fills and encoding
+    /// writes back, each field where it came among the known ones. A proxy or store that
+    /// decodes and re-encodes a message from a newer peer then gives the same bytes (with the
+    /// same protocol; see `thrift_runtime::unknown`). Unions have no place for them and drop
+    /// them. Off by default, and then costs nothing: unknown fields are skipped without
+    /// allocating. A path naming no struct or exception is an [`Error::Options`].
+    ///
+    /// ```no_run
+    /// thrift_codegen::Builder::new()
+    ///     .keep_unknown_fields(["tutorial.Place"])
+    ///     .compile(["idl/tutorial.thrift"])?;
+    /// # Ok::<(), thrift_codegen::Error>(())
+    /// ```
+    pub fn keep_unknown_fields<S: Into<String>>(
+        &mut self,
+        paths: impl IntoIterator<Item = S>,
+    ) -> &mut Builder {
+        self.keep_unknown.extend(paths.into_iter().map(Into::into));
+        self
+    }
+
+    /// The structs of [`Builder::keep_unknown_fields`].
+    fn unknown_keepers(
+        &self,
+        model: &Model<'_>,
+    ) -> Result<std::collections::BTreeSet<thrift_parser::DefId>, Error> {
+        let mut out = std::collections::BTreeSet::new();
+        for path in &self.keep_unknown {
+            let found = model.structs_under(&crate::model::attributes::segments(path));
+            if found.is_empty() {
+                return Err(Error::Options(format!(
+                    "keep_unknown_fields: `{path}` names no struct or exception (paths are `.`, `file`, `file.Type`, the file's name without .thrift)"
+                )));
+            }
+            out.extend(found);
+        }
+        Ok(out)
+    }
+
     /// The fields of [`Builder::skip_fields`], as (struct, field index).
     fn skipped_fields(
         &self,
@@ -550,6 +593,7 @@ impl Builder {
         model.services = self.services;
         model.skipped = self.skipped_fields(checked)?;
         model.externs = self.extern_files(checked)?;
+        model.keep_unknown = self.unknown_keepers(&model)?;
         let warnings = self.apply_annotations(checked, &mut model)?;
         let rules = self.attribute_rules(&model)?;
         model.attributes.extend(rules);

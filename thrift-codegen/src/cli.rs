@@ -97,6 +97,10 @@ pub struct GenerateArgs {
     /// `file.Type.field`, e.g. `parquet.ColumnMetaData.statistics` (repeatable).
     #[arg(long = "skip-field", value_name = "FILE.TYPE.FIELD")]
     pub skip_field: Vec<String>,
+    /// Keep the fields the IDL does not declare in the structs and exceptions under this
+    /// path (`.`, `file` or `file.Type`) and write them back on encode (repeatable).
+    #[arg(long = "keep-unknown-fields", value_name = "PATH")]
+    pub keep_unknown_fields: Vec<String>,
     /// Take the types of an included file from another crate's module instead of generating
     /// them: `FILE=RUST_PATH`, e.g. `common=::common_types::common` (repeatable).
     #[arg(long = "extern-path", value_name = "FILE=RUST_PATH")]
@@ -195,6 +199,7 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         builder.borrowed_types(&args.borrowed_type);
     }
     builder.skip_fields(&args.skip_field);
+    builder.keep_unknown_fields(&args.keep_unknown_fields);
     type Add = fn(&mut crate::Builder, String, String) -> &mut crate::Builder;
     let attributes: [(&str, &[String], Add); 5] = [
         ("--extern-path", &args.extern_path, |b, f, p| {

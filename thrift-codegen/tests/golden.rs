@@ -34,6 +34,9 @@ fn cases() -> Vec<(PathBuf, Builder, PathBuf)> {
                 .ref_field_attribute("attributes.Tagged.name", "#[doc(alias = \"title_ref\")]")
                 .boxed(["attributes.Holder.boxed_by_builder"]);
         }
+        if stem == "unknown_fields" {
+            builder.keep_unknown_fields(["unknown_fields"]);
+        }
         cases.push((fixture.clone(), builder, fixture.with_extension("rs")));
         if HASH_FIXTURES.contains(&stem.as_str()) {
             let golden = fixture.with_file_name(format!("{stem}_hash.rs"));

@@ -189,6 +189,7 @@ pub mod output;
 pub mod protocol;
 mod reader_util;
 pub mod rpc;
+pub mod unknown;
 mod utf8;
 pub mod varint;
 pub mod wire;
@@ -216,6 +217,7 @@ pub use output::{IoOutput, Output, SliceOutput};
 pub use protocol::{
     check_element_type, skip_value, Protocol, ProtocolReader, ProtocolSize, ProtocolWriter,
 };
+pub use unknown::UnknownFields;
 pub use wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
 };

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 /// The discriminants are the binary protocol's ids; the compact protocol
 /// translates to and from its own 4-bit ids internally.
 #[repr(u8)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TType {
     /// Marks the end of a struct's fields.
     Stop = 0,

@@ -11,8 +11,8 @@ use thrift_parser::ast::{BaseType, Struct, Type};
 use thrift_parser::{DefId, FileId};
 
 use super::fields::{default_value, holding, Holding, Target};
-use super::names::{field_names, variant_names};
-use super::structs::{read_impl, write_impl};
+use super::names::{field_names, unknown_fields_name, variant_names};
+use super::structs::{read_impl, unknown_member, write_impl};
 use super::types::{complexity_allow, rust_type};
 use super::unions::union_form;
 use crate::ident;
@@ -53,6 +53,7 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
             quote! { #attrs #allow pub #field_name: #ty, }
         })
         .collect::<Vec<_>>();
+    let unknown = unknown_member(m, id, &names);
     let write = write_impl(m, id, s, &names, &target);
     let read = read_impl(m, id, s, &names, &target);
     m.set_borrowed(false);
@@ -90,6 +91,11 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         );
         quote!(#field_name: #value)
     });
+    let unknown_conversion = m.keeps_unknown(id).then(|| {
+        let member = ident::ident(&unknown_fields_name(&names));
+        quote!(#member: value.#member.clone())
+    });
+    let conversions = conversions.chain(unknown_conversion);
     let attrs = m.type_attrs(id, true);
     quote! {
         #[doc = #doc]
@@ -97,6 +103,7 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         #attrs
         pub struct #ref_name<'de> {
             #(#fields)*
+            #unknown
         }
 
         #write

@@ -499,24 +499,32 @@ impl Build {
 /// The body of a generated `ThriftRead::read` for a struct or union: `declarations`, then the
 /// `in_order` fast path (one `read_field_if` per field, in the order writers emit them), then
 /// the field loop dispatching on `(field id, wire type)` to `arms` (unknown ids and wrong wire
-/// types are skipped, as Apache does), then `result`.
+/// types are skipped, as Apache does, or handed to `unknown`, an expression reading the value
+/// of the field whose header is `field`), then `result`.
 pub fn read_struct_body(
     m: &Model<'_>,
     declarations: TokenStream,
     in_order: &[TokenStream],
     arms: &[TokenStream],
     result: TokenStream,
+    unknown: Option<TokenStream>,
 ) -> TokenStream {
     let rt = &m.runtime;
-    let dispatch = if arms.is_empty() {
-        quote!(r.skip(field.ttype)?;)
-    } else {
-        quote! {
+    let dispatch = match (unknown, arms.is_empty()) {
+        (None, true) => quote!(r.skip(field.ttype)?;),
+        (None, false) => quote! {
             match (field.id, field.ttype) {
                 #(#arms)*
                 (_, ttype) => r.skip(ttype)?,
             }
-        }
+        },
+        (Some(unknown), true) => quote!(#unknown;),
+        (Some(unknown), false) => quote! {
+            match (field.id, field.ttype) {
+                #(#arms)*
+                _ => #unknown,
+            }
+        },
     };
     quote! {
         let token = r.read_struct_begin()?;

@@ -16,6 +16,16 @@ pub fn field_names(s: &Struct) -> Vec<String> {
         .collect()
 }
 
+/// The name of the member holding the kept unknown fields (`Builder::keep_unknown_fields`):
+/// `unknown_fields`, with `_` appended while a field of the IDL has that name.
+pub fn unknown_fields_name(names: &[String]) -> String {
+    let mut name = String::from("unknown_fields");
+    while names.contains(&name) {
+        name.push('_');
+    }
+    name
+}
+
 /// The Rust names of a union's variants, in declaration order.
 pub fn variant_names(s: &Struct) -> Vec<String> {
     let mut scope = ident::Scope::new();

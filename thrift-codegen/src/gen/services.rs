@@ -196,6 +196,7 @@ fn plain_struct(
         &[],
         &arms,
         quote!(::std::result::Result::Ok(#name { #(#inits),* })),
+        None,
     );
     quote! {
         #[doc = #doc]

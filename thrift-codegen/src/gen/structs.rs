@@ -21,7 +21,7 @@ use super::fields::{
     default_value, derive_list, holding, idl_default, in_place_struct, reads_in_place, Holding,
     Target,
 };
-use super::names::field_names;
+use super::names::{field_names, unknown_fields_name};
 use super::types::{complexity_allow, rust_type, wire_type};
 use crate::ident;
 use crate::model::{Model, Resolved};
@@ -92,6 +92,7 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         let attrs = m.field_attrs(id, index, false);
         quote! { #docs #attrs #allow pub #field_name: #ty, }
     });
+    let unknown_member = unknown_member(m, id, &names);
 
     // `Default`: derived when it gives the right values, written out when the IDL has defaults.
     let has_idl_defaults = s
@@ -107,6 +108,11 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
             let value = default_value(m, id, index, field);
             quote!(#field_name: #value)
         });
+        let unknown = m.keeps_unknown(id).then(|| {
+            let member = ident::ident(&unknown_fields_name(&names));
+            quote!(#member: #rt::UnknownFields::new())
+        });
+        let inits = inits.chain(unknown);
         quote! {
             impl ::std::default::Default for #name {
                 fn default() -> Self {
@@ -135,7 +141,6 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    let _ = rt;
     let attrs = m.type_attrs(id, false);
     quote! {
         #docs
@@ -143,6 +148,7 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         #attrs
         pub struct #name {
             #(#fields)*
+            #unknown_member
         }
 
         #default_impl
@@ -196,6 +202,11 @@ fn constructor(
     } else {
         TokenStream::new()
     };
+    let unknown = (rest.is_empty() && m.keeps_unknown(id)).then(|| {
+        let rt = &m.runtime;
+        let member = ident::ident(&unknown_fields_name(names));
+        quote!(#member: #rt::UnknownFields::new(),)
+    });
     let allow = if required.len() > 7 {
         quote!(#[allow(clippy::too_many_arguments)] #complexity)
     } else {
@@ -215,9 +226,22 @@ fn constructor(
             #[doc = #doc]
             #allow
             pub fn new(#(#params),*) -> Self {
-                #name { #(#inits,)* #rest }
+                #name { #(#inits,)* #unknown #rest }
             }
         }
+    }
+}
+
+/// The declaration of the member holding kept unknown fields, when struct `id` has one.
+pub fn unknown_member(m: &Model<'_>, id: DefId, names: &[String]) -> TokenStream {
+    if !m.keeps_unknown(id) {
+        return TokenStream::new();
+    }
+    let rt = &m.runtime;
+    let member = ident::ident(&unknown_fields_name(names));
+    quote! {
+        /// Fields the IDL does not declare, as they came in; written back among the others.
+        pub #member: #rt::UnknownFields,
     }
 }
 
@@ -248,10 +272,31 @@ pub fn write_impl(
 
     let mut writes = Vec::new();
     let mut lens = Vec::new();
+    // Kept unknown fields go between the known ones, where they came (see
+    // `thrift_runtime::unknown`); the writer then tracks the previous field id itself.
+    let unknown = m
+        .keeps_unknown(id)
+        .then(|| ident::ident(&unknown_fields_name(names)));
+    let unknown_at = |position: usize| {
+        let unknown = unknown.as_ref()?;
+        let last = position == fields.len();
+        let position = proc_macro2::Literal::u16_unsuffixed(position as u16);
+        Some((
+            quote!(self.#unknown.write_at(w, #position, #last)?;),
+            quote!(len += self.#unknown.len_at::<P>(#position, #last, &mut prev);),
+        ))
+    };
     // The previous field id for compact deltas: known at generation time until an optional
-    // field makes it depend on the value.
-    let mut prev: Option<i16> = Some(0);
+    // field (or a kept unknown one) makes it depend on the value.
+    let mut prev: Option<i16> = if unknown.is_some() { None } else { Some(0) };
+    if unknown.is_some() {
+        lens.push(quote!(let mut prev: i16 = 0;));
+    }
     for (position, &(index, field)) in fields.iter().enumerate() {
+        if let Some((write, len)) = unknown_at(position) {
+            writes.push(write);
+            lens.push(len);
+        }
         let field_name = ident::ident(&names[index]);
         let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
         let ttype = wire_type(m, id.file, &field.ty);
@@ -275,7 +320,7 @@ pub fn write_impl(
             None => quote!(prev),
         };
         let size = quote!(P::field_begin_len(#ttype, #field_id, #prev_expr) + #value_size);
-        let more_follow = position + 1 < fields.len();
+        let more_follow = position + 1 < fields.len() || unknown.is_some();
         // A bool's size does not depend on its value: test presence only.
         let present = if is_bool(m, id, field) {
             quote!(if self.#field_name.is_some())
@@ -288,7 +333,14 @@ pub fn write_impl(
                     #write
                 }
             });
-            if more_follow {
+            if unknown.is_some() {
+                lens.push(quote! {
+                    #present {
+                        len += #size;
+                        prev = #field_id;
+                    }
+                });
+            } else if more_follow {
                 lens.push(quote! {
                     let mut prev: i16 = #prev_expr;
                     #present {
@@ -304,11 +356,21 @@ pub fn write_impl(
                     }
                 });
             }
+        } else if unknown.is_some() {
+            writes.push(write);
+            lens.push(quote! {
+                len += #size;
+                prev = #field_id;
+            });
         } else {
             writes.push(write);
             lens.push(quote!(len += #size;));
             prev = Some(field.id);
         }
+    }
+    if let Some((write, len)) = unknown_at(fields.len()) {
+        writes.push(write);
+        lens.push(len);
     }
     let len_binding = if lens.is_empty() {
         quote!(let len)
@@ -352,25 +414,33 @@ pub fn read_impl(
         .map(|n| format_ident!("f_{}", n.trim_start_matches("r#")))
         .collect();
 
+    let unknown = Unknown::new(m, id, s, names, false);
     let declarations = locals
         .iter()
         .enumerate()
         .filter(|(index, _)| !m.is_skipped(id, *index))
-        .map(|(_, local)| quote!(let mut #local = ::std::option::Option::None;));
+        .map(|(_, local)| quote!(let mut #local = ::std::option::Option::None;))
+        .chain(unknown.as_ref().map(|u| {
+            u.declarations(quote! {
+                let mut unknown = #rt::UnknownFields::new();
+            })
+        }));
     // Each field's read appears twice (`field_reads`).
     let (in_order, arms): (Vec<TokenStream>, Vec<TokenStream>) = sorted_fields(s)
         .into_iter()
-        .map(|(index, field)| {
+        .enumerate()
+        .map(|(position, (index, field))| {
             if m.is_skipped(id, index) {
                 return skipped_field_reads(m, id, field);
             }
             let local = &locals[index];
             let read = read_field(m, id, index, field, key);
+            let after = unknown.as_ref().map(|u| u.seen(position));
             field_reads(
                 m,
                 id,
                 field,
-                quote!(#local = ::std::option::Option::Some(#read);),
+                quote!(#local = ::std::option::Option::Some(#read); #after),
             )
         })
         .unzip();
@@ -401,12 +471,17 @@ pub fn read_impl(
         };
         quote!(#field_name: #value)
     });
+    let inits = inits.chain(unknown.as_ref().map(|u| {
+        let member = &u.member;
+        quote!(#member: unknown)
+    }));
     let body = read_struct_body(
         m,
         quote!(#(#declarations)*),
         &in_order,
         &arms,
         quote!(::std::result::Result::Ok(#ctor { #(#inits),* })),
+        unknown.as_ref().map(Unknown::fallback),
     );
     quote! {
         impl<'de> #rt::ThriftRead<'de> for #name {
@@ -495,14 +570,20 @@ fn read_in_place_impl(
         .iter()
         .map(|n| format_ident!("seen_{}", n.trim_start_matches("r#")))
         .collect();
+    let unknown = Unknown::new(m, id, s, names, true);
     let declarations = seen
         .iter()
         .enumerate()
         .filter(|(index, _)| !m.is_skipped(id, *index))
-        .map(|(_, seen)| quote!(let mut #seen = false;));
+        .map(|(_, seen)| quote!(let mut #seen = false;))
+        .chain(unknown.as_ref().map(|u| {
+            let member = &u.member;
+            u.declarations(quote!(out.#member.clear();))
+        }));
     let (in_order, arms): (Vec<TokenStream>, Vec<TokenStream>) = sorted_fields(s)
         .into_iter()
-        .map(|(index, field)| {
+        .enumerate()
+        .map(|(position, (index, field))| {
             if m.is_skipped(id, index) {
                 return skipped_field_reads(m, id, field);
             }
@@ -543,7 +624,8 @@ fn read_in_place_impl(
                     quote!(out.#field_name = #read;)
                 }
             };
-            field_reads(m, id, field, quote!(#assign #seen = true;))
+            let after = unknown.as_ref().map(|u| u.seen(position));
+            field_reads(m, id, field, quote!(#assign #seen = true; #after))
         })
         .unzip();
     let absent = s.fields.iter().enumerate().map(|(index, field)| {
@@ -581,6 +663,7 @@ fn read_in_place_impl(
             #(#absent)*
             ::std::result::Result::Ok(())
         },
+        unknown.as_ref().map(Unknown::fallback),
     );
     quote! {
         impl<'de> #rt::ThriftRead<'de> for #name {
@@ -597,5 +680,76 @@ fn read_in_place_impl(
                 #body
             }
         }
+    }
+}
+
+/// The read code of a struct that keeps unknown fields (`Builder::keep_unknown_fields`):
+/// `after` counts the known fields read so far (in the order they are written, by id), and
+/// a field the struct does not know is read into `place` with that count, so that writing puts
+/// it back where it came.
+struct Unknown {
+    /// The struct's member holding them.
+    member: proc_macro2::Ident,
+    /// Where the read puts them: a local, or `out.member`.
+    place: TokenStream,
+    /// How many fields the struct declares (with none, `after` is not a variable).
+    fields: usize,
+}
+
+impl Unknown {
+    /// `None` unless struct `id` keeps unknown fields; `in_place`: read into `out.member`
+    /// (else into the local `unknown`).
+    fn new(
+        m: &Model<'_>,
+        id: DefId,
+        s: &Struct,
+        names: &[String],
+        in_place: bool,
+    ) -> Option<Unknown> {
+        if !m.keeps_unknown(id) {
+            return None;
+        }
+        let member = ident::ident(&unknown_fields_name(names));
+        let place = if in_place {
+            quote!(out.#member)
+        } else {
+            quote!(unknown)
+        };
+        Some(Unknown {
+            member,
+            place,
+            fields: s.fields.len(),
+        })
+    }
+
+    /// `init` (the place's initialization), and the count's.
+    fn declarations(&self, init: TokenStream) -> TokenStream {
+        if self.fields > 0 {
+            quote!(#init let mut after: u16 = 0;)
+        } else {
+            init
+        }
+    }
+
+    /// The statement after known field `position` (by id) was read. After the last one it
+    /// is `u16::MAX`, "after every known field", as for fields added by `UnknownFields::push`,
+    /// so that a read value and a built one with the same fields are equal.
+    fn seen(&self, position: usize) -> TokenStream {
+        if position + 1 == self.fields {
+            return quote!(after = u16::MAX;);
+        }
+        let count = proc_macro2::Literal::u16_unsuffixed(position as u16 + 1);
+        quote!(after = #count;)
+    }
+
+    /// The statement for a field the struct does not know (`field`: its header).
+    fn fallback(&self) -> TokenStream {
+        let place = &self.place;
+        let after = if self.fields > 0 {
+            quote!(after)
+        } else {
+            quote!(u16::MAX)
+        };
+        quote!(#place.read_field(r, field.id, field.ttype, #after)?)
     }
 }

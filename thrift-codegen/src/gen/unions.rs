@@ -141,7 +141,7 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
             quote!(value.ok_or_else(|| #rt::Error::invalid_data(#missing))),
         )
     };
-    let read_body = read_struct_body(m, value_decl, &[], &read_arms, result);
+    let read_body = read_struct_body(m, value_decl, &[], &read_arms, result, None);
     let (write_body, len_body) = if s.fields.is_empty() {
         (quote!(match *self {}), quote!(match *self {}))
     } else {

@@ -101,6 +101,32 @@ impl Model<'_> {
         self.matching(target, &[&stem, &s.name.name, &s.fields[index].name.name])
     }
 
+    /// The structs and exceptions (not unions) under an IDL path (`.`, `file`, `file.Type`).
+    pub fn structs_under(&self, path: &[String]) -> Vec<DefId> {
+        use thrift_parser::ast::StructKind;
+        self.program
+            .files()
+            .flat_map(|file| {
+                file.document
+                    .definitions
+                    .iter()
+                    .enumerate()
+                    .filter_map(move |(index, d)| match d {
+                        Definition::Struct(s) if s.kind != StructKind::Union => Some(DefId {
+                            file: file.id,
+                            index,
+                        }),
+                        _ => None,
+                    })
+            })
+            .filter(|&id| {
+                let item = self.type_path(id);
+                let item: Vec<&str> = item.iter().map(String::as_str).collect();
+                is_prefix(path, &item)
+            })
+            .collect()
+    }
+
     /// Whether a rule's path names anything it could apply to (a typo is an error).
     pub fn rule_matches_something(&self, rule: &Rule) -> bool {
         self.program.files().any(|file| {

@@ -53,6 +53,9 @@ pub struct Model<'p> {
     pub services: bool,
     /// Fields that decoding skips (`Builder::skip_fields`): (struct, field index).
     pub skipped: BTreeSet<(DefId, usize)>,
+    /// Structs and exceptions that keep the fields they do not know
+    /// (`Builder::keep_unknown_fields`).
+    pub keep_unknown: BTreeSet<DefId>,
     /// The user's attributes (`Builder::type_attribute` and kin), in the order given.
     pub attributes: Vec<attributes::Rule>,
     /// Files whose definitions come from another crate (`Builder::extern_path`): the Rust
@@ -94,6 +97,7 @@ impl<'p> Model<'p> {
             strings,
             services: true,
             skipped: BTreeSet::new(),
+            keep_unknown: BTreeSet::new(),
             attributes: Vec::new(),
             externs: HashMap::new(),
             hasher,
@@ -260,6 +264,11 @@ impl<'p> Model<'p> {
     /// Whether decoding reads past field `field` of struct `id` (`Builder::skip_fields`).
     pub fn is_skipped(&self, id: DefId, field: usize) -> bool {
         self.skipped.contains(&(id, field))
+    }
+
+    /// Whether struct `id` keeps the fields it does not know (an `unknown_fields` member).
+    pub fn keeps_unknown(&self, id: DefId) -> bool {
+        self.keep_unknown.contains(&id)
     }
 
     /// Holds field `field` of struct `id` as a `Box` (asked for by `Builder::boxed` or
