@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check re-encoded vectors against the originals with Apache Thrift (Python).
 
-usage: compare.py [--quiet] [--values-only] VECTORS_DIR OUT_DIR
+usage: compare.py [--quiet] [--values-only | --keep-unknown] VECTORS_DIR OUT_DIR
 
 For every entry of VECTORS_DIR/index.json:
   * OUT_DIR/<file> must exist and decode (Apache Python, declared type and
@@ -16,7 +16,11 @@ For every entry of VECTORS_DIR/index.json:
     wire type the schema prescribes (Apache's Python readers do not check
     container element types themselves);
   * if the entry is "canonical", the bytes must be identical too (not with
-    --values-only: for re-encoders that write maps and sets in hash order).
+    --values-only: for re-encoders that write maps and sets in hash order);
+  * if the entry is "unknown_canonical" (canonical but for its unknown fields):
+    with --keep-unknown (a re-encoder keeping unknown fields) the bytes must be
+    identical; otherwise they must be what Apache writes for the value it decodes
+    (the unknown fields dropped, nothing else changed).
 Prints one PASS/FAIL line per vector (--quiet: failures only) and a summary;
 exits 1 on any failure.
 """
@@ -36,7 +40,7 @@ def hint(orig, out, v):
     return "\n        " + (ttlib.byte_diff(orig, out) or "bytes identical")
 
 
-def check(v, vdir, odir, values_only=False):
+def check(v, vdir, odir, values_only=False, keep_unknown=False):
     """Return (ok, note)."""
     with open(os.path.join(vdir, v["file"]), "rb") as f:
         orig = f.read()
@@ -65,6 +69,17 @@ def check(v, vdir, odir, values_only=False):
         return False, "value differs (expected vs re-encoded): %s%s" % (d, hint(orig, out, v))
     if values_only:
         return True, "value equal (values only)"
+    if v.get("unknown_canonical"):
+        if keep_unknown:
+            bd = ttlib.byte_diff(orig, out)
+            if bd:
+                return False, "unknown fields not kept byte-for-byte: " + bd
+            return True, "bytes identical, unknown fields kept"
+        dropped = ttlib.encode(expected, v["protocol"])
+        bd = ttlib.byte_diff(dropped, out)
+        if bd:
+            return False, "unknown fields not dropped as Apache drops them: " + bd
+        return True, "unknown fields dropped, the rest identical"
     if v.get("canonical"):
         bd = ttlib.byte_diff(orig, out)
         if bd:
@@ -77,9 +92,10 @@ def main(argv):
     args = argv[1:]
     quiet = "--quiet" in args
     values_only = "--values-only" in args
-    args = [a for a in args if a not in ("--quiet", "--values-only")]
+    keep_unknown = "--keep-unknown" in args
+    args = [a for a in args if a not in ("--quiet", "--values-only", "--keep-unknown")]
     if len(args) != 2:
-        sys.stderr.write("usage: compare.py [--quiet] [--values-only] VECTORS_DIR OUT_DIR\n")
+        sys.stderr.write("usage: compare.py [--quiet] [--values-only | --keep-unknown] VECTORS_DIR OUT_DIR\n")
         return 2
     vdir, odir = args
     with open(os.path.join(vdir, "index.json")) as f:
@@ -90,7 +106,7 @@ def main(argv):
     failures = []
     for v in vectors:
         try:
-            ok, note = check(v, vdir, odir, values_only)
+            ok, note = check(v, vdir, odir, values_only, keep_unknown)
         except Exception as e:
             ok, note = False, "harness error: %s: %s" % (type(e).__name__, e)
         label = "%-48s %-22s %-8s" % (v["file"], v["type"], v["protocol"])
@@ -102,9 +118,10 @@ def main(argv):
             print("FAIL  %s %s" % (label, note))
     n = len(vectors)
     canon = sum(1 for v in vectors if v.get("canonical"))
+    unknown = sum(1 for v in vectors if v.get("unknown_canonical"))
     print("-" * 78)
-    print("%d vectors (%d canonical): %d passed, %d failed"
-          % (n, canon, n - len(failures), len(failures)))
+    print("%d vectors (%d canonical, %d canonical but for unknown fields): %d passed, %d failed"
+          % (n, canon, unknown, n - len(failures), len(failures)))
     if failures:
         by_type = {}
         for v in vectors:

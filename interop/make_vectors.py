@@ -9,6 +9,7 @@ described in OUT_DIR/index.json:
 
   {"vectors": [{"file": ..., "type": <ThriftTest struct>, "protocol": "binary"|"compact",
                 "name": ..., "canonical": bool, "source": ..., "unknown_fields": bool,
+                "unknown_canonical": bool,
                 "description": ...}, ...]}
 
 canonical == true means a conforming re-encoder must reproduce the bytes
@@ -16,6 +17,7 @@ exactly. It is computed, conservatively: no unknown fields, field ids strictly
 ascending in every (nested) struct, every set/map has at most one entry,
 Apache Python itself reproduces the bytes on decode+encode, and no field of
 default requiredness is absent at any level (a re-encoder may write those).
+unknown_canonical == true: the same, except that the vector has unknown fields.
 """
 
 import json
@@ -460,11 +462,20 @@ def main(argv):
             if absent:
                 reasons.append("default-requiredness field(s) absent: %s%s"
                                % (", ".join(absent[:4]), ", ..." if len(absent) > 4 else ""))
+            # Canonical but for unknown fields: ids ascending, no absent default-requiredness
+            # field, and no set or map of more than one entry among the known fields (Apache's
+            # re-encoding has only those; sets and maps inside unknown fields keep their wire
+            # order in a re-encoder that keeps them). A re-encoder that keeps unknown fields
+            # must then reproduce the bytes, one that drops them write what Apache writes for
+            # the value it decodes.
+            unknown_canonical = (unknown and info.ascending and not absent
+                                 and ttlib.walk(reenc, proto).max_set_map <= 1)
             fname = "%s.%s.bin" % (name, proto)
             with open(os.path.join(out, fname), "wb") as f:
                 f.write(data)
             entry = {"file": fname, "type": type_name, "protocol": proto, "name": name,
                      "canonical": not reasons, "source": source, "unknown_fields": unknown,
+                     "unknown_canonical": unknown_canonical,
                      "size": len(data), "description": desc}
             if name in TYPE_MISMATCH:
                 entry["field_type_mismatch"] = True

@@ -19,6 +19,9 @@
 #   QUIET=1          compare.py prints failures only
 #   SHARED=1         re-encode with the Strings::Bytes + Collections::Hash types
 #                    (thrift-reencode --shared) and compare values only (hash order)
+#   UNKNOWN=1        re-encode with the types that keep unknown fields
+#                    (thrift-reencode --keep-unknown): vectors whose only departure from
+#                    canonical is their unknown fields must then come back byte for byte
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,6 +32,9 @@ THRIFT_TEST_IDL="${THRIFT_TEST_IDL:-$ROOT/../shared/corpus/apache__thrift/test/T
 REENCODE="${REENCODE:-cargo run --quiet -p thrift-interop --bin thrift-reencode --}"
 if [ "${SHARED:-0}" = "1" ]; then
     REENCODE="$REENCODE --shared"
+fi
+if [ "${UNKNOWN:-0}" = "1" ]; then
+    REENCODE="$REENCODE --keep-unknown"
 fi
 
 # absolute path of an existing file (the re-encoder runs from the workspace root)
@@ -91,6 +97,9 @@ if [ "${QUIET:-0}" = "1" ]; then
 fi
 if [ "${SHARED:-0}" = "1" ]; then
     compare_args+=(--values-only)
+fi
+if [ "${UNKNOWN:-0}" = "1" ]; then
+    compare_args+=(--keep-unknown)
 fi
 "$PYTHON" "$HERE/compare.py" ${compare_args[@]+"${compare_args[@]}"} "$VECTORS" "$OUT" || compare_status=$?
 

@@ -26,6 +26,7 @@ cargo run --quiet --locked -p thrift-examples >/dev/null
 "$PYTHON" interop/selftest.py
 QUIET=1 interop/run.sh
 QUIET=1 SHARED=1 interop/run.sh
+QUIET=1 UNKNOWN=1 interop/run.sh
 interop/py/selftest_rpc.sh
 # RPC against Apache's Python library, and Rust against Rust, blocking and async: every
 # protocol, transport, THeader (zlib too) and multiplexed cell (interop/rpc_matrix.sh).

@@ -15,6 +15,15 @@ pub mod generated_shared {
 
 pub use generated_shared::thrift_test as shared_types;
 
+/// The same types keeping the fields they do not declare (`Builder::keep_unknown_fields`),
+/// without services and borrowing forms.
+#[allow(missing_docs)]
+pub mod generated_unknown {
+    include!(concat!(env!("OUT_DIR"), "/unknown/thrift.rs"));
+}
+
+pub use generated_unknown::thrift_test as unknown_types;
+
 pub mod args;
 pub mod checks;
 pub mod handler;

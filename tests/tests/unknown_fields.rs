@@ -164,3 +164,20 @@ fn unions_drop_unknown_fields() {
     assert_eq!(choice, Choice::Number(3));
     assert_ne!(choice.encode_to_vec::<Binary>().unwrap(), wire);
 }
+
+#[test]
+fn a_known_id_with_another_wire_type_is_skipped_not_kept() {
+    // As Apache does: kept, it would be written back beside the known field of that id.
+    let mut fields = UnknownFields::new();
+    fields.push(1, Value::Binary(b"not an i32".to_vec()));
+    fields.push(2, Value::I8(2));
+    let wire = Nothing {
+        unknown_fields: fields,
+    }
+    .encode_to_vec::<Compact>()
+    .unwrap();
+    let kept = Kept::decode::<Compact>(&wire).unwrap();
+    assert_eq!(kept.id, 0);
+    let ids: Vec<i16> = kept.unknown_fields.iter().map(|(id, _)| id).collect();
+    assert_eq!(ids, [2]);
+}

@@ -1,8 +1,10 @@
-//! `thrift-reencode [--shared] VECTORS_DIR OUT_DIR`: decodes every vector listed in
-//! `VECTORS_DIR/index.json` as the ThriftTest type it names, re-encodes it with the same
-//! protocol and writes `OUT_DIR/<file>`. `--shared` uses the types generated with
+//! `thrift-reencode [--shared | --keep-unknown] VECTORS_DIR OUT_DIR`: decodes every vector
+//! listed in `VECTORS_DIR/index.json` as the ThriftTest type it names, re-encodes it with the
+//! same protocol and writes `OUT_DIR/<file>`. `--shared` uses the types generated with
 //! `Strings::Bytes` and `Collections::Hash`, decoded from a `Bytes` with `decode_bytes`
-//! (maps and sets are then written in hash order, so only values can be compared). A vector that cannot be decoded is reported on stderr
+//! (maps and sets are then written in hash order, so only values can be compared).
+//! `--keep-unknown` uses the types generated with `keep_unknown_fields(["."])`, which write
+//! the fields they do not declare back. A vector that cannot be decoded is reported on stderr
 //! and skipped; the exit status is then non-zero.
 
 use std::path::{Path, PathBuf};
@@ -52,18 +54,31 @@ macro_rules! by_type {
 
 by_type!(by_type_std, types, reencode);
 by_type!(by_type_shared, shared_types, reencode_shared);
+by_type!(by_type_unknown, unknown_types, reencode);
+
+/// Which generated types re-encode.
+#[derive(Clone, Copy, PartialEq)]
+enum Types {
+    Std,
+    Shared,
+    KeepUnknown,
+}
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let shared = args.first().is_some_and(|a| a == "--shared");
-    if shared {
+    let types = match args.first().map(String::as_str) {
+        Some("--shared") => Types::Shared,
+        Some("--keep-unknown") => Types::KeepUnknown,
+        _ => Types::Std,
+    };
+    if types != Types::Std {
         args.remove(0);
     }
     let [vectors, out] = args.as_slice() else {
-        eprintln!("usage: thrift-reencode [--shared] VECTORS_DIR OUT_DIR");
+        eprintln!("usage: thrift-reencode [--shared | --keep-unknown] VECTORS_DIR OUT_DIR");
         return ExitCode::from(2);
     };
-    match run(Path::new(vectors), Path::new(out), shared) {
+    match run(Path::new(vectors), Path::new(out), types) {
         Ok(0) => ExitCode::SUCCESS,
         Ok(failed) => {
             eprintln!("thrift-reencode: {failed} vector(s) could not be re-encoded");
@@ -76,7 +91,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(vectors: &Path, out: &Path, shared: bool) -> Result<usize, String> {
+fn run(vectors: &Path, out: &Path, types: Types) -> Result<usize, String> {
     let index_path = vectors.join("index.json");
     let index = std::fs::read_to_string(&index_path)
         .map_err(|e| format!("{}: {e}", index_path.display()))?;
@@ -100,12 +115,14 @@ fn run(vectors: &Path, out: &Path, shared: bool) -> Result<usize, String> {
         let input: PathBuf = vectors.join(file);
         let result = std::fs::read(&input)
             .map_err(|e| e.to_string())
-            .and_then(|bytes| match protocol {
-                "binary" if shared => by_type_shared::<Binary>(type_name, &bytes),
-                "compact" if shared => by_type_shared::<Compact>(type_name, &bytes),
-                "binary" => by_type_std::<Binary>(type_name, &bytes),
-                "compact" => by_type_std::<Compact>(type_name, &bytes),
-                other => Err(format!("unknown protocol `{other}`")),
+            .and_then(|bytes| match (protocol, types) {
+                ("binary", Types::Shared) => by_type_shared::<Binary>(type_name, &bytes),
+                ("compact", Types::Shared) => by_type_shared::<Compact>(type_name, &bytes),
+                ("binary", Types::KeepUnknown) => by_type_unknown::<Binary>(type_name, &bytes),
+                ("compact", Types::KeepUnknown) => by_type_unknown::<Compact>(type_name, &bytes),
+                ("binary", Types::Std) => by_type_std::<Binary>(type_name, &bytes),
+                ("compact", Types::Std) => by_type_std::<Compact>(type_name, &bytes),
+                (other, _) => Err(format!("unknown protocol `{other}`")),
             });
         match result {
             Ok(bytes) => {

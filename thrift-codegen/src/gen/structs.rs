@@ -694,6 +694,9 @@ struct Unknown {
     place: TokenStream,
     /// How many fields the struct declares (with none, `after` is not a variable).
     fields: usize,
+    /// Their ids: a field with one of them and another wire type is skipped, as Apache does,
+    /// not kept (written back beside the known field, the id would be there twice).
+    ids: Vec<i16>,
 }
 
 impl Unknown {
@@ -719,6 +722,7 @@ impl Unknown {
             member,
             place,
             fields: s.fields.len(),
+            ids: s.fields.iter().map(|f| f.id).collect(),
         })
     }
 
@@ -742,14 +746,19 @@ impl Unknown {
         quote!(after = #count;)
     }
 
-    /// The statement for a field the struct does not know (`field`: its header).
+    /// The match arms for a field that is not read into a known one (`field`: its header).
     fn fallback(&self) -> TokenStream {
         let place = &self.place;
-        let after = if self.fields > 0 {
-            quote!(after)
-        } else {
-            quote!(u16::MAX)
-        };
-        quote!(#place.read_field(r, field.id, field.ttype, #after)?)
+        if self.fields == 0 {
+            return quote!(#place.read_field(r, field.id, field.ttype, u16::MAX)?);
+        }
+        let ids = self
+            .ids
+            .iter()
+            .map(|&id| proc_macro2::Literal::i16_unsuffixed(id));
+        quote! {
+            (#(#ids)|*, _) => r.skip(field.ttype)?,
+            _ => #place.read_field(r, field.id, field.ttype, after)?
+        }
     }
 }

@@ -63,6 +63,7 @@ impl<'de> __rt::ThriftRead<'de> for Inner {
                     seen_name = true;
                     after = u16::MAX;
                 }
+                (1, _) => r.skip(field.ttype)?,
                 _ => out.unknown_fields.read_field(r, field.id, field.ttype, after)?,
             }
             r.read_field_end()?;
@@ -133,6 +134,7 @@ impl<'de> __rt::ThriftRead<'de> for InnerRef<'de> {
                     seen_name = true;
                     after = u16::MAX;
                 }
+                (1, _) => r.skip(field.ttype)?,
                 _ => out.unknown_fields.read_field(r, field.id, field.ttype, after)?,
             }
             r.read_field_end()?;
@@ -364,6 +366,7 @@ impl<'de> __rt::ThriftRead<'de> for Kept {
                     seen_inner = true;
                     after = u16::MAX;
                 }
+                (1 | 3 | 5 | 7 | 9 | 11, _) => r.skip(field.ttype)?,
                 _ => out.unknown_fields.read_field(r, field.id, field.ttype, after)?,
             }
             r.read_field_end()?;
@@ -594,6 +597,7 @@ impl<'de> __rt::ThriftRead<'de> for KeptRef<'de> {
                     seen_inner = true;
                     after = u16::MAX;
                 }
+                (1 | 3 | 5 | 7 | 9 | 11, _) => r.skip(field.ttype)?,
                 _ => out.unknown_fields.read_field(r, field.id, field.ttype, after)?,
             }
             r.read_field_end()?;
@@ -724,6 +728,7 @@ impl<'de> __rt::ThriftRead<'de> for AllRequired {
                     seen_b = true;
                     after = u16::MAX;
                 }
+                (1 | 2, _) => r.skip(field.ttype)?,
                 _ => out.unknown_fields.read_field(r, field.id, field.ttype, after)?,
             }
             r.read_field_end()?;
@@ -819,6 +824,7 @@ impl<'de> __rt::ThriftRead<'de> for AllRequiredRef<'de> {
                     seen_b = true;
                     after = u16::MAX;
                 }
+                (1 | 2, _) => r.skip(field.ttype)?,
                 _ => out.unknown_fields.read_field(r, field.id, field.ttype, after)?,
             }
             r.read_field_end()?;
@@ -944,6 +950,7 @@ impl<'de> __rt::ThriftRead<'de> for Clash {
                     seen_unknown_fields = true;
                     after = u16::MAX;
                 }
+                (1, _) => r.skip(field.ttype)?,
                 _ => out.unknown_fields_.read_field(r, field.id, field.ttype, after)?,
             }
             r.read_field_end()?;
@@ -1019,6 +1026,7 @@ impl<'de> __rt::ThriftRead<'de> for Failed {
                     seen_message = true;
                     after = u16::MAX;
                 }
+                (1, _) => r.skip(field.ttype)?,
                 _ => out.unknown_fields.read_field(r, field.id, field.ttype, after)?,
             }
             r.read_field_end()?;
@@ -1089,6 +1097,7 @@ impl<'de> __rt::ThriftRead<'de> for FailedRef<'de> {
                     seen_message = true;
                     after = u16::MAX;
                 }
+                (1, _) => r.skip(field.ttype)?,
                 _ => out.unknown_fields.read_field(r, field.id, field.ttype, after)?,
             }
             r.read_field_end()?;
