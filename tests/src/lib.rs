@@ -86,10 +86,25 @@ pub mod golden {
     pub mod fixture_typedefs_hash {
         include!("../../thrift-codegen/tests/golden/typedefs_hash.rs");
     }
+    pub mod fixture_serde {
+        include!("../../thrift-codegen/tests/golden/serde.rs");
+    }
+    pub mod fixture_serde_bytes {
+        include!("../../thrift-codegen/tests/golden/serde_bytes.rs");
+    }
+    pub mod fixture_serde_compact {
+        include!("../../thrift-codegen/tests/golden/serde_compact.rs");
+    }
+    pub mod fixture_serde_hash {
+        include!("../../thrift-codegen/tests/golden/serde_hash.rs");
+    }
     pub mod fixture_unions {
         include!("../../thrift-codegen/tests/golden/unions.rs");
     }
     pub mod fixture_unknown_fields {
         include!("../../thrift-codegen/tests/golden/unknown_fields.rs");
+    }
+    pub mod fixture_unknown_fields_serde {
+        include!("../../thrift-codegen/tests/golden/unknown_fields_serde.rs");
     }
 }

@@ -101,6 +101,7 @@ pub struct Builder {
     extern_paths: Vec<(String, String)>,
     boxed: Vec<String>,
     keep_unknown: Vec<String>,
+    serde: bool,
 }
 
 impl Default for Builder {
@@ -131,6 +132,7 @@ impl Builder {
             extern_paths: Vec::new(),
             boxed: Vec::new(),
             keep_unknown: Vec::new(),
+            serde: false,
         }
     }
 
@@ -395,6 +397,21 @@ impl Builder {
         self
     }
 
+    /// Derives serde's `Serialize` and `Deserialize` for the generated structs, unions,
+    /// exceptions and enums (`Serialize` for the borrowing forms), with the IDL's field and
+    /// value names; needs the runtime's `serde` feature, and no `serde` dependency of the
+    /// crate's own (generated code names serde through the runtime). Default: no. In JSON a
+    /// struct is an object of its IDL field names (an unset `optional` field left out, a
+    /// missing one `None`; a missing field of default requiredness takes its IDL default; a
+    /// missing `required` one is an error), a union `{"variant": value}`, an enum value its IDL
+    /// name (its number when the IDL does not name it; either is read), a map an object, or
+    /// an array of `[key, value]` pairs when its keys are structs, containers, binaries or
+    /// doubles. Kept unknown fields are not serialized.
+    pub fn serde(&mut self, yes: bool) -> &mut Builder {
+        self.serde = yes;
+        self
+    }
+
     /// Keeps the fields that the IDL does not declare, in the structs and exceptions under
     /// these IDL paths (`.` for all, `file`, `file.Type`): each gets a member
     /// `unknown_fields: thrift_runtime::UnknownFields` that decoding fills and encoding
@@ -425,8 +442,10 @@ impl Builder {
     ) -> Result<std::collections::BTreeSet<thrift_parser::DefId>, Error> {
         let mut out = std::collections::BTreeSet::new();
         for path in &self.keep_unknown {
-            let found = model.structs_under(&crate::model::attributes::segments(path));
-            if found.is_empty() {
+            let segments = crate::model::attributes::segments(path);
+            let found = model.structs_under(&segments);
+            // `.` is every struct there is, also none.
+            if found.is_empty() && !segments.is_empty() {
                 return Err(Error::Options(format!(
                     "keep_unknown_fields: `{path}` names no struct or exception (paths are `.`, `file`, `file.Type`, the file's name without .thrift)"
                 )));
@@ -591,6 +610,7 @@ impl Builder {
             borrow_roots.as_deref(),
         );
         model.services = self.services;
+        model.serde = self.serde;
         model.skipped = self.skipped_fields(checked)?;
         model.externs = self.extern_files(checked)?;
         model.keep_unknown = self.unknown_keepers(&model)?;

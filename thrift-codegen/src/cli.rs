@@ -97,6 +97,10 @@ pub struct GenerateArgs {
     /// `file.Type.field`, e.g. `parquet.ColumnMetaData.statistics` (repeatable).
     #[arg(long = "skip-field", value_name = "FILE.TYPE.FIELD")]
     pub skip_field: Vec<String>,
+    /// Derive serde's `Serialize` and `Deserialize` for the generated types (needs the
+    /// runtime's `serde` feature).
+    #[arg(long)]
+    pub serde: bool,
     /// Keep the fields the IDL does not declare in the structs and exceptions under this
     /// path (`.`, `file` or `file.Type`) and write them back on encode (repeatable).
     #[arg(long = "keep-unknown-fields", value_name = "PATH")]
@@ -200,6 +204,7 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     }
     builder.skip_fields(&args.skip_field);
     builder.keep_unknown_fields(&args.keep_unknown_fields);
+    builder.serde(args.serde);
     type Add = fn(&mut crate::Builder, String, String) -> &mut crate::Builder;
     let attributes: [(&str, &[String], Add); 5] = [
         ("--extern-path", &args.extern_path, |b, f, p| {

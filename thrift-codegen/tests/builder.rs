@@ -154,6 +154,40 @@ fn skipped_fields_are_read_past_and_bad_paths_are_errors() {
     }
 }
 
+/// `keep_unknown_fields`: the structs under the path get the member, the others and unions
+/// do not; a path naming no struct is an options error, `.` never is.
+#[test]
+fn unknown_fields_are_kept_where_asked() {
+    let member = "pub unknown_fields: __rt::UnknownFields";
+    let one = parquet_code(|b| {
+        b.keep_unknown_fields(["parquet.Statistics"]);
+    })
+    .unwrap();
+    // The owned and the borrowing form of `Statistics`.
+    assert_eq!(one.matches(member).count(), 2);
+    let all = parquet_code(|b| {
+        b.keep_unknown_fields(["."]);
+    })
+    .unwrap();
+    assert!(all.matches(member).count() > 40);
+    // `ColumnCryptoMetaData` is a union: an enum without the member.
+    assert!(all.contains("pub enum ColumnCryptoMetaData {"));
+    assert!(!parquet_code(|_| {}).unwrap().contains(member));
+    for path in [
+        "parquet.NoSuchType",
+        "nosuchfile",
+        "parquet.ColumnCryptoMetaData",
+    ] {
+        let result = parquet_code(|b| {
+            b.keep_unknown_fields([path]);
+        });
+        assert!(
+            matches!(&result, Err(thrift_codegen::Error::Options(why)) if why.contains(path) && why.contains("names no struct")),
+            "{path}: {result:?}"
+        );
+    }
+}
+
 /// Without borrowing forms, the output for parquet.thrift is at most 1.5x the bytes of
 /// Apache's `thrift --gen rs` (when Apache's compiler is installed; scripts/setup.sh does).
 #[test]

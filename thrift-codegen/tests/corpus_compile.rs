@@ -8,7 +8,7 @@
 //! `THRIFT_CORPUS_HASHER=PATH` with that hasher, e.g.
 //! `::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>`),
 //! `THRIFT_CORPUS_STRINGS=bytes` with `Strings::Bytes`, `THRIFT_CORPUS_STRINGS=compact` with
-//! `Strings::Compact`.
+//! `Strings::Compact`, `THRIFT_CORPUS_KEEP_UNKNOWN=1` with `keep_unknown_fields(["."])`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -121,6 +121,9 @@ fn generated_corpus_code_compiles_without_warnings() {
             Ok("compact") => builder.strings(Strings::Compact),
             _ => &mut builder,
         };
+        if std::env::var_os("THRIFT_CORPUS_KEEP_UNKNOWN").is_some() {
+            builder.keep_unknown_fields(["."]);
+        }
         for dir in &entry.include_dirs {
             builder.include_dir(root.join(dir));
         }

@@ -34,8 +34,29 @@ fn cases() -> Vec<(PathBuf, Builder, PathBuf)> {
                 .ref_field_attribute("attributes.Tagged.name", "#[doc(alias = \"title_ref\")]")
                 .boxed(["attributes.Holder.boxed_by_builder"]);
         }
+        if stem == "serde" {
+            builder.serde(true);
+            for (suffix, strings) in [("bytes", Strings::Bytes), ("compact", Strings::Compact)] {
+                let golden = fixture.with_file_name(format!("serde_{suffix}.rs"));
+                let mut builder = Builder::new();
+                builder.serde(true).strings(strings);
+                cases.push((fixture.clone(), builder, golden));
+            }
+            let mut hash = Builder::new();
+            hash.serde(true).collections(Collections::Hash);
+            cases.push((
+                fixture.clone(),
+                hash,
+                fixture.with_file_name("serde_hash.rs"),
+            ));
+        }
         if stem == "unknown_fields" {
             builder.keep_unknown_fields(["unknown_fields"]);
+            // With serde: the member is skipped.
+            let mut serde = Builder::new();
+            serde.keep_unknown_fields(["."]).serde(true);
+            let golden = fixture.with_file_name("unknown_fields_serde.rs");
+            cases.push((fixture.clone(), serde, golden));
         }
         cases.push((fixture.clone(), builder, fixture.with_extension("rs")));
         if HASH_FIXTURES.contains(&stem.as_str()) {

@@ -189,6 +189,8 @@ pub mod output;
 pub mod protocol;
 mod reader_util;
 pub mod rpc;
+#[cfg(feature = "serde")]
+pub mod serde_support;
 pub mod unknown;
 mod utf8;
 pub mod varint;
@@ -217,6 +219,9 @@ pub use output::{IoOutput, Output, SliceOutput};
 pub use protocol::{
     check_element_type, skip_value, Protocol, ProtocolReader, ProtocolSize, ProtocolWriter,
 };
+/// serde, for code generated with `Builder::serde(true)` (feature `serde`, re-exported).
+#[cfg(feature = "serde")]
+pub use serde;
 pub use unknown::UnknownFields;
 pub use wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,

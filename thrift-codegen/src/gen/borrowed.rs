@@ -50,12 +50,14 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
             }
             let allow = complexity_allow(&ty);
             let attrs = m.field_attrs(id, index, true);
-            quote! { #attrs #allow pub #field_name: #ty, }
+            let serde = super::serde::field_attrs(m, id, index, field, &names[index]);
+            quote! { #serde #attrs #allow pub #field_name: #ty, }
         })
         .collect::<Vec<_>>();
     let unknown = unknown_member(m, id, &names);
     let write = write_impl(m, id, s, &names, &target);
     let read = read_impl(m, id, s, &names, &target);
+    let serde = super::serde::derives(m);
     m.set_borrowed(false);
 
     let mut derives = vec![quote!(Debug), quote!(Clone), quote!(PartialEq)];
@@ -100,6 +102,7 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[derive(#(#derives),*)]
+        #serde
         #attrs
         pub struct #ref_name<'de> {
             #(#fields)*

@@ -75,6 +75,7 @@ pub fn enum_item(m: &Model<'_>, id: DefId, e: &Enum) -> TokenStream {
         None => (quote!(, Default), TokenStream::new()),
     };
     let attrs = m.type_attrs(id, false);
+    let serde = super::serde::enum_impls(m, id, e);
     quote! {
         #docs
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord #derive_default)]
@@ -116,5 +117,7 @@ pub fn enum_item(m: &Model<'_>, id: DefId, e: &Enum) -> TokenStream {
                 value.0
             }
         }
+
+        #serde
     }
 }

@@ -8,6 +8,7 @@ mod docs;
 mod enums;
 mod fields;
 mod names;
+mod serde;
 mod services;
 mod structs;
 mod types;

@@ -90,7 +90,8 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         }
         let allow = complexity_allow(&ty);
         let attrs = m.field_attrs(id, index, false);
-        quote! { #docs #attrs #allow pub #field_name: #ty, }
+        let serde = super::serde::field_attrs(m, id, index, field, &names[index]);
+        quote! { #docs #serde #attrs #allow pub #field_name: #ty, }
     });
     let unknown_member = unknown_member(m, id, &names);
 
@@ -142,9 +143,12 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         TokenStream::new()
     };
     let attrs = m.type_attrs(id, false);
+    let serde = super::serde::derives(m);
+    let serde_defaults = super::serde::default_fns(m, id, s, &names);
     quote! {
         #docs
         #derive
+        #serde
         #attrs
         pub struct #name {
             #(#fields)*
@@ -152,6 +156,7 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         }
 
         #default_impl
+        #serde_defaults
         #constructor
         #exception
         #write
@@ -239,8 +244,10 @@ pub fn unknown_member(m: &Model<'_>, id: DefId, names: &[String]) -> TokenStream
     }
     let rt = &m.runtime;
     let member = ident::ident(&unknown_fields_name(names));
+    let serde = super::serde::skip(m);
     quote! {
         /// Fields the IDL does not declare, as they came in; written back among the others.
+        #serde
         pub #member: #rt::UnknownFields,
     }
 }
@@ -752,13 +759,36 @@ impl Unknown {
         if self.fields == 0 {
             return quote!(#place.read_field(r, field.id, field.ttype, u16::MAX)?);
         }
-        let ids = self
-            .ids
-            .iter()
-            .map(|&id| proc_macro2::Literal::i16_unsuffixed(id));
+        let ids = id_patterns(&self.ids);
         quote! {
             (#(#ids)|*, _) => r.skip(field.ttype)?,
             _ => #place.read_field(r, field.id, field.ttype, after)?
         }
     }
+}
+
+/// Patterns matching exactly `ids`: runs of consecutive ids as ranges (`1..=3`), the others
+/// alone.
+fn id_patterns(ids: &[i16]) -> Vec<TokenStream> {
+    let mut sorted = ids.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut runs: Vec<(i16, i16)> = Vec::new();
+    for id in sorted {
+        match runs.last_mut() {
+            Some((_, end)) if i32::from(*end) + 1 == i32::from(id) => *end = id,
+            _ => runs.push((id, id)),
+        }
+    }
+    let literal = proc_macro2::Literal::i16_unsuffixed;
+    runs.into_iter()
+        .map(|(start, end)| {
+            let (a, b) = (literal(start), literal(end));
+            if start == end {
+                quote!(#a)
+            } else {
+                quote!(#a..=#b)
+            }
+        })
+        .collect()
 }

@@ -63,7 +63,8 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
             let ty = &types[index];
             let allow = super::types::complexity_allow(ty);
             let attrs = m.field_attrs(id, index, m.borrowed());
-            quote! { #docs #attrs #allow #variant(#ty), }
+            let serde = super::serde::variant_attrs(m, id, field, &variants[index]);
+            quote! { #docs #serde #attrs #allow #variant(#ty), }
         })
         .collect::<Vec<_>>();
 
@@ -168,9 +169,11 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
     };
 
     let attrs = m.type_attrs(id, m.borrowed());
+    let serde = super::serde::derives(m);
     quote! {
         #docs
         #derive
+        #serde
         #attrs
         #lint
         pub enum #ty {

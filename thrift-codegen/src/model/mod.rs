@@ -51,6 +51,8 @@ pub struct Model<'p> {
     pub strings: crate::Strings,
     /// Whether services are generated (clients, handler traits, processors).
     pub services: bool,
+    /// Whether types derive serde's `Serialize` and `Deserialize` (`Builder::serde`).
+    pub serde: bool,
     /// Fields that decoding skips (`Builder::skip_fields`): (struct, field index).
     pub skipped: BTreeSet<(DefId, usize)>,
     /// Structs and exceptions that keep the fields they do not know
@@ -96,6 +98,7 @@ impl<'p> Model<'p> {
             collections,
             strings,
             services: true,
+            serde: false,
             skipped: BTreeSet::new(),
             keep_unknown: BTreeSet::new(),
             attributes: Vec::new(),

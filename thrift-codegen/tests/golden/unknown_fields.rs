@@ -728,7 +728,7 @@ impl<'de> __rt::ThriftRead<'de> for AllRequired {
                     seen_b = true;
                     after = u16::MAX;
                 }
-                (1 | 2, _) => r.skip(field.ttype)?,
+                (1..=2, _) => r.skip(field.ttype)?,
                 _ => out.unknown_fields.read_field(r, field.id, field.ttype, after)?,
             }
             r.read_field_end()?;
@@ -824,7 +824,7 @@ impl<'de> __rt::ThriftRead<'de> for AllRequiredRef<'de> {
                     seen_b = true;
                     after = u16::MAX;
                 }
-                (1 | 2, _) => r.skip(field.ttype)?,
+                (1..=2, _) => r.skip(field.ttype)?,
                 _ => out.unknown_fields.read_field(r, field.id, field.ttype, after)?,
             }
             r.read_field_end()?;
