@@ -62,6 +62,9 @@ pub mod golden {
     pub mod fixture_included_const {
         include!("../../thrift-codegen/tests/golden/included_const.rs");
     }
+    pub mod fixture_mappings {
+        include!("../../thrift-codegen/tests/golden/mappings.rs");
+    }
     pub mod fixture_names {
         include!("../../thrift-codegen/tests/golden/names.rs");
     }

@@ -102,6 +102,7 @@ pub struct Builder {
     boxed: Vec<String>,
     keep_unknown: Vec<String>,
     serde: bool,
+    mapping_rules: Vec<(String, crate::model::mappings::Choice)>,
 }
 
 impl Default for Builder {
@@ -133,6 +134,7 @@ impl Builder {
             boxed: Vec::new(),
             keep_unknown: Vec::new(),
             serde: false,
+            mapping_rules: Vec::new(),
         }
     }
 
@@ -327,6 +329,25 @@ impl Builder {
             model.add_boxed(id, index);
         }
         model.attributes = from_idl.attributes;
+        let mut rules = from_idl.mappings;
+        for (path, choice) in &self.mapping_rules {
+            let segments = crate::model::attributes::segments(path);
+            if !model.names_fields(&segments) {
+                let call = match choice {
+                    crate::model::mappings::Choice::Strings(_) => "strings_for",
+                    crate::model::mappings::Choice::Collections(_) => "collections_for",
+                };
+                return Err(Error::Options(format!(
+                    "{call}: `{path}` names no field (paths are `.`, `file`, `file.Type`, `file.Type.field`, the file's name without .thrift)"
+                )));
+            }
+            rules.push(crate::model::mappings::Rule {
+                path: segments,
+                choice: *choice,
+            });
+        }
+        let mappings = model.field_mappings_of(&rules);
+        model.set_field_mappings(mappings);
         Ok(diagnostics)
     }
 
@@ -394,6 +415,48 @@ impl Builder {
     /// [`Error::Options`].
     pub fn boxed<S: Into<String>>(&mut self, paths: impl IntoIterator<Item = S>) -> &mut Builder {
         self.boxed.extend(paths.into_iter().map(Into::into));
+        self
+    }
+
+    /// Maps the strings and binaries of the fields under `path` (`.`, `file`, `file.Type`,
+    /// `file.Type.field`) with `strings` instead of the global [`Builder::strings`]: for
+    /// example `Strings::Bytes` for the one large payload field that should slice the input
+    /// buffer, `String` elsewhere. Rules apply in the order given (a later one wins), after
+    /// the IDL's `rust.type` annotations; typedefs used by such a field are spelled out there.
+    /// A path naming no field is an [`Error::Options`].
+    ///
+    /// ```no_run
+    /// use thrift_codegen::{Builder, Collections, Strings};
+    /// Builder::new()
+    ///     .strings_for("storage.Blob.data", Strings::Bytes)
+    ///     .collections_for("storage.Index", Collections::Hash)
+    ///     .compile(["idl/storage.thrift"])?;
+    /// # Ok::<(), thrift_codegen::Error>(())
+    /// ```
+    pub fn strings_for(
+        &mut self,
+        path: impl Into<String>,
+        strings: crate::Strings,
+    ) -> &mut Builder {
+        self.mapping_rules.push((
+            path.into(),
+            crate::model::mappings::Choice::Strings(strings),
+        ));
+        self
+    }
+
+    /// [`Builder::strings_for`] for sets and maps: `Collections::Hash` or `Collections::BTree`
+    /// for the fields under `path` (a struct holding a `HashMap` derives neither `Hash` nor
+    /// `Ord`; sets and maps in set elements and map keys stay `BTree…`).
+    pub fn collections_for(
+        &mut self,
+        path: impl Into<String>,
+        collections: crate::Collections,
+    ) -> &mut Builder {
+        self.mapping_rules.push((
+            path.into(),
+            crate::model::mappings::Choice::Collections(collections),
+        ));
         self
     }
 

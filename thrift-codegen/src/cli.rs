@@ -97,6 +97,14 @@ pub struct GenerateArgs {
     /// `file.Type.field`, e.g. `parquet.ColumnMetaData.statistics` (repeatable).
     #[arg(long = "skip-field", value_name = "FILE.TYPE.FIELD")]
     pub skip_field: Vec<String>,
+    /// Map the strings and binaries of the fields under a path otherwise: `PATH=std`,
+    /// `PATH=bytes` or `PATH=compact`, e.g. `storage.Blob.data=bytes` (repeatable).
+    #[arg(long = "strings-for", value_name = "PATH=STRINGS")]
+    pub strings_for: Vec<String>,
+    /// Map the sets and maps of the fields under a path otherwise: `PATH=btree` or
+    /// `PATH=hash` (repeatable).
+    #[arg(long = "collections-for", value_name = "PATH=COLLECTIONS")]
+    pub collections_for: Vec<String>,
     /// Derive serde's `Serialize` and `Deserialize` for the generated types (needs the
     /// runtime's `serde` feature).
     #[arg(long)]
@@ -205,6 +213,35 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     builder.skip_fields(&args.skip_field);
     builder.keep_unknown_fields(&args.keep_unknown_fields);
     builder.serde(args.serde);
+    for (flag, values) in [
+        ("--strings-for", &args.strings_for),
+        ("--collections-for", &args.collections_for),
+    ] {
+        for value in values {
+            let choice = value.split_once('=').and_then(|(path, choice)| {
+                if flag == "--strings-for" {
+                    let strings = <crate::Strings as ValueEnum>::from_str(choice, true).ok()?;
+                    Some(builder.strings_for(path, strings))
+                } else {
+                    let collections =
+                        <crate::Collections as ValueEnum>::from_str(choice, true).ok()?;
+                    Some(builder.collections_for(path, collections))
+                }
+            });
+            if choice.is_none() {
+                let _ = writeln!(
+                    stderr,
+                    "error: {flag} takes `PATH=CHOICE` ({}), got `{value}`",
+                    if flag == "--strings-for" {
+                        "std, bytes or compact"
+                    } else {
+                        "btree or hash"
+                    }
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
     type Add = fn(&mut crate::Builder, String, String) -> &mut crate::Builder;
     let attributes: [(&str, &[String], Add); 5] = [
         ("--extern-path", &args.extern_path, |b, f, p| {

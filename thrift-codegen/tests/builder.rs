@@ -337,6 +337,34 @@ fn boxes_and_annotations_are_checked() {
         matches!(&result, Err(thrift_codegen::Error::Idl(text)) if text.contains("bad_attr.thrift:3:4: error: `rust.attr = \"derive(Debug)\"` is not a Rust attribute")),
         "{result:?}"
     );
+    let bad_type = write(
+        "bad_type.thrift",
+        "struct S {\n  1: map<i32, i32> n (rust.type = \"IndexMap\")\n}\n",
+    );
+    let result = Builder::new().generate([&bad_type]);
+    assert!(
+        matches!(&result, Err(thrift_codegen::Error::Idl(text)) if text.contains("bad_type.thrift:2:23: error: `rust.type = \"IndexMap\"` is not a type thrift-codegen maps to (one of `HashMap`")),
+        "{result:?}"
+    );
+    for (call, result) in [
+        (
+            "strings_for",
+            Builder::new()
+                .strings_for("attributes.Nope", thrift_codegen::Strings::Bytes)
+                .generate([fixture("attributes.thrift")]),
+        ),
+        (
+            "collections_for",
+            Builder::new()
+                .collections_for("nofile", thrift_codegen::Collections::Hash)
+                .generate([fixture("attributes.thrift")]),
+        ),
+    ] {
+        assert!(
+            matches!(&result, Err(thrift_codegen::Error::Options(why)) if why.starts_with(call) && why.contains("names no field")),
+            "{result:?}"
+        );
+    }
     let unknown = write("unknown.thrift", "struct S {\n  1: i32 n (rust.nope)\n}\n");
     assert!(Builder::new().generate([&unknown]).is_ok());
     std::fs::remove_dir_all(&dir).unwrap();

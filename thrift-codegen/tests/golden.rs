@@ -34,6 +34,11 @@ fn cases() -> Vec<(PathBuf, Builder, PathBuf)> {
                 .ref_field_attribute("attributes.Tagged.name", "#[doc(alias = \"title_ref\")]")
                 .boxed(["attributes.Holder.boxed_by_builder"]);
         }
+        if stem == "mappings" {
+            builder
+                .strings_for("mappings.Mixed.payload", Strings::Bytes)
+                .collections_for("mappings.ByBuilder", Collections::Hash);
+        }
         if stem == "serde" {
             builder.serde(true);
             for (suffix, strings) in [("bytes", Strings::Bytes), ("compact", Strings::Compact)] {

@@ -137,77 +137,79 @@ fn field_conversion(
     borrowed: Holding,
     owned: Holding,
 ) -> TokenStream {
-    let file = id.file;
-    let key = m.is_key_struct(id);
-    let boxed = m.is_boxed(id, index);
-    let place = quote!(value.#name);
-    if !boxed && same_representation(m, file, &field.ty, key) {
-        let whole = if is_copy(m, file, &field.ty) {
-            place.clone()
-        } else {
-            quote!(#place.clone())
-        };
-        if borrowed == owned {
-            return whole;
-        }
-        let default = default_value(m, id, index, field);
-        return if is_copy(m, file, &field.ty) {
-            quote!(#place.unwrap_or(#default))
-        } else if super::consts::has_call(&default) {
-            quote!(#place.clone().unwrap_or_else(|| #default))
-        } else {
-            quote!(#place.clone().unwrap_or(#default))
-        };
-    }
-    let item = quote!(item);
-    let (expr, function) = convert(m, file, &field.ty, Arg::Ref(quote!(#item)), key, 0);
-    let boxed_expr = |inner: TokenStream| {
-        if boxed {
-            quote!(::std::boxed::Box::new(#inner))
-        } else {
-            inner
-        }
-    };
-    match (borrowed, owned) {
-        (Holding::Always, _) => {
-            let arg = if boxed {
-                Arg::Ref(quote!(&*#place))
+    m.in_field(id, index, || {
+        let file = id.file;
+        let key = m.is_key_struct(id);
+        let boxed = m.is_boxed(id, index);
+        let place = quote!(value.#name);
+        if !boxed && same_representation(m, file, &field.ty, key) {
+            let whole = if is_copy(m, file, &field.ty) {
+                place.clone()
             } else {
-                Arg::Place(place.clone())
+                quote!(#place.clone())
             };
-            let (expr, _) = convert(m, file, &field.ty, arg, key, 0);
-            boxed_expr(expr)
-        }
-        (Holding::Optional, Holding::Optional) => {
-            let access = if boxed {
-                quote!(#place.as_deref())
-            } else {
-                quote!(#place.as_ref())
-            };
-            match (&function, boxed) {
-                (Some(f), false) => quote!(#access.map(#f)),
-                _ => {
-                    let body = boxed_expr(expr);
-                    quote!(#access.map(|#item| #body))
-                }
+            if borrowed == owned {
+                return whole;
             }
-        }
-        (Holding::Optional, Holding::Always) => {
             let default = default_value(m, id, index, field);
-            let access = if boxed {
-                quote!(#place.as_deref())
+            return if is_copy(m, file, &field.ty) {
+                quote!(#place.unwrap_or(#default))
+            } else if super::consts::has_call(&default) {
+                quote!(#place.clone().unwrap_or_else(|| #default))
             } else {
-                quote!(#place.as_ref())
+                quote!(#place.clone().unwrap_or(#default))
             };
-            match (&function, boxed) {
-                (Some(f), false) => quote!(#access.map_or_else(|| #default, #f)),
-                _ => {
-                    let body = boxed_expr(expr);
-                    quote!(#access.map_or_else(|| #default, |#item| #body))
+        }
+        let item = quote!(item);
+        let (expr, function) = convert(m, file, &field.ty, Arg::Ref(quote!(#item)), key, 0);
+        let boxed_expr = |inner: TokenStream| {
+            if boxed {
+                quote!(::std::boxed::Box::new(#inner))
+            } else {
+                inner
+            }
+        };
+        match (borrowed, owned) {
+            (Holding::Always, _) => {
+                let arg = if boxed {
+                    Arg::Ref(quote!(&*#place))
+                } else {
+                    Arg::Place(place.clone())
+                };
+                let (expr, _) = convert(m, file, &field.ty, arg, key, 0);
+                boxed_expr(expr)
+            }
+            (Holding::Optional, Holding::Optional) => {
+                let access = if boxed {
+                    quote!(#place.as_deref())
+                } else {
+                    quote!(#place.as_ref())
+                };
+                match (&function, boxed) {
+                    (Some(f), false) => quote!(#access.map(#f)),
+                    _ => {
+                        let body = boxed_expr(expr);
+                        quote!(#access.map(|#item| #body))
+                    }
+                }
+            }
+            (Holding::Optional, Holding::Always) => {
+                let default = default_value(m, id, index, field);
+                let access = if boxed {
+                    quote!(#place.as_deref())
+                } else {
+                    quote!(#place.as_ref())
+                };
+                match (&function, boxed) {
+                    (Some(f), false) => quote!(#access.map_or_else(|| #default, #f)),
+                    _ => {
+                        let body = boxed_expr(expr);
+                        quote!(#access.map_or_else(|| #default, |#item| #body))
+                    }
                 }
             }
         }
-    }
+    })
 }
 
 /// Whether the borrowing and owned forms of a type are the same Rust type.
@@ -353,7 +355,7 @@ pub fn union_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         } else {
             Arg::Ref(quote!(value))
         };
-        let (expr, _) = convert(m, id.file, &field.ty, arg, key, 0);
+        let (expr, _) = m.in_field(id, index, || convert(m, id.file, &field.ty, arg, key, 0));
         let expr = if boxed {
             quote!(::std::boxed::Box::new(#expr))
         } else {

@@ -271,7 +271,9 @@ fn struct_literal(
         for (index, field) in s.fields.iter().enumerate() {
             if let Some(v) = given(&field.name.name) {
                 let variant = ident::ident(&variants[index]);
-                let mut expr = value_expr(m, id.file, &field.ty, vf, v, m.is_key_struct(id));
+                let mut expr = m.in_field(id, index, || {
+                    value_expr(m, id.file, &field.ty, vf, v, m.is_key_struct(id))
+                });
                 if m.is_boxed(id, index) {
                     expr = quote!(::std::boxed::Box::new(#expr));
                 }
@@ -289,8 +291,9 @@ fn struct_literal(
             .or(field.default.as_ref().map(|v| (id.file, v)));
         let expr = match value {
             Some((value_file, v)) => {
-                let mut expr =
-                    value_expr(m, id.file, &field.ty, value_file, v, m.is_key_struct(id));
+                let mut expr = m.in_field(id, index, || {
+                    value_expr(m, id.file, &field.ty, value_file, v, m.is_key_struct(id))
+                });
                 if boxed {
                     expr = quote!(::std::boxed::Box::new(#expr));
                 }

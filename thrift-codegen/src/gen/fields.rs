@@ -130,6 +130,11 @@ fn string_value<'a>(m: &Model<'a>, file: FileId, value: &'a ConstValue) -> Optio
 
 /// The value a field takes in `Default` (and for a default-requiredness field missing on read).
 pub fn default_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
+    m.in_field(id, index, || field_default(m, id, index, field))
+}
+
+/// [`default_value`] in the field's mapping.
+fn field_default(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
     let boxed = m.is_boxed(id, index);
     match idl_default(m, id, index, field) {
         Some(value) => {

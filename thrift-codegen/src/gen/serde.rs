@@ -130,10 +130,7 @@ pub fn default_fns(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> To
         })
         .map(|(index, field)| {
             let name = default_fn(&names[index]);
-            let mut ty = super::types::rust_type(m, id.file, &field.ty, m.is_key_struct(id));
-            if m.is_boxed(id, index) {
-                ty = quote!(::std::boxed::Box<#ty>);
-            }
+            let ty = super::structs::field_type(m, id, index, field, m.is_key_struct(id));
             let value = default_value(m, id, index, field);
             quote! {
                 fn #name() -> #ty {

@@ -76,15 +76,11 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     let name = ident::ident(m.name(id));
     let docs = doc_attrs(s.doc.as_deref());
     let names = field_names(s);
-    let file = id.file;
 
     let fields = s.fields.iter().enumerate().map(|(index, field)| {
         let field_name = ident::ident(&names[index]);
         let docs = doc_attrs(field.doc.as_deref());
-        let mut ty = rust_type(m, file, &field.ty, key);
-        if m.is_boxed(id, index) {
-            ty = quote!(::std::boxed::Box<#ty>);
-        }
+        let mut ty = field_type(m, id, index, field, key);
         if holding(m, id, index, field) == Holding::Optional {
             ty = quote!(::std::option::Option<#ty>);
         }
@@ -183,14 +179,7 @@ fn constructor(
     let key = m.is_key_struct(id);
     let types: Vec<TokenStream> = required
         .iter()
-        .map(|&index| {
-            let ty = rust_type(m, id.file, &s.fields[index].ty, key);
-            if m.is_boxed(id, index) {
-                quote!(::std::boxed::Box<#ty>)
-            } else {
-                ty
-            }
-        })
+        .map(|&index| field_type(m, id, index, &s.fields[index], key))
         .collect();
     let params = required.iter().zip(&types).map(|(&index, ty)| {
         let field_name = ident::ident(&names[index]);
@@ -235,6 +224,19 @@ fn constructor(
             }
         }
     }
+}
+
+/// The Rust type of field `index` of struct `id` (`Box`ed when it is), before an `Option` for
+/// its requiredness, in the field's own mapping; `key`: the struct is a key struct.
+pub fn field_type(m: &Model<'_>, id: DefId, index: usize, field: &Field, key: bool) -> TokenStream {
+    m.in_field(id, index, || {
+        let ty = rust_type(m, id.file, &field.ty, key);
+        if m.is_boxed(id, index) {
+            quote!(::std::boxed::Box<#ty>)
+        } else {
+            ty
+        }
+    })
 }
 
 /// The declaration of the member holding kept unknown fields, when struct `id` has one.
@@ -313,12 +315,15 @@ pub fn write_impl(
         } else {
             Val::place(quote!(self.#field_name))
         };
-        let write = write_field(m, id.file, &field.ty, &value, key, field.id, prev);
-        let value_size = if is_bool(m, id, field) {
-            quote!(P::bool_field_value_len())
-        } else {
-            value_len(m, id.file, &field.ty, &value, key, 0)
-        };
+        let (write, value_size) = m.in_field(id, index, || {
+            let write = write_field(m, id.file, &field.ty, &value, key, field.id, prev);
+            let value_size = if is_bool(m, id, field) {
+                quote!(P::bool_field_value_len())
+            } else {
+                value_len(m, id.file, &field.ty, &value, key, 0)
+            };
+            (write, value_size)
+        });
         let prev_expr = match prev {
             Some(p) => {
                 let p = proc_macro2::Literal::i16_unsuffixed(p);
@@ -501,7 +506,7 @@ pub fn read_impl(
 
 /// The expression reading field `index` of struct `id` (boxed when the field is).
 fn read_field(m: &Model<'_>, id: DefId, index: usize, field: &Field, key: bool) -> TokenStream {
-    let read = read_value(m, id.file, &field.ty, key, 0);
+    let read = m.in_field(id, index, || read_value(m, id.file, &field.ty, key, 0));
     if m.is_boxed(id, index) {
         quote!(::std::boxed::Box::new(#read))
     } else {
@@ -613,7 +618,7 @@ fn read_in_place_impl(
             let in_place_bytes = if boxed {
                 None
             } else {
-                read_bytes_into(m, id.file, &field.ty, slot)
+                m.in_field(id, index, || read_bytes_into(m, id.file, &field.ty, slot))
             };
             let assign = match (in_place, in_place_bytes) {
                 (Some(path), _) if optional => {

@@ -20,6 +20,10 @@ pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenS
                 // An alias would name the plain `f64` form: spell the key form out.
                 return resolved_type(m, file, ty, true);
             }
+            if m.differs_here(file, ty) {
+                // An alias names the global mapping's form; this field maps otherwise.
+                return resolved_type(m, file, ty, in_key);
+            }
             match m.resolve(file, ty) {
                 Resolved::Senum => m.string_type(),
                 _ => m.path_to(file, m.lookup(file, &name.name)),

@@ -14,7 +14,7 @@ use super::codec::{read_struct_body, read_value, value_len, write_field, Val};
 use super::docs::doc_attrs;
 use super::fields::{derive_list, Target};
 use super::names::variant_names;
-use super::types::{rust_type, wire_type};
+use super::types::wire_type;
 use crate::ident;
 use crate::model::{Model, Resolved};
 
@@ -44,14 +44,7 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
         .fields
         .iter()
         .enumerate()
-        .map(|(index, field)| {
-            let ty = rust_type(m, file, &field.ty, key);
-            if m.is_boxed(id, index) {
-                quote!(::std::boxed::Box<#ty>)
-            } else {
-                ty
-            }
-        })
+        .map(|(index, field)| super::structs::field_type(m, id, index, field, key))
         .collect();
     let variant_items = s
         .fields
@@ -77,7 +70,9 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
     let default_impl = if can_default {
         let first = ident::ident(&variants[0]);
         let value = match s.fields[0].default.as_ref().filter(|_| !m.borrowed()) {
-            Some(v) => super::consts::value_expr(m, file, &s.fields[0].ty, file, v, key),
+            Some(v) => m.in_field(id, 0, || {
+                super::consts::value_expr(m, file, &s.fields[0].ty, file, v, key)
+            }),
             None => quote!(::std::default::Default::default()),
         };
         quote! {
@@ -100,21 +95,25 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
         let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
         let ttype = wire_type(m, file, &field.ty);
         let is_bool = matches!(m.resolve(file, &field.ty), Resolved::Base(BaseType::Bool));
-        let size = if is_bool {
-            quote!(P::bool_field_value_len())
-        } else {
-            value_len(m, file, &field.ty, &Val::reference(quote!(value)), key, 0)
-        };
-        // The only field written, right after the struct begins: the previous id is 0.
-        let write = write_field(
-            m,
-            file,
-            &field.ty,
-            &Val::reference(quote!(value)),
-            key,
-            field.id,
-            Some(0),
-        );
+        // The variant's own mapping for its size, write and read.
+        let (size, write, mut read) = m.in_field(id, index, || {
+            let size = if is_bool {
+                quote!(P::bool_field_value_len())
+            } else {
+                value_len(m, file, &field.ty, &Val::reference(quote!(value)), key, 0)
+            };
+            // The only field written, right after the struct begins: the previous id is 0.
+            let write = write_field(
+                m,
+                file,
+                &field.ty,
+                &Val::reference(quote!(value)),
+                key,
+                field.id,
+                Some(0),
+            );
+            (size, write, read_value(m, file, &field.ty, key, 0))
+        });
         write_arms.push(quote! {
             #name::#variant(value) => {
                 #write
@@ -124,7 +123,6 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
         len_arms.push(
             quote!(#name::#variant(#binding) => P::field_begin_len(#ttype, #field_id, 0) + #size,),
         );
-        let mut read = read_value(m, file, &field.ty, key, 0);
         if m.is_boxed(id, index) {
             read = quote!(::std::boxed::Box::new(#read));
         }

@@ -2,7 +2,11 @@
 //! - `(rust.box)` on a field: the field is held as `Box<T>` (`Builder::boxed`); its type must
 //!   be a struct, union or exception;
 //! - `(rust.attr = "#[...]")` on a struct, union, exception or enum, or on a field: attributes
-//!   for the owned form (`Builder::type_attribute`, `Builder::field_attribute`).
+//!   for the owned form (`Builder::type_attribute`, `Builder::field_attribute`);
+//! - `(rust.type = "HashMap")` on a struct, union or exception (all its fields) or on a field:
+//!   its sets and maps as `HashSet`/`HashMap` (`"BTreeMap"`, `"BTreeSet"`: as `BTree…`), or its
+//!   strings and binaries as `"String"` (and `Vec<u8>`), `"ByteString"` (and `Bytes`),
+//!   `"CompactString"` (and `Bytes`) (`Builder::collections_for`, `Builder::strings_for`).
 //!
 //! Any other `rust.*` annotation is a located warning; a `rust.attr` that is not an attribute,
 //! or a `rust.box` on a field of another type, a located error.
@@ -19,10 +23,13 @@ pub struct FromIdl {
     /// Fields to box (checked: their types are structs, unions or exceptions).
     pub boxed: Vec<(DefId, usize)>,
     pub attributes: Vec<Rule>,
+    /// `rust.type` choices, type rules before field rules.
+    pub mappings: Vec<super::mappings::Rule>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
-const KNOWN: &str = "thrift-codegen reads `rust.box` on fields and `rust.attr` on types and fields";
+const KNOWN: &str =
+    "thrift-codegen reads `rust.box` on fields and `rust.attr`, `rust.type` on types and fields";
 
 /// Reads every `rust.*` annotation of the program's types and fields.
 pub fn read(model: &Model<'_>) -> FromIdl {
@@ -45,6 +52,9 @@ pub fn read(model: &Model<'_>) -> FromIdl {
             {
                 match annotation.key.name.as_str() {
                     "rust.attr" => out.attribute(Target::Type, path.clone(), annotation),
+                    "rust.type" if matches!(definition, Definition::Struct(_)) => {
+                        out.mapping(path.clone(), annotation);
+                    }
                     "rust.box" => out.diagnostics.push(Diagnostic::warning(
                         annotation.span,
                         "`rust.box` goes on a field, not on a type",
@@ -62,6 +72,7 @@ pub fn read(model: &Model<'_>) -> FromIdl {
                 {
                     match annotation.key.name.as_str() {
                         "rust.attr" => out.attribute(Target::Field, path.clone(), annotation),
+                        "rust.type" => out.mapping(path.clone(), annotation),
                         "rust.box" if can_box(model, id, field_index) => {
                             out.boxed.push((id, field_index));
                         }
@@ -91,6 +102,20 @@ impl FromIdl {
                 format!(
                     "`rust.attr = \"{}\"` is not a Rust attribute: {e}",
                     annotation.value
+                ),
+            )),
+        }
+    }
+
+    fn mapping(&mut self, path: Vec<String>, annotation: &Annotation) {
+        match super::mappings::parse_rust_type(&annotation.value) {
+            Some(choice) => self.mappings.push(super::mappings::Rule { path, choice }),
+            None => self.diagnostics.push(Diagnostic::error(
+                annotation.span,
+                format!(
+                    "`rust.type = \"{}\"` is not a type thrift-codegen maps to (one of {})",
+                    annotation.value,
+                    super::mappings::RUST_TYPES
                 ),
             )),
         }

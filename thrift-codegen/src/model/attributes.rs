@@ -40,7 +40,7 @@ pub fn segments(path: &str) -> Vec<String> {
     path.split('.').map(str::to_string).collect()
 }
 
-fn is_prefix(rule: &[String], item: &[&str]) -> bool {
+pub fn is_prefix(rule: &[String], item: &[&str]) -> bool {
     rule.len() <= item.len() && rule.iter().zip(item).all(|(a, b)| a == b)
 }
 

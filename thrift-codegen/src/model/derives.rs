@@ -75,8 +75,9 @@ pub fn compute(model: &Model<'_>) -> HashMap<DefId, Derives> {
         for &(id, s) in &structs {
             let mut result = Derives::ALL;
             for (index, field) in s.fields.iter().enumerate() {
-                let mut allows =
-                    type_allows(model, &derives, id.file, &field.ty, model.is_key_struct(id));
+                let mut allows = model.in_field(id, index, || {
+                    type_allows(model, &derives, id.file, &field.ty, model.is_key_struct(id))
+                });
                 let boxed = model.is_boxed(id, index);
                 let optional =
                     s.kind != StructKind::Union && field.requiredness == Requiredness::Optional;

@@ -6,6 +6,7 @@ pub mod annotations;
 pub mod attributes;
 mod derives;
 mod keys;
+pub mod mappings;
 mod recursion;
 mod services;
 
@@ -80,6 +81,18 @@ pub struct Model<'p> {
     borrowed: Cell<bool>,
     /// The file whose module code is being generated for: paths are relative to it.
     current: Cell<Option<FileId>>,
+    /// Fields whose strings or collections are mapped otherwise than the rest
+    /// (`Builder::strings_for`, `Builder::collections_for`, `rust.type`).
+    pub field_mappings: HashMap<(DefId, usize), Mapping>,
+    /// The mapping of the field whose code is being generated (see [`Model::in_field`]).
+    context: Cell<Option<Mapping>>,
+}
+
+/// How one field maps strings, binaries, sets and maps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mapping {
+    pub strings: crate::Strings,
+    pub collections: crate::Collections,
 }
 
 impl<'p> Model<'p> {
@@ -114,6 +127,8 @@ impl<'p> Model<'p> {
             service_names: HashMap::new(),
             borrowed: Cell::new(false),
             current: Cell::new(None),
+            field_mappings: HashMap::new(),
+            context: Cell::new(None),
         };
         model.assign_modules();
         model.assign_names();
@@ -321,10 +336,64 @@ impl<'p> Model<'p> {
         }
     }
 
+    /// The mapping in effect: the field's whose code is being generated, else the global one.
+    pub fn mapping(&self) -> Mapping {
+        self.context.get().unwrap_or(Mapping {
+            strings: self.strings,
+            collections: self.collections,
+        })
+    }
+
+    /// Generates code for field `index` of struct `id` in `f`: its own string and collection
+    /// mapping is in effect there. Every piece of code about a field's value (its type, read,
+    /// write, size, default, conversion, derives) is made inside this.
+    pub fn in_field<T>(&self, id: DefId, index: usize, f: impl FnOnce() -> T) -> T {
+        let field = self.field_mappings.get(&(id, index)).copied();
+        let saved = self.context.replace(field);
+        let out = f();
+        self.context.set(saved);
+        out
+    }
+
+    /// Sets the mapping of fields (after which the derives are computed again, since a
+    /// `HashMap` forbids some).
+    pub fn set_field_mappings(&mut self, mappings: HashMap<(DefId, usize), Mapping>) {
+        self.field_mappings = mappings;
+        if !self.field_mappings.is_empty() {
+            self.derives = derives::compute(self);
+        }
+    }
+
+    /// Whether a type written as `ty` names (through a typedef) something whose Rust type the
+    /// mapping in effect changes, while that mapping is not the global one: then the typedef,
+    /// which names the global form, is expanded.
+    pub fn differs_here(&self, file: FileId, ty: &'p Type) -> bool {
+        let Some(here) = self.context.get() else {
+            return false;
+        };
+        let strings = here.strings != self.strings;
+        let collections = here.collections != self.collections;
+        fn walk(m: &Model<'_>, file: FileId, ty: &Type, strings: bool, collections: bool) -> bool {
+            match m.resolve(file, ty) {
+                Resolved::Base(BaseType::String | BaseType::Slist | BaseType::Binary)
+                | Resolved::Senum => strings,
+                Resolved::Base(_) | Resolved::Enum(_) | Resolved::Struct(..) => false,
+                Resolved::List(f, e) => walk(m, f, e, strings, collections),
+                Resolved::Set(f, e) => collections || walk(m, f, e, strings, collections),
+                Resolved::Map(f, k, v) => {
+                    collections
+                        || walk(m, f, k, strings, collections)
+                        || walk(m, f, v, strings, collections)
+                }
+            }
+        }
+        (strings || collections) && walk(self, file, ty, strings, collections)
+    }
+
     /// The owned type of `string` values.
     pub fn string_type(&self) -> TokenStream {
         let rt = &self.runtime;
-        match self.strings {
+        match self.mapping().strings {
             crate::Strings::Std => quote::quote!(::std::string::String),
             crate::Strings::Bytes => quote::quote!(#rt::ByteString),
             crate::Strings::Compact => quote::quote!(#rt::CompactString),
@@ -334,7 +403,7 @@ impl<'p> Model<'p> {
     /// The owned type of `binary` values.
     pub fn binary_type(&self) -> TokenStream {
         let rt = &self.runtime;
-        match self.strings {
+        match self.mapping().strings {
             crate::Strings::Std => quote::quote!(::std::vec::Vec<u8>),
             crate::Strings::Bytes | crate::Strings::Compact => quote::quote!(#rt::Bytes),
         }
@@ -342,7 +411,7 @@ impl<'p> Model<'p> {
 
     /// The reader call for an owned `string`.
     pub fn read_string(&self) -> TokenStream {
-        match self.strings {
+        match self.mapping().strings {
             crate::Strings::Std => quote::quote!(r.read_string()?),
             crate::Strings::Bytes => quote::quote!(r.read_byte_string()?),
             crate::Strings::Compact => quote::quote!(r.read_compact_string()?),
@@ -353,7 +422,7 @@ impl<'p> Model<'p> {
     /// replacing its contents where it lives (`read_string_into`, `read_byte_string_into`,
     /// `read_compact_string_into`) instead of returned and moved there.
     pub fn read_string_into(&self, slot: TokenStream) -> TokenStream {
-        match self.strings {
+        match self.mapping().strings {
             crate::Strings::Std => quote::quote!(r.read_string_into(#slot)?),
             crate::Strings::Bytes => quote::quote!(r.read_byte_string_into(#slot)?),
             crate::Strings::Compact => quote::quote!(r.read_compact_string_into(#slot)?),
@@ -362,7 +431,7 @@ impl<'p> Model<'p> {
 
     /// The reader call for an owned `binary`.
     pub fn read_binary(&self) -> TokenStream {
-        match self.strings {
+        match self.mapping().strings {
             crate::Strings::Std => quote::quote!(r.read_binary()?),
             crate::Strings::Bytes | crate::Strings::Compact => {
                 quote::quote!(r.read_shared_bytes()?)
@@ -374,7 +443,7 @@ impl<'p> Model<'p> {
     /// replacing it where it lives (`read_binary_into`: the old buffer kept when large enough;
     /// `read_shared_bytes_into`) instead of returned and moved there.
     pub fn read_binary_into(&self, slot: TokenStream) -> TokenStream {
-        match self.strings {
+        match self.mapping().strings {
             crate::Strings::Std => quote::quote!(r.read_binary_into(#slot)?),
             crate::Strings::Bytes | crate::Strings::Compact => {
                 quote::quote!(r.read_shared_bytes_into(#slot)?)
@@ -392,7 +461,7 @@ impl<'p> Model<'p> {
     /// `CompactString`: no copy).
     pub fn string_literal(&self, lit: &str) -> TokenStream {
         let ty = self.string_type();
-        match self.strings {
+        match self.mapping().strings {
             crate::Strings::Std => quote::quote!(#ty::from(#lit)),
             crate::Strings::Bytes => quote::quote!(#ty::from_static(#lit)),
             crate::Strings::Compact => quote::quote!(#ty::const_new(#lit)),
@@ -402,7 +471,7 @@ impl<'p> Model<'p> {
     /// An owned binary from a `&[u8]` expression (a copy).
     pub fn binary_from(&self, b: TokenStream) -> TokenStream {
         let rt = &self.runtime;
-        match self.strings {
+        match self.mapping().strings {
             crate::Strings::Std => quote::quote!(#b.to_vec()),
             crate::Strings::Bytes | crate::Strings::Compact => {
                 quote::quote!(#rt::Bytes::copy_from_slice(#b))
@@ -413,7 +482,7 @@ impl<'p> Model<'p> {
     /// An owned binary from a string literal (`from_static` for `Bytes`: no copy).
     pub fn binary_literal(&self, lit: &str) -> TokenStream {
         let rt = &self.runtime;
-        match self.strings {
+        match self.mapping().strings {
             crate::Strings::Std => quote::quote!(#lit.as_bytes().to_vec()),
             crate::Strings::Bytes | crate::Strings::Compact => {
                 quote::quote!(#rt::Bytes::from_static(#lit.as_bytes()))
@@ -423,7 +492,7 @@ impl<'p> Model<'p> {
 
     /// Whether a set or map outside key positions is a `HashSet`/`HashMap`.
     pub fn hashed(&self, in_key: bool) -> bool {
-        self.collections == crate::Collections::Hash && !in_key
+        self.mapping().collections == crate::Collections::Hash && !in_key
     }
 
     /// The path of the set or map type (`kind`) in key position `in_key`, without generics.
