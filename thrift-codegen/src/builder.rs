@@ -366,7 +366,7 @@ impl Builder {
                     Target::Field => "field_attribute",
                     Target::RefField => "ref_field_attribute",
                 };
-                let attrs = parse_attributes(attribute).map_err(|e| {
+                let attrs = crate::model::attributes::parse_attributes(attribute).map_err(|e| {
                     Error::Options(format!("{call}(\"{path}\", ..): `{attribute}` is not a Rust attribute: {e}"))
                 })?;
                 let rule = Rule {
@@ -774,19 +774,6 @@ pub(crate) fn annotation_diagnostics(checked: &Checked) -> Vec<thrift_parser::Di
         None,
     );
     annotations::read(&model).diagnostics
-}
-
-/// Parses one or more outer attributes (`#[...]`) into tokens.
-pub(crate) fn parse_attributes(text: &str) -> syn::Result<TokenStream> {
-    use syn::parse::Parser;
-    let attrs = syn::Attribute::parse_outer.parse_str(text)?;
-    if attrs.is_empty() {
-        return Err(syn::Error::new(
-            proc_macro2::Span::call_site(),
-            "expected `#[...]`",
-        ));
-    }
-    Ok(attrs.iter().map(quote::ToTokens::to_token_stream).collect())
 }
 
 /// The field `file.Type.field` of a struct, union or exception, for the option `call`: the

@@ -41,6 +41,24 @@ pub fn ident(name: &str) -> Ident {
     }
 }
 
+/// The name a `rust.name` annotation gives an item, when it is a Rust identifier that is not a
+/// keyword (another value is a located error, reported with the other annotations).
+pub fn explicit_name(annotations: &[thrift_parser::ast::Annotation]) -> Option<&str> {
+    annotations
+        .iter()
+        .find(|a| a.key.name == "rust.name")
+        .map(|a| a.value.as_str())
+        .filter(|name| is_identifier(name))
+}
+
+/// Whether `name` is a plain Rust identifier (not a keyword, not raw).
+pub fn is_identifier(name: &str) -> bool {
+    !name.starts_with("r#")
+        && !NOT_RAW.contains(&name)
+        && !KEYWORDS.contains(&name)
+        && syn::parse_str::<Ident>(name).is_ok()
+}
+
 /// `UpperCamelCase`, for types and enum/union variants.
 pub fn type_name(name: &str) -> String {
     let cased = name.to_upper_camel_case();

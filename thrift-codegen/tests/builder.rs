@@ -241,8 +241,9 @@ fn attribute_paths_and_syntax_are_checked() {
         b.type_attribute(".", "#[doc(alias = \"everything\")]");
     })
     .unwrap();
-    // Color, Tagged, Choice, Failed and Holder; not the borrowing forms.
-    assert_eq!(all.matches("#[doc(alias = \"everything\")]").count(), 5);
+    // Color, Tagged, Choice, Failed, Holder, Renamed, Mode and Pick; not the borrowing forms
+    // (nor the typedef or the service).
+    assert_eq!(all.matches("#[doc(alias = \"everything\")]").count(), 8);
     let fields = code(&|b| {
         b.field_attribute("attributes.Tagged", "#[doc(alias = \"f\")]");
     })
@@ -344,6 +345,17 @@ fn boxes_and_annotations_are_checked() {
     let result = Builder::new().generate([&bad_type]);
     assert!(
         matches!(&result, Err(thrift_codegen::Error::Idl(text)) if text.contains("bad_type.thrift:2:23: error: `rust.type = \"IndexMap\"` is not a type thrift-codegen maps to (one of `HashMap`")),
+        "{result:?}"
+    );
+    let bad_name = write(
+        "bad_name.thrift",
+        "struct S {\n  1: i32 n (rust.name = \"type\")\n} (rust.name = \"Not A Name\")\n",
+    );
+    let result = Builder::new().generate([&bad_name]);
+    assert!(
+        matches!(&result, Err(thrift_codegen::Error::Idl(text))
+            if text.contains("bad_name.thrift:2:13: error: `rust.name = \"type\"` is not a Rust identifier")
+            && text.contains("bad_name.thrift:3:4: error: `rust.name = \"Not A Name\"` is not a Rust identifier")),
         "{result:?}"
     );
     for (call, result) in [

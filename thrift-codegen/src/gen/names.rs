@@ -12,7 +12,10 @@ pub fn field_names(s: &Struct) -> Vec<String> {
     let mut scope = ident::Scope::new();
     s.fields
         .iter()
-        .map(|f| scope.unique(ident::field_name(&f.name.name)))
+        .map(|f| match ident::explicit_name(&f.annotations) {
+            Some(name) => scope.unique(name.to_string()),
+            None => scope.unique(ident::field_name(&f.name.name)),
+        })
         .collect()
 }
 
@@ -31,7 +34,10 @@ pub fn variant_names(s: &Struct) -> Vec<String> {
     let mut scope = ident::Scope::new();
     s.fields
         .iter()
-        .map(|f| scope.unique_camel(ident::type_name(&f.name.name)))
+        .map(|f| match ident::explicit_name(&f.annotations) {
+            Some(name) => scope.unique_camel(name.to_string()),
+            None => scope.unique_camel(ident::type_name(&f.name.name)),
+        })
         .collect()
 }
 
@@ -41,7 +47,10 @@ pub fn value_names(e: &Enum) -> Vec<String> {
     scope.reserve("KNOWN");
     e.values
         .iter()
-        .map(|v| scope.unique(ident::const_name(&v.name.name)))
+        .map(|v| match ident::explicit_name(&v.annotations) {
+            Some(name) => scope.unique(name.to_string()),
+            None => scope.unique(ident::const_name(&v.name.name)),
+        })
         .collect()
 }
 

@@ -6,7 +6,9 @@
 //! - `(rust.type = "HashMap")` on a struct, union or exception (all its fields) or on a field:
 //!   its sets and maps as `HashSet`/`HashMap` (`"BTreeMap"`, `"BTreeSet"`: as `BTree…`), or its
 //!   strings and binaries as `"String"` (and `Vec<u8>`), `"ByteString"` (and `Bytes`),
-//!   `"CompactString"` (and `Bytes`) (`Builder::collections_for`, `Builder::strings_for`).
+//!   `"CompactString"` (and `Bytes`) (`Builder::collections_for`, `Builder::strings_for`);
+//! - `(rust.name = "Name")` on a struct, union, exception, enum, typedef or service, a field
+//!   or an enum value: its Rust name instead of the converted IDL name (still made unique).
 //!
 //! Any other `rust.*` annotation is a located warning; a `rust.attr` that is not an attribute,
 //! or a `rust.box` on a field of another type, a located error.
@@ -28,8 +30,8 @@ pub struct FromIdl {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-const KNOWN: &str =
-    "thrift-codegen reads `rust.box` on fields and `rust.attr`, `rust.type` on types and fields";
+const KNOWN: &str = "thrift-codegen reads `rust.name` on definitions, fields and enum values, \
+     `rust.box` on fields, and `rust.attr`, `rust.type` on types and fields";
 
 /// Reads every `rust.*` annotation of the program's types and fields.
 pub fn read(model: &Model<'_>) -> FromIdl {
@@ -40,18 +42,27 @@ pub fn read(model: &Model<'_>) -> FromIdl {
                 file: file.id,
                 index,
             };
-            let (annotations, fields) = match definition {
-                Definition::Struct(s) => (&s.annotations, &s.fields[..]),
-                Definition::Enum(e) => (&e.annotations, &[][..]),
-                _ => continue,
+            let no_fields: &[thrift_parser::ast::Field] = &[];
+            let no_values: &[thrift_parser::ast::EnumValue] = &[];
+            let (annotations, fields, values) = match definition {
+                Definition::Struct(s) => (&s.annotations, &s.fields[..], no_values),
+                Definition::Enum(e) => (&e.annotations, no_fields, &e.values[..]),
+                Definition::Typedef(t) => (&t.annotations, no_fields, no_values),
+                Definition::Senum(s) => (&s.annotations, no_fields, no_values),
+                Definition::Service(s) => (&s.annotations, no_fields, no_values),
+                Definition::Const(_) => continue,
             };
+            let attributable = matches!(definition, Definition::Struct(_) | Definition::Enum(_));
             let path = model.type_path(id);
             for annotation in annotations
                 .iter()
                 .filter(|a| a.key.name.starts_with("rust."))
             {
                 match annotation.key.name.as_str() {
-                    "rust.attr" => out.attribute(Target::Type, path.clone(), annotation),
+                    "rust.name" => out.name(annotation),
+                    "rust.attr" if attributable => {
+                        out.attribute(Target::Type, path.clone(), annotation);
+                    }
                     "rust.type" if matches!(definition, Definition::Struct(_)) => {
                         out.mapping(path.clone(), annotation);
                     }
@@ -71,6 +82,7 @@ pub fn read(model: &Model<'_>) -> FromIdl {
                     .filter(|a| a.key.name.starts_with("rust."))
                 {
                     match annotation.key.name.as_str() {
+                        "rust.name" => out.name(annotation),
                         "rust.attr" => out.attribute(Target::Field, path.clone(), annotation),
                         "rust.type" => out.mapping(path.clone(), annotation),
                         "rust.box" if can_box(model, id, field_index) => {
@@ -84,6 +96,16 @@ pub fn read(model: &Model<'_>) -> FromIdl {
                     }
                 }
             }
+            for annotation in values
+                .iter()
+                .flat_map(|v| &v.annotations)
+                .filter(|a| a.key.name.starts_with("rust."))
+            {
+                match annotation.key.name.as_str() {
+                    "rust.name" => out.name(annotation),
+                    key => out.unknown(key, annotation),
+                }
+            }
         }
     }
     out
@@ -91,7 +113,7 @@ pub fn read(model: &Model<'_>) -> FromIdl {
 
 impl FromIdl {
     fn attribute(&mut self, target: Target, path: Vec<String>, annotation: &Annotation) {
-        match crate::builder::parse_attributes(&annotation.value) {
+        match super::attributes::parse_attributes(&annotation.value) {
             Ok(attrs) => self.attributes.push(Rule {
                 target,
                 path,
@@ -104,6 +126,19 @@ impl FromIdl {
                     annotation.value
                 ),
             )),
+        }
+    }
+
+    /// `rust.name`: read where names are given (`ident::explicit_name`); checked here.
+    fn name(&mut self, annotation: &Annotation) {
+        if !crate::ident::is_identifier(&annotation.value) {
+            self.diagnostics.push(Diagnostic::error(
+                annotation.span,
+                format!(
+                    "`rust.name = \"{}\"` is not a Rust identifier (nor may it be a keyword or raw)",
+                    annotation.value
+                ),
+            ));
         }
     }
 

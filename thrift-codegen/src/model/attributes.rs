@@ -31,6 +31,19 @@ pub struct Rule {
     pub attrs: TokenStream,
 }
 
+/// Parses one or more outer attributes (`#[...]`) into tokens.
+pub fn parse_attributes(text: &str) -> syn::Result<TokenStream> {
+    use syn::parse::Parser;
+    let attrs = syn::Attribute::parse_outer.parse_str(text)?;
+    if attrs.is_empty() {
+        return Err(syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "expected `#[...]`",
+        ));
+    }
+    Ok(attrs.iter().map(quote::ToTokens::to_token_stream).collect())
+}
+
 /// Splits an IDL path into segments: `.` is the empty path.
 pub fn segments(path: &str) -> Vec<String> {
     if path == "." || path.is_empty() {

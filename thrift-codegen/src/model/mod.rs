@@ -185,9 +185,18 @@ impl<'p> Model<'p> {
             let mut scope = ident::Scope::new();
             for (index, definition) in file.document.definitions.iter().enumerate() {
                 let name = &definition.name().name;
-                let rust = match definition {
-                    Definition::Const(_) => scope.unique(ident::const_name(name)),
-                    _ => scope.unique_camel(ident::type_name(name)),
+                let explicit = match definition {
+                    Definition::Struct(s) => ident::explicit_name(&s.annotations),
+                    Definition::Enum(e) => ident::explicit_name(&e.annotations),
+                    Definition::Typedef(t) => ident::explicit_name(&t.annotations),
+                    Definition::Senum(s) => ident::explicit_name(&s.annotations),
+                    Definition::Service(s) => ident::explicit_name(&s.annotations),
+                    Definition::Const(_) => None,
+                };
+                let rust = match (explicit, definition) {
+                    (Some(explicit), _) => scope.unique_camel(explicit.to_string()),
+                    (None, Definition::Const(_)) => scope.unique(ident::const_name(name)),
+                    (None, _) => scope.unique_camel(ident::type_name(name)),
                 };
                 self.names.insert(
                     DefId {

@@ -813,5 +813,730 @@ impl ::std::convert::From<FailedRef<'_>> for Failed {
         Failed::from(&value)
     }
 }
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[doc(alias = "attributed")]
+pub struct Better {
+    pub total: i32,
+    pub kind: ::std::string::String,
+    pub mode: Speed,
+    pub alias: Count,
+}
+impl __rt::ThriftWrite for Better {
+    fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.total)?;
+        w.write_string_field(2, ::std::option::Option::Some(1), &self.kind)?;
+        w.write_i32_field(3, ::std::option::Option::Some(2), self.mode.0)?;
+        w.write_i32_field(4, ::std::option::Option::Some(3), self.alias)?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len += P::field_begin_len(__rt::TType::I32, 1, 0) + P::i32_len(self.total);
+        len
+            += P::field_begin_len(__rt::TType::String, 2, 1)
+                + P::string_len(self.kind.len());
+        len += P::field_begin_len(__rt::TType::I32, 3, 2) + P::i32_len(self.mode.0);
+        len += P::field_begin_len(__rt::TType::I32, 4, 3) + P::i32_len(self.alias);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> __rt::ThriftRead<'de> for Better {
+    fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: __rt::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> __rt::Result<()> {
+        let token = r.read_struct_begin()?;
+        let mut seen_total = false;
+        let mut seen_kind = false;
+        let mut seen_mode = false;
+        let mut seen_alias = false;
+        if r.read_field_if(__rt::TType::I32, 1) {
+            out.total = r.read_i32()?;
+            seen_total = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(__rt::TType::String, 2) {
+            r.read_string_into(&mut out.kind)?;
+            seen_kind = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(__rt::TType::I32, 3) {
+            out.mode = Speed(r.read_i32()?);
+            seen_mode = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(__rt::TType::I32, 4) {
+            out.alias = r.read_i32()?;
+            seen_alias = true;
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == __rt::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, __rt::TType::I32) => {
+                    out.total = r.read_i32()?;
+                    seen_total = true;
+                }
+                (2, __rt::TType::String) => {
+                    r.read_string_into(&mut out.kind)?;
+                    seen_kind = true;
+                }
+                (3, __rt::TType::I32) => {
+                    out.mode = Speed(r.read_i32()?);
+                    seen_mode = true;
+                }
+                (4, __rt::TType::I32) => {
+                    out.alias = r.read_i32()?;
+                    seen_alias = true;
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        if !seen_total {
+            out.total = ::std::default::Default::default();
+        }
+        if !seen_kind {
+            out.kind = ::std::default::Default::default();
+        }
+        if !seen_mode {
+            out.mode = ::std::default::Default::default();
+        }
+        if !seen_alias {
+            out.alias = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
+    }
+}
+/// The borrowing form of [`Better`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BetterRef<'de> {
+    pub total: i32,
+    pub kind: &'de str,
+    pub mode: Speed,
+    pub alias: i32,
+}
+impl<'de> __rt::ThriftWrite for BetterRef<'de> {
+    fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.total)?;
+        w.write_string_field(2, ::std::option::Option::Some(1), self.kind)?;
+        w.write_i32_field(3, ::std::option::Option::Some(2), self.mode.0)?;
+        w.write_i32_field(4, ::std::option::Option::Some(3), self.alias)?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        len += P::field_begin_len(__rt::TType::I32, 1, 0) + P::i32_len(self.total);
+        len
+            += P::field_begin_len(__rt::TType::String, 2, 1)
+                + P::string_len(self.kind.len());
+        len += P::field_begin_len(__rt::TType::I32, 3, 2) + P::i32_len(self.mode.0);
+        len += P::field_begin_len(__rt::TType::I32, 4, 3) + P::i32_len(self.alias);
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> __rt::ThriftRead<'de> for BetterRef<'de> {
+    fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
+        let mut out = <Self as ::std::default::Default>::default();
+        <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
+        ::std::result::Result::Ok(out)
+    }
+    fn read_into<R: __rt::ProtocolReader<'de>>(
+        r: &mut R,
+        out: &mut Self,
+    ) -> __rt::Result<()> {
+        let token = r.read_struct_begin()?;
+        let mut seen_total = false;
+        let mut seen_kind = false;
+        let mut seen_mode = false;
+        let mut seen_alias = false;
+        if r.read_field_if(__rt::TType::I32, 1) {
+            out.total = r.read_i32()?;
+            seen_total = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(__rt::TType::String, 2) {
+            out.kind = r.read_str()?;
+            seen_kind = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(__rt::TType::I32, 3) {
+            out.mode = Speed(r.read_i32()?);
+            seen_mode = true;
+            r.read_field_end()?;
+        }
+        if r.read_field_if(__rt::TType::I32, 4) {
+            out.alias = r.read_i32()?;
+            seen_alias = true;
+            r.read_field_end()?;
+        }
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == __rt::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, __rt::TType::I32) => {
+                    out.total = r.read_i32()?;
+                    seen_total = true;
+                }
+                (2, __rt::TType::String) => {
+                    out.kind = r.read_str()?;
+                    seen_kind = true;
+                }
+                (3, __rt::TType::I32) => {
+                    out.mode = Speed(r.read_i32()?);
+                    seen_mode = true;
+                }
+                (4, __rt::TType::I32) => {
+                    out.alias = r.read_i32()?;
+                    seen_alias = true;
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        if !seen_total {
+            out.total = ::std::default::Default::default();
+        }
+        if !seen_kind {
+            out.kind = ::std::default::Default::default();
+        }
+        if !seen_mode {
+            out.mode = ::std::default::Default::default();
+        }
+        if !seen_alias {
+            out.alias = ::std::default::Default::default();
+        }
+        ::std::result::Result::Ok(())
+    }
+}
+impl ::std::convert::From<&BetterRef<'_>> for Better {
+    fn from(value: &BetterRef<'_>) -> Self {
+        Better {
+            total: value.total,
+            kind: ::std::string::String::from(value.kind),
+            mode: value.mode,
+            alias: value.alias,
+        }
+    }
+}
+impl ::std::convert::From<BetterRef<'_>> for Better {
+    fn from(value: BetterRef<'_>) -> Self {
+        Better::from(&value)
+    }
+}
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[doc(alias = "attributed")]
+pub struct Speed(pub i32);
+impl ::std::default::Default for Speed {
+    /// The first value the IDL declares.
+    fn default() -> Self {
+        Speed::QUICK
+    }
+}
+impl Speed {
+    pub const QUICK: Speed = Speed(0);
+    pub const SLOW: Speed = Speed(1);
+    /// Every value the IDL names, in declaration order.
+    pub const KNOWN: &[Speed] = &[Speed::QUICK, Speed::SLOW];
+    /// The IDL name of this value, or `None` for a number the IDL does not name (a
+    /// value from a newer peer, kept as it is).
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            Speed::QUICK => ::std::option::Option::Some("FAST"),
+            Speed::SLOW => ::std::option::Option::Some("SLOW"),
+            _ => ::std::option::Option::None,
+        }
+    }
+}
+impl ::std::fmt::Debug for Speed {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self.name() {
+            ::std::option::Option::Some(name) => f.write_str(name),
+            ::std::option::Option::None => write!(f, "Mode({})", self.0),
+        }
+    }
+}
+impl ::std::convert::From<i32> for Speed {
+    fn from(value: i32) -> Self {
+        Speed(value)
+    }
+}
+impl ::std::convert::From<Speed> for i32 {
+    fn from(value: Speed) -> Self {
+        value.0
+    }
+}
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[doc(alias = "attributed")]
+pub enum Picked {
+    Number(i32),
+    B(::std::string::String),
+}
+impl ::std::default::Default for Picked {
+    fn default() -> Self {
+        Picked::Number(::std::default::Default::default())
+    }
+}
+impl __rt::ThriftWrite for Picked {
+    fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
+        let token = w.write_struct_begin()?;
+        match self {
+            Picked::Number(value) => {
+                w.write_i32_field(1, ::std::option::Option::Some(0), *value)?;
+            }
+            Picked::B(value) => {
+                w.write_string_field(2, ::std::option::Option::Some(0), value)?;
+            }
+        }
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
+        P::struct_begin_len()
+            + match self {
+                Picked::Number(value) => {
+                    P::field_begin_len(__rt::TType::I32, 1, 0) + P::i32_len(*value)
+                }
+                Picked::B(value) => {
+                    P::field_begin_len(__rt::TType::String, 2, 0)
+                        + P::string_len(value.len())
+                }
+            } + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> __rt::ThriftRead<'de> for Picked {
+    fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut value = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == __rt::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, __rt::TType::I32) => {
+                    value = ::std::option::Option::Some(Picked::Number(r.read_i32()?));
+                }
+                (2, __rt::TType::String) => {
+                    value = ::std::option::Option::Some(Picked::B(r.read_string()?));
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        value
+            .ok_or_else(|| __rt::Error::invalid_data(
+                "union `Pick` has no known field set",
+            ))
+    }
+}
+/// The borrowing form of [`Picked`]: strings and binaries point into the input.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum PickedRef<'de> {
+    Number(i32),
+    B(&'de str),
+}
+impl<'de> ::std::default::Default for PickedRef<'de> {
+    fn default() -> Self {
+        PickedRef::Number(::std::default::Default::default())
+    }
+}
+impl<'de> __rt::ThriftWrite for PickedRef<'de> {
+    fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
+        let token = w.write_struct_begin()?;
+        match self {
+            PickedRef::Number(value) => {
+                w.write_i32_field(1, ::std::option::Option::Some(0), *value)?;
+            }
+            PickedRef::B(value) => {
+                w.write_string_field(2, ::std::option::Option::Some(0), value)?;
+            }
+        }
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
+        P::struct_begin_len()
+            + match self {
+                PickedRef::Number(value) => {
+                    P::field_begin_len(__rt::TType::I32, 1, 0) + P::i32_len(*value)
+                }
+                PickedRef::B(value) => {
+                    P::field_begin_len(__rt::TType::String, 2, 0)
+                        + P::string_len(value.len())
+                }
+            } + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> __rt::ThriftRead<'de> for PickedRef<'de> {
+    fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut value = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == __rt::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, __rt::TType::I32) => {
+                    value = ::std::option::Option::Some(PickedRef::Number(r.read_i32()?));
+                }
+                (2, __rt::TType::String) => {
+                    value = ::std::option::Option::Some(PickedRef::B(r.read_str()?));
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        value
+            .ok_or_else(|| __rt::Error::invalid_data(
+                "union `Pick` has no known field set",
+            ))
+    }
+}
+impl ::std::convert::From<&PickedRef<'_>> for Picked {
+    fn from(value: &PickedRef<'_>) -> Self {
+        match value {
+            PickedRef::Number(value) => Picked::Number(*value),
+            PickedRef::B(value) => Picked::B(::std::string::String::from(*value)),
+        }
+    }
+}
+impl ::std::convert::From<PickedRef<'_>> for Picked {
+    fn from(value: PickedRef<'_>) -> Self {
+        Picked::from(&value)
+    }
+}
+pub type Count = i32;
+/// The arguments of `Renamer.rename`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamerRenameArgs {
+    pub value: Better,
+}
+impl __rt::ThriftWrite for NamerRenameArgs {
+    fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_field_begin_after(__rt::TType::Struct, 1, 0)?;
+        __rt::ThriftWrite::write(&self.value, w)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        let mut prev: i16 = 0;
+        len
+            += P::field_begin_len(__rt::TType::Struct, 1, prev)
+                + __rt::ThriftWrite::encoded_len::<P>(&self.value);
+        prev = 1;
+        let _ = prev;
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> __rt::ThriftRead<'de> for NamerRenameArgs {
+    fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_value = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == __rt::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, __rt::TType::Struct) => {
+                    f_value = ::std::option::Option::Some(
+                        <Better as __rt::ThriftRead<'de>>::read(r)?,
+                    );
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(NamerRenameArgs {
+            value: f_value.unwrap_or_default(),
+        })
+    }
+}
+/// The result of `Renamer.rename`: the value returned (field 0) or the exception thrown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamerRenameResult {
+    pub success: ::std::option::Option<Better>,
+}
+impl __rt::ThriftWrite for NamerRenameResult {
+    fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
+        let token = w.write_struct_begin()?;
+        if let ::std::option::Option::Some(value) = &self.success {
+            w.write_field_begin_after(__rt::TType::Struct, 0, 0)?;
+            __rt::ThriftWrite::write(value, w)?;
+            w.write_field_end()?;
+        }
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        let mut prev: i16 = 0;
+        if let ::std::option::Option::Some(value) = &self.success {
+            len
+                += P::field_begin_len(__rt::TType::Struct, 0, prev)
+                    + __rt::ThriftWrite::encoded_len::<P>(value);
+            prev = 0;
+        }
+        let _ = prev;
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> __rt::ThriftRead<'de> for NamerRenameResult {
+    fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_success = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == __rt::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (0, __rt::TType::Struct) => {
+                    f_success = ::std::option::Option::Some(
+                        <Better as __rt::ThriftRead<'de>>::read(r)?,
+                    );
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(NamerRenameResult {
+            success: f_success,
+        })
+    }
+}
+impl NamerRenameResult {
+    /// The result struct of a handler's outcome; `Err` for an error that is not a
+    /// declared exception (sent as a `TApplicationException`).
+    pub fn from_outcome(
+        outcome: ::std::result::Result<Better, __rt::Error>,
+    ) -> __rt::Result<Self> {
+        match outcome {
+            ::std::result::Result::Ok(success) => {
+                ::std::result::Result::Ok(NamerRenameResult {
+                    success: ::std::option::Option::Some(success),
+                })
+            }
+            ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+        }
+    }
+    /// The outcome a client gets: the value, or the declared exception received.
+    pub fn into_outcome(self) -> ::std::result::Result<Better, __rt::Error> {
+        if let ::std::option::Option::Some(success) = self.success {
+            return ::std::result::Result::Ok(success);
+        }
+        ::std::result::Result::Err(
+            __rt::Error::from(
+                __rt::ApplicationException::new(
+                    __rt::ApplicationExceptionKind::MISSING_RESULT,
+                    "rename failed: unknown result",
+                ),
+            ),
+        )
+    }
+}
+/// The handler of `Renamer`, blocking: implement it and serve it with [`NamerProcessor`].
+pub trait Namer: ::std::marker::Send + ::std::marker::Sync {
+    /// `Renamer.rename`.
+    fn rename(&self, value: Better) -> ::std::result::Result<Better, __rt::Error>;
+}
+/// The handler of `Renamer`, async: implement it and serve it with [`NamerAsyncProcessor`].
+pub trait NamerAsync: ::std::marker::Send + ::std::marker::Sync {
+    /// `Renamer.rename`.
+    fn rename(
+        &self,
+        value: Better,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<Better, __rt::Error>,
+    > + ::std::marker::Send;
+}
+/// Serves `call` with `handler` if it names a function of `Renamer` (or of a service it extends); `false` if it names none.
+pub fn dispatch_namer<H: Namer + ?Sized>(
+    handler: &H,
+    call: &__rt::rpc::Message,
+    out: &mut ::std::vec::Vec<u8>,
+) -> __rt::Result<bool> {
+    match call.name() {
+        "rename" => {
+            __rt::rpc::serve(
+                call,
+                out,
+                |args: NamerRenameArgs| {
+                    NamerRenameResult::from_outcome(handler.rename(args.value))
+                },
+            )?
+        }
+        _ => return ::std::result::Result::Ok(false),
+    }
+    ::std::result::Result::Ok(true)
+}
+/// Serves `call` with `handler` if it names a function of `Renamer` (or of a service it extends); `false` if it names none.
+pub async fn dispatch_namer_async<H: NamerAsync + ?Sized>(
+    handler: &H,
+    call: &__rt::rpc::Message,
+    out: &mut ::std::vec::Vec<u8>,
+) -> __rt::Result<bool> {
+    match call.name() {
+        "rename" => {
+            __rt::rpc::serve_async(
+                    call,
+                    out,
+                    |args: NamerRenameArgs| async move {
+                        NamerRenameResult::from_outcome(handler.rename(args.value).await)
+                    },
+                )
+                .await?
+        }
+        _ => return ::std::result::Result::Ok(false),
+    }
+    ::std::result::Result::Ok(true)
+}
+/// Serves `Renamer` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+#[derive(Debug, Clone, Default)]
+pub struct NamerProcessor<H> {
+    handler: H,
+}
+impl<H> NamerProcessor<H> {
+    /// A processor calling `handler`.
+    pub fn new(handler: H) -> Self {
+        NamerProcessor { handler }
+    }
+    /// The handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+}
+impl<H: Namer> __rt::rpc::Processor for NamerProcessor<H> {
+    fn process(
+        &self,
+        call: &__rt::rpc::Message,
+        out: &mut ::std::vec::Vec<u8>,
+    ) -> __rt::Result<()> {
+        if dispatch_namer(&self.handler, call, out)? {
+            ::std::result::Result::Ok(())
+        } else {
+            call.reply_unknown_method(out)
+        }
+    }
+}
+/// Serves `Renamer` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+#[derive(Debug, Clone, Default)]
+pub struct NamerAsyncProcessor<H> {
+    handler: H,
+}
+impl<H> NamerAsyncProcessor<H> {
+    /// A processor calling `handler`.
+    pub fn new(handler: H) -> Self {
+        NamerAsyncProcessor { handler }
+    }
+    /// The handler.
+    pub fn handler(&self) -> &H {
+        &self.handler
+    }
+}
+impl<H: NamerAsync> __rt::rpc::AsyncProcessor for NamerAsyncProcessor<H> {
+    async fn process(
+        &self,
+        call: &__rt::rpc::Message,
+        out: &mut ::std::vec::Vec<u8>,
+    ) -> __rt::Result<()> {
+        if dispatch_namer_async(&self.handler, call, out).await? {
+            ::std::result::Result::Ok(())
+        } else {
+            call.reply_unknown_method(out)
+        }
+    }
+}
+/// A blocking client of `Renamer` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+#[derive(Debug, Clone)]
+pub struct NamerClient<C> {
+    channel: C,
+}
+impl<C: __rt::rpc::Channel> NamerClient<C> {
+    /// A client calling through `channel`.
+    pub fn new(channel: C) -> Self {
+        NamerClient { channel }
+    }
+    /// The channel.
+    pub fn channel(&self) -> &C {
+        &self.channel
+    }
+    /// The channel, mutably.
+    pub fn channel_mut(&mut self) -> &mut C {
+        &mut self.channel
+    }
+    /// Returns the channel.
+    pub fn into_channel(self) -> C {
+        self.channel
+    }
+    /// `Renamer.rename`.
+    pub fn rename(
+        &mut self,
+        value: Better,
+    ) -> ::std::result::Result<Better, __rt::Error> {
+        let result: NamerRenameResult = self
+            .channel
+            .call("rename", &NamerRenameArgs { value })?;
+        result.into_outcome()
+    }
+}
+/// An async client of `Renamer` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+#[derive(Debug, Clone)]
+pub struct NamerAsyncClient<C> {
+    channel: C,
+}
+impl<C: __rt::rpc::AsyncChannel> NamerAsyncClient<C> {
+    /// A client calling through `channel`.
+    pub fn new(channel: C) -> Self {
+        NamerAsyncClient { channel }
+    }
+    /// The channel.
+    pub fn channel(&self) -> &C {
+        &self.channel
+    }
+    /// Returns the channel.
+    pub fn into_channel(self) -> C {
+        self.channel
+    }
+    /// `Renamer.rename`.
+    pub async fn rename(
+        &self,
+        value: Better,
+    ) -> ::std::result::Result<Better, __rt::Error> {
+        let result: NamerRenameResult = __rt::rpc::call_async(
+                &self.channel,
+                "rename",
+                &NamerRenameArgs { value },
+            )
+            .await?;
+        result.into_outcome()
+    }
+}
 
 }

@@ -28,3 +28,27 @@ struct Holder {
 exception Failed {
   1: string why
 }
+
+// `rust.name`: Rust names chosen in the IDL (the IDL names stay on the wire and in serde).
+struct Renamed {
+  1: i32 count (rust.name = "total")
+  2: string type (rust.name = "kind")
+  3: Mode mode
+  4: Alias alias
+} (rust.name = "Better")
+
+enum Mode {
+  FAST (rust.name = "QUICK"),
+  SLOW
+} (rust.name = "Speed")
+
+union Pick {
+  1: i32 a (rust.name = "Number")
+  2: string b
+} (rust.name = "Picked")
+
+typedef i32 Alias (rust.name = "Count")
+
+service Renamer {
+  Renamed rename(1: Renamed value)
+} (rust.name = "Namer")
