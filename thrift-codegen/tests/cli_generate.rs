@@ -198,3 +198,69 @@ fn strings_flag_selects_shared_buffers_or_compact_strings() {
         .unwrap()
         .contains("ByteString"));
 }
+
+/// The type-mapping flags give byte for byte what the Builder options give (the golden
+/// files generated with them), and a malformed value is a usage error.
+#[test]
+fn mapping_flags_match_the_builder_options() {
+    let golden = |name: &str| {
+        std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/golden")
+                .join(name),
+        )
+        .unwrap()
+    };
+    for (args, expected) in [
+        (&["--serde", "tests/golden/serde.thrift"][..], "serde.rs"),
+        (
+            &[
+                "--keep-unknown-fields",
+                "unknown_fields",
+                "tests/golden/unknown_fields.thrift",
+            ][..],
+            "unknown_fields.rs",
+        ),
+        (
+            &[
+                "--strings-for",
+                "mappings.Mixed.payload=bytes",
+                "--collections-for",
+                "mappings.ByBuilder=hash",
+                "tests/golden/mappings.thrift",
+            ][..],
+            "mappings.rs",
+        ),
+    ] {
+        let mut all = vec!["generate", "-o", "-"];
+        all.extend_from_slice(args);
+        let out = run(&all);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            golden(expected),
+            "{args:?}"
+        );
+    }
+    for bad in ["mappings.Mixed.payload", "mappings.Mixed.payload=huge"] {
+        let out = run(&[
+            "generate",
+            "-o",
+            "-",
+            "--strings-for",
+            bad,
+            "tests/golden/mappings.thrift",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.contains("--strings-for takes `PATH=CHOICE`"),
+            "{stderr}"
+        );
+    }
+}

@@ -8,7 +8,8 @@
 //! `THRIFT_CORPUS_HASHER=PATH` with that hasher, e.g.
 //! `::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>`),
 //! `THRIFT_CORPUS_STRINGS=bytes` with `Strings::Bytes`, `THRIFT_CORPUS_STRINGS=compact` with
-//! `Strings::Compact`, `THRIFT_CORPUS_KEEP_UNKNOWN=1` with `keep_unknown_fields(["."])`.
+//! `Strings::Compact`, `THRIFT_CORPUS_KEEP_UNKNOWN=1` with `keep_unknown_fields(["."])`,
+//! `THRIFT_CORPUS_SERDE=1` with `serde(true)`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -124,6 +125,9 @@ fn generated_corpus_code_compiles_without_warnings() {
         if std::env::var_os("THRIFT_CORPUS_KEEP_UNKNOWN").is_some() {
             builder.keep_unknown_fields(["."]);
         }
+        if std::env::var_os("THRIFT_CORPUS_SERDE").is_some() {
+            builder.serde(true);
+        }
         for dir in &entry.include_dirs {
             builder.include_dir(root.join(dir));
         }
@@ -149,9 +153,14 @@ fn generated_corpus_code_compiles_without_warnings() {
         krate.join("Cargo.toml"),
         format!(
             "[package]\nname = \"corpus-compile\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\nthrift-runtime = {{ path = {:?}, features = [\"compact_str\"] }}\n\n\
+             [dependencies]\nthrift-runtime = {{ path = {:?}, features = [\"compact_str\"{}] }}\n\n\
              [workspace]\n",
-            runtime.display().to_string()
+            runtime.display().to_string(),
+            if std::env::var_os("THRIFT_CORPUS_SERDE").is_some() {
+                ", \"serde\""
+            } else {
+                ""
+            }
         ),
     )
     .unwrap();

@@ -1265,5 +1265,17 @@ impl ::std::convert::From<ChoiceRef<'_>> for Choice {
         Choice::from(&value)
     }
 }
+pub static EXAMPLE: ::std::sync::LazyLock<Kept> = ::std::sync::LazyLock::new(|| Kept {
+    id: 1,
+    label: ::std::default::Default::default(),
+    flag: ::std::default::Default::default(),
+    maybe: ::std::default::Default::default(),
+    inners: ::std::default::Default::default(),
+    inner: ::std::option::Option::Some(Inner {
+        name: ::std::string::String::from("n"),
+        unknown_fields: __rt::UnknownFields::new(),
+    }),
+    unknown_fields: __rt::UnknownFields::new(),
+});
 
 }

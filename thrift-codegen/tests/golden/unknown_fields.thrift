@@ -35,3 +35,6 @@ union Choice {
   1: i32 number,
   2: string text,
 }
+
+// A constant of a struct that keeps unknown fields: none.
+const Kept EXAMPLE = {"id": 1, "inner": {"name": "n"}}

@@ -495,22 +495,9 @@ pub fn respond<P: Processor + ?Sized>(
     out: &mut Vec<u8>,
     max_frame_size: usize,
 ) -> Result<()> {
-    out.clear();
-    if !matches!(
-        received.message.kind(),
-        MessageType::Call | MessageType::Oneway
-    ) {
-        return Err(Error::invalid_data(
-            "a server received a reply or an exception, not a call",
-        ));
-    }
-    let start = frame::begin_frame(out, received.framing, received.header_seq, &[]);
+    let start = frame::begin_reply(received, out)?;
     processor.process(&received.message, out)?;
-    if start.is_empty(out) {
-        out.clear();
-        return Ok(());
-    }
-    frame::end_frame(out, start, max_frame_size)
+    frame::end_reply(out, start, max_frame_size)
 }
 
 /// Writes all of `bytes` within `limit` in total. A socket's write timeout bounds each

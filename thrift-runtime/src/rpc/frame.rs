@@ -497,6 +497,35 @@ pub fn begin_frame(
     }
 }
 
+/// A server's first step for a message it `received`: `out` cleared and the reply's frame
+/// begun, framed as the call was. A message that is not a call or a oneway is an error (the
+/// connection is then closed). Shared by the blocking and the async server.
+#[cfg(any(feature = "blocking", feature = "async"))]
+pub(crate) fn begin_reply(received: &Received, out: &mut Vec<u8>) -> Result<FrameStart> {
+    use crate::wire::MessageType;
+    out.clear();
+    if !matches!(
+        received.message.kind(),
+        MessageType::Call | MessageType::Oneway
+    ) {
+        return Err(Error::invalid_data(
+            "a server received a reply or an exception, not a call",
+        ));
+    }
+    Ok(begin_frame(out, received.framing, received.header_seq, &[]))
+}
+
+/// A server's last step after the processor wrote the reply after `start`: the frame
+/// completed, or `out` left empty when there is no reply (a oneway call).
+#[cfg(any(feature = "blocking", feature = "async"))]
+pub(crate) fn end_reply(out: &mut Vec<u8>, start: FrameStart, max_frame_size: usize) -> Result<()> {
+    if start.is_empty(out) {
+        out.clear();
+        return Ok(());
+    }
+    end_frame(out, start, max_frame_size)
+}
+
 /// Completes the frame begun at `frame`: writes its length, compresses a zlib payload.
 /// Frames larger than `max_frame_size` are an error (and `out` is cut back to where the
 /// frame started).

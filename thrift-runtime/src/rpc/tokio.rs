@@ -539,19 +539,7 @@ impl ServerConnection {
         )
         .await
         .ok()??;
-        if !matches!(
-            received.message.kind(),
-            MessageType::Call | MessageType::Oneway
-        ) {
-            return None;
-        }
-        self.out.clear();
-        self.frame = Some(frame::begin_frame(
-            &mut self.out,
-            received.framing,
-            received.header_seq,
-            &[],
-        ));
+        self.frame = Some(frame::begin_reply(&received, &mut self.out).ok()?);
         Some(received.message)
     }
 
@@ -561,11 +549,11 @@ impl ServerConnection {
         let Some(start) = self.frame.take() else {
             return false;
         };
-        if start.is_empty(&self.out) {
-            return true;
-        }
-        if frame::end_frame(&mut self.out, start, self.options.limits.max_frame_size).is_err() {
+        if frame::end_reply(&mut self.out, start, self.options.limits.max_frame_size).is_err() {
             return false;
+        }
+        if self.out.is_empty() {
+            return true;
         }
         within(self.options.write_timeout, self.writer.write_all(&self.out))
             .await
