@@ -10,6 +10,7 @@ use thrift_parser::ast::{
 use thrift_parser::{ConstRef, DefId, FileId};
 
 use super::consts::{is_zero_value, value_expr};
+use super::types::rust_type;
 use crate::ident;
 use crate::model::{Model, Resolved};
 
@@ -217,4 +218,17 @@ pub fn in_place_struct(
         return None;
     };
     reads_in_place(m, id).then(|| m.struct_path(file, id))
+}
+
+/// The Rust type of field `index` of struct `id` (`Box`ed when it is), before an `Option` for
+/// its requiredness, in the field's own mapping; `key`: the struct is a key struct.
+pub fn field_type(m: &Model<'_>, id: DefId, index: usize, field: &Field, key: bool) -> TokenStream {
+    m.in_field(id, index, || {
+        let ty = rust_type(m, id.file, &field.ty, key);
+        if m.is_boxed(id, index) {
+            quote!(::std::boxed::Box<#ty>)
+        } else {
+            ty
+        }
+    })
 }

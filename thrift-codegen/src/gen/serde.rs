@@ -76,6 +76,12 @@ pub fn field_attrs(
             items.push(quote!(default));
         }
     }
+    finish(m, id, field, items)
+}
+
+/// `items`, with the pairs form for a map whose keys need it, as one `#[serde(...)]` (nothing
+/// when there are none).
+fn finish(m: &Model<'_>, id: DefId, field: &Field, mut items: Vec<TokenStream>) -> TokenStream {
     if !m.borrowed() && has_pair_keys(m, id, field) {
         let rt = &m.runtime;
         let with = format!("{rt}::serde_support::pairs").replace(' ', "");
@@ -92,16 +98,8 @@ pub fn variant_attrs(m: &Model<'_>, id: DefId, field: &Field, rust: &str) -> Tok
     if !m.serde {
         return TokenStream::new();
     }
-    let mut items: Vec<TokenStream> = rename(rust, &field.name.name).into_iter().collect();
-    if !m.borrowed() && has_pair_keys(m, id, field) {
-        let rt = &m.runtime;
-        let with = format!("{rt}::serde_support::pairs").replace(' ', "");
-        items.push(quote!(with = #with));
-    }
-    if items.is_empty() {
-        return TokenStream::new();
-    }
-    quote!(#[serde(#(#items),*)])
+    let items = rename(rust, &field.name.name).into_iter().collect();
+    finish(m, id, field, items)
 }
 
 /// `#[serde(skip)]` for the member of kept unknown fields (they have no IDL names).
@@ -130,7 +128,7 @@ pub fn default_fns(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> To
         })
         .map(|(index, field)| {
             let name = default_fn(&names[index]);
-            let ty = super::structs::field_type(m, id, index, field, m.is_key_struct(id));
+            let ty = super::fields::field_type(m, id, index, field, m.is_key_struct(id));
             let value = default_value(m, id, index, field);
             quote! {
                 fn #name() -> #ty {

@@ -18,11 +18,11 @@ use thrift_parser::DefId;
 use super::codec::{read_bytes_into, read_struct_body, read_value, value_len, write_field, Val};
 use super::docs::doc_attrs;
 use super::fields::{
-    default_value, derive_list, holding, idl_default, in_place_struct, reads_in_place, Holding,
-    Target,
+    default_value, derive_list, field_type, holding, idl_default, in_place_struct, reads_in_place,
+    Holding, Target,
 };
 use super::names::{field_names, unknown_fields_name};
-use super::types::{complexity_allow, rust_type, wire_type};
+use super::types::{complexity_allow, wire_type};
 use crate::ident;
 use crate::model::{Model, Resolved};
 
@@ -224,19 +224,6 @@ fn constructor(
             }
         }
     }
-}
-
-/// The Rust type of field `index` of struct `id` (`Box`ed when it is), before an `Option` for
-/// its requiredness, in the field's own mapping; `key`: the struct is a key struct.
-pub fn field_type(m: &Model<'_>, id: DefId, index: usize, field: &Field, key: bool) -> TokenStream {
-    m.in_field(id, index, || {
-        let ty = rust_type(m, id.file, &field.ty, key);
-        if m.is_boxed(id, index) {
-            quote!(::std::boxed::Box<#ty>)
-        } else {
-            ty
-        }
-    })
 }
 
 /// The declaration of the member holding kept unknown fields, when struct `id` has one.

@@ -44,7 +44,7 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
         .fields
         .iter()
         .enumerate()
-        .map(|(index, field)| super::structs::field_type(m, id, index, field, key))
+        .map(|(index, field)| super::fields::field_type(m, id, index, field, key))
         .collect();
     let variant_items = s
         .fields
