@@ -58,18 +58,14 @@ pub fn is_prefix(rule: &[String], item: &[&str]) -> bool {
 }
 
 impl Model<'_> {
-    fn file_stem(&self, id: DefId) -> String {
-        self.program
-            .sources
-            .path(id.file)
-            .file_stem()
-            .map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+    fn file_stem(&self, id: DefId) -> &str {
+        self.stem(id.file)
     }
 
     /// `[file, Type]`: the path of a definition, as rules and annotations name it.
     pub fn type_path(&self, id: DefId) -> Vec<String> {
         vec![
-            self.file_stem(id),
+            self.file_stem(id).to_string(),
             self.program.definition(id).name().name.clone(),
         ]
     }
@@ -94,7 +90,7 @@ impl Model<'_> {
         } else {
             Target::Type
         };
-        self.matching(target, &[&stem, name])
+        self.matching(target, &[stem, name])
     }
 
     /// The user's attributes for field `index` of a struct, union or exception.
@@ -111,7 +107,7 @@ impl Model<'_> {
         } else {
             Target::Field
         };
-        self.matching(target, &[&stem, &s.name.name, &s.fields[index].name.name])
+        self.matching(target, &[stem, &s.name.name, &s.fields[index].name.name])
     }
 
     /// The structs and exceptions (not unions) under an IDL path (`.`, `file`, `file.Type`).
@@ -157,11 +153,11 @@ impl Model<'_> {
                         (
                             Target::Type | Target::RefType,
                             Definition::Struct(_) | Definition::Enum(_),
-                        ) => is_prefix(&rule.path, &[&stem, &d.name().name]),
+                        ) => is_prefix(&rule.path, &[stem, &d.name().name]),
                         (Target::Field | Target::RefField, Definition::Struct(s)) => s
                             .fields
                             .iter()
-                            .any(|f| is_prefix(&rule.path, &[&stem, &s.name.name, &f.name.name])),
+                            .any(|f| is_prefix(&rule.path, &[stem, &s.name.name, &f.name.name])),
                         _ => false,
                     }
                 })

@@ -67,6 +67,8 @@ pub struct Model<'p> {
     /// The `BuildHasher` of `Hash…` sets and maps, when not std's `RandomState`.
     hasher: Option<TokenStream>,
     modules: HashMap<FileId, Vec<String>>,
+    /// Every file's name without `.thrift`, as IDL paths name it (`Model::stem`).
+    stems: HashMap<FileId, String>,
     names: HashMap<DefId, String>,
     boxed: BTreeSet<(DefId, usize)>,
     derives: HashMap<DefId, Derives>,
@@ -118,6 +120,14 @@ impl<'p> Model<'p> {
             externs: HashMap::new(),
             hasher,
             modules: HashMap::new(),
+            stems: program
+                .files()
+                .map(|file| {
+                    let stem = program.sources.path(file.id).file_stem();
+                    let stem = stem.map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                    (file.id, stem)
+                })
+                .collect(),
             names: HashMap::new(),
             boxed: BTreeSet::new(),
             derives: HashMap::new(),
@@ -141,6 +151,12 @@ impl<'p> Model<'p> {
         model
     }
 
+    /// A file's name without `.thrift`: its first segment in IDL paths (`Builder` options,
+    /// `rust.*` annotations).
+    pub fn stem(&self, file: FileId) -> &str {
+        &self.stems[&file]
+    }
+
     /// Every file in load order (deterministic).
     pub fn files(&self) -> impl Iterator<Item = FileId> + '_ {
         self.program.files().map(|f| f.id)
@@ -160,12 +176,11 @@ impl<'p> Model<'p> {
             let mut path: Vec<String> = match namespace {
                 Some(ns) => ns.split('.').map(ident::field_name).collect(),
                 None => {
-                    let stem =
-                        self.program.sources.path(file.id).file_stem().map_or_else(
-                            || "idl".to_string(),
-                            |s| s.to_string_lossy().into_owned(),
-                        );
-                    vec![ident::field_name(&stem)]
+                    let stem = match self.stem(file.id) {
+                        "" => "idl",
+                        stem => stem,
+                    };
+                    vec![ident::field_name(stem)]
                 }
             };
             let last = path.pop().expect("a module path has at least one segment");
