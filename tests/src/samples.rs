@@ -96,6 +96,16 @@ pub fn encodings() -> Vec<Vec<u8>> {
     out
 }
 
+/// One message in a frame as `framing` frames it (THeader sequence id `seq`): `write` writes
+/// the message into the buffer after the frame's start.
+pub fn framed(framing: Framing, seq: i32, write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let start = frame::begin_frame(&mut bytes, framing, seq, &[]);
+    write(&mut bytes);
+    frame::end_frame(&mut bytes, start, usize::MAX).expect("no frame size limit");
+    bytes
+}
+
 /// Calls of the fixtures' services (`Store` extending `Base`, `Events`, multiplexed names
 /// too) in every transport and protocol, THeader with and without zlib, one call per
 /// element, as a client writes them.
@@ -117,11 +127,9 @@ pub fn calls() -> Vec<Vec<u8>> {
                     zlib,
                 };
                 let mut write = |name: &str, kind: MessageType, args: &dyn ErasedWrite| {
-                    let mut bytes = Vec::new();
-                    let start = frame::begin_frame(&mut bytes, framing, 7, &[]);
-                    args.write_message(protocol, &mut bytes, name, kind);
-                    frame::end_frame(&mut bytes, start, usize::MAX).unwrap();
-                    out.push(bytes);
+                    out.push(framed(framing, 7, |bytes| {
+                        args.write_message(protocol, bytes, name, kind);
+                    }));
                 };
                 write("get", MessageType::Call, &StoreGetArgs { name: "x".into() });
                 write(

@@ -509,14 +509,12 @@ const ZLIB_STATE: usize = 64 * 1024;
 /// A THeader frame of a call with a `len`-byte string argument of one repeated byte.
 fn call_frame(framing: Framing, len: usize) -> Vec<u8> {
     let body = ApplicationException::new(ApplicationExceptionKind(7), "x".repeat(len));
-    let mut out = Vec::new();
-    let start = frame::begin_frame(&mut out, framing, 41, &[]);
-    framing
-        .protocol
-        .write_message(&mut out, "method", MessageType::Call, 41, &body)
-        .unwrap();
-    frame::end_frame(&mut out, start, usize::MAX).unwrap();
-    out
+    thrift_tests::samples::framed(framing, 41, |out| {
+        framing
+            .protocol
+            .write_message(out, "method", MessageType::Call, 41, &body)
+            .unwrap();
+    })
 }
 
 /// Frames (framed, THeader with and without zlib, unframed) as a server splits them: at most
