@@ -25,6 +25,7 @@ use crate::golden::fixture_services::services::{
 };
 use crate::golden::fixture_services::services_base::{Base, BaseAddError, Oops};
 use crate::golden::fixture_unions::unions::{HasUnion, Shape};
+use crate::golden::fixture_unknown_fields::unknown_fields::{Kept, KeptRef, Nothing};
 
 /// Whether a type's encoding is canonical: the same value always gives the same bytes. Hash
 /// collections iterate in an order of their own, so two equal values may encode differently.
@@ -72,9 +73,20 @@ fn each<P: Protocol>(data: &[u8]) {
     owned::<Tree, P>(data, Canonical);
     owned::<Shape, P>(data, Canonical);
     owned::<HasUnion, P>(data, Canonical);
+    // Unknown fields kept: everything is one in `Nothing`.
+    owned::<Nothing, P>(data, Canonical);
+    owned::<Kept, P>(data, Canonical);
     let _ = BytesContainers::decode::<P>(data);
     borrowed::<BaseTypesRef<'_>, P>(data);
     borrowed::<ContainersRef<'_>, P>(data);
+    if let Ok(view) = KeptRef::decode::<P>(data) {
+        // The borrowing form writes the kept fields back as the owned form does.
+        let owned = Kept::from(&view);
+        assert_eq!(
+            view.encode_to_vec::<P>().unwrap(),
+            owned.encode_to_vec::<P>().unwrap()
+        );
+    }
 }
 
 /// `skip` of a struct (which nests every other type) from the start of the input.
@@ -84,7 +96,8 @@ fn skip<P: Protocol>(data: &[u8]) {
 }
 
 /// The `decode` target: any bytes through the generated decoders of the golden fixtures
-/// (every field kind, recursion, unions, the type-mapping options), owned and borrowed,
+/// (every field kind, recursion, unions, the type-mapping options, unknown fields kept), owned
+/// and borrowed,
 /// binary and compact, and through `skip`; whatever decodes must encode and decode again to
 /// the same value.
 pub fn decode(data: &[u8]) {

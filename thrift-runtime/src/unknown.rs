@@ -299,6 +299,21 @@ impl UnknownFields {
         Ok(())
     }
 
+    /// Orders the fields by where they go among the known ones, keeping their order within
+    /// each place: the order encoding writes them in, so that decoding what was encoded gives
+    /// the same value even when the input had known fields out of order or twice. Called by
+    /// generated code at the end of a struct; costs one pass when the fields are in order.
+    #[doc(hidden)]
+    pub fn settle(&mut self) {
+        if self
+            .fields
+            .windows(2)
+            .any(|pair| pair[0].after > pair[1].after)
+        {
+            self.fields.sort_by_key(|kept| kept.after);
+        }
+    }
+
     /// Writes the fields that came after `known` known fields (all from `known` on when
     /// `last`: the fields before the stop). Called by generated code before each known field
     /// and before the stop field.
@@ -387,6 +402,21 @@ mod tests {
         let mut r = Binary::reader(SliceInput::new(&[0, 0, 0, 5]), ReadLimits::default());
         fields.read_field(&mut r, 9, TType::I32, 1).unwrap();
         fields.push(10, Value::I8(1));
+        // Out of place (as after a known field seen twice): settled where encoding puts it.
+        fields
+            .read_field(
+                &mut Binary::reader(SliceInput::new(&[3]), ReadLimits::default()),
+                8,
+                TType::I8,
+                0,
+            )
+            .unwrap();
+        fields.settle();
+        assert_eq!(
+            fields.iter().map(|(id, _)| id).collect::<Vec<_>>(),
+            [8, 9, 10]
+        );
+        fields.fields.remove(0);
         let mut before = Vec::new();
         fields
             .write_at(&mut Binary::writer(&mut before), 0, false)

@@ -474,12 +474,16 @@ pub fn read_impl(
         let member = &u.member;
         quote!(#member: unknown)
     }));
+    let settle = unknown.as_ref().map(Unknown::settle);
     let body = read_struct_body(
         m,
         quote!(#(#declarations)*),
         &in_order,
         &arms,
-        quote!(::std::result::Result::Ok(#ctor { #(#inits),* })),
+        quote! {
+            #settle
+            ::std::result::Result::Ok(#ctor { #(#inits),* })
+        },
         unknown.as_ref().map(Unknown::fallback),
     );
     quote! {
@@ -653,6 +657,7 @@ fn read_in_place_impl(
             }
         }
     });
+    let settle = unknown.as_ref().map(Unknown::settle);
     let body = read_struct_body(
         m,
         quote!(#(#declarations)*),
@@ -660,6 +665,7 @@ fn read_in_place_impl(
         &arms,
         quote! {
             #(#absent)*
+            #settle
             ::std::result::Result::Ok(())
         },
         unknown.as_ref().map(Unknown::fallback),
@@ -743,6 +749,12 @@ impl Unknown {
         }
         let count = proc_macro2::Literal::u16_unsuffixed(position as u16 + 1);
         quote!(after = #count;)
+    }
+
+    /// The statement putting the kept fields in the order encoding writes them.
+    fn settle(&self) -> TokenStream {
+        let place = &self.place;
+        quote!(#place.settle();)
     }
 
     /// The match arms for a field that is not read into a known one (`field`: its header).

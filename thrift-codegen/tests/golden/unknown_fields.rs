@@ -72,6 +72,7 @@ impl<'de> __rt::ThriftRead<'de> for Inner {
         if !seen_name {
             out.name = ::std::default::Default::default();
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -143,6 +144,7 @@ impl<'de> __rt::ThriftRead<'de> for InnerRef<'de> {
         if !seen_name {
             out.name = ::std::default::Default::default();
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -390,6 +392,7 @@ impl<'de> __rt::ThriftRead<'de> for Kept {
         if !seen_inner {
             out.inner = ::std::option::Option::None;
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -621,6 +624,7 @@ impl<'de> __rt::ThriftRead<'de> for KeptRef<'de> {
         if !seen_inner {
             out.inner = ::std::option::Option::None;
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -744,6 +748,7 @@ impl<'de> __rt::ThriftRead<'de> for AllRequired {
                 __rt::Error::missing_required_field("AllRequired", "b"),
             );
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -840,6 +845,7 @@ impl<'de> __rt::ThriftRead<'de> for AllRequiredRef<'de> {
                 __rt::Error::missing_required_field("AllRequired", "b"),
             );
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -889,6 +895,7 @@ impl<'de> __rt::ThriftRead<'de> for Nothing {
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
+        unknown.settle();
         ::std::result::Result::Ok(Nothing { unknown_fields: unknown })
     }
 }
@@ -959,6 +966,7 @@ impl<'de> __rt::ThriftRead<'de> for Clash {
         if !seen_unknown_fields {
             out.unknown_fields = ::std::default::Default::default();
         }
+        out.unknown_fields_.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -1035,6 +1043,7 @@ impl<'de> __rt::ThriftRead<'de> for Failed {
         if !seen_message {
             out.message = ::std::default::Default::default();
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -1106,6 +1115,7 @@ impl<'de> __rt::ThriftRead<'de> for FailedRef<'de> {
         if !seen_message {
             out.message = ::std::default::Default::default();
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }

@@ -76,6 +76,7 @@ impl<'de> __rt::ThriftRead<'de> for Inner {
         if !seen_name {
             out.name = ::std::default::Default::default();
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -150,6 +151,7 @@ impl<'de> __rt::ThriftRead<'de> for InnerRef<'de> {
         if !seen_name {
             out.name = ::std::default::Default::default();
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -406,6 +408,7 @@ impl<'de> __rt::ThriftRead<'de> for Kept {
         if !seen_inner {
             out.inner = ::std::option::Option::None;
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -643,6 +646,7 @@ impl<'de> __rt::ThriftRead<'de> for KeptRef<'de> {
         if !seen_inner {
             out.inner = ::std::option::Option::None;
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -769,6 +773,7 @@ impl<'de> __rt::ThriftRead<'de> for AllRequired {
                 __rt::Error::missing_required_field("AllRequired", "b"),
             );
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -868,6 +873,7 @@ impl<'de> __rt::ThriftRead<'de> for AllRequiredRef<'de> {
                 __rt::Error::missing_required_field("AllRequired", "b"),
             );
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -920,6 +926,7 @@ impl<'de> __rt::ThriftRead<'de> for Nothing {
             r.read_field_end()?;
         }
         r.read_struct_end(token)?;
+        unknown.settle();
         ::std::result::Result::Ok(Nothing { unknown_fields: unknown })
     }
 }
@@ -994,6 +1001,7 @@ impl<'de> __rt::ThriftRead<'de> for Clash {
         if !seen_unknown_fields {
             out.unknown_fields = ::std::default::Default::default();
         }
+        out.unknown_fields_.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -1074,6 +1082,7 @@ impl<'de> __rt::ThriftRead<'de> for Failed {
         if !seen_message {
             out.message = ::std::default::Default::default();
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
@@ -1148,6 +1157,7 @@ impl<'de> __rt::ThriftRead<'de> for FailedRef<'de> {
         if !seen_message {
             out.message = ::std::default::Default::default();
         }
+        out.unknown_fields.settle();
         ::std::result::Result::Ok(())
     }
 }
