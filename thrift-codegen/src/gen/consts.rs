@@ -307,12 +307,7 @@ fn struct_literal(
         };
         quote!(#name: #expr)
     });
-    let unknown = m.keeps_unknown(id).then(|| {
-        let rt = &m.runtime;
-        let member = ident::ident(&super::names::unknown_fields_name(&names));
-        quote!(#member: #rt::UnknownFields::new())
-    });
-    let fields = fields.chain(unknown);
+    let fields = fields.chain(super::names::unknown_init(m, id, &names));
     quote!(#path { #(#fields),* })
 }
 

@@ -1,6 +1,8 @@
 //! The Rust names of the members of IDL definitions (struct fields, union variants, enum
 //! values), shared by the items that declare them and the expressions that use them.
 
+use proc_macro2::TokenStream;
+use quote::quote;
 use thrift_parser::ast::{Enum, Struct};
 use thrift_parser::DefId;
 
@@ -27,6 +29,16 @@ pub fn unknown_fields_name(names: &[String]) -> String {
         name.push('_');
     }
     name
+}
+
+/// `unknown_fields: UnknownFields::new()`, the member's initializer in a struct literal
+/// (`Default`, `new`, constants), when struct `id` has the member.
+pub fn unknown_init(m: &Model<'_>, id: DefId, names: &[String]) -> Option<TokenStream> {
+    m.keeps_unknown(id).then(|| {
+        let rt = &m.runtime;
+        let member = ident::ident(&unknown_fields_name(names));
+        quote!(#member: #rt::UnknownFields::new())
+    })
 }
 
 /// The Rust names of a union's variants, in declaration order.

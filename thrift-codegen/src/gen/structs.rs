@@ -21,7 +21,7 @@ use super::fields::{
     default_value, derive_list, field_type, holding, idl_default, in_place_struct, reads_in_place,
     Holding, Target,
 };
-use super::names::{field_names, unknown_fields_name};
+use super::names::{field_names, unknown_fields_name, unknown_init};
 use super::types::{complexity_allow, wire_type};
 use crate::ident;
 use crate::model::{Model, Resolved};
@@ -72,7 +72,6 @@ fn exception_display(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> 
 
 pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     let key = m.is_key_struct(id);
-    let rt = &m.runtime;
     let name = ident::ident(m.name(id));
     let docs = doc_attrs(s.doc.as_deref());
     let names = field_names(s);
@@ -105,11 +104,7 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
             let value = default_value(m, id, index, field);
             quote!(#field_name: #value)
         });
-        let unknown = m.keeps_unknown(id).then(|| {
-            let member = ident::ident(&unknown_fields_name(&names));
-            quote!(#member: #rt::UnknownFields::new())
-        });
-        let inits = inits.chain(unknown);
+        let inits = inits.chain(unknown_init(m, id, &names));
         quote! {
             impl ::std::default::Default for #name {
                 fn default() -> Self {
@@ -196,11 +191,9 @@ fn constructor(
     } else {
         TokenStream::new()
     };
-    let unknown = (rest.is_empty() && m.keeps_unknown(id)).then(|| {
-        let rt = &m.runtime;
-        let member = ident::ident(&unknown_fields_name(names));
-        quote!(#member: #rt::UnknownFields::new(),)
-    });
+    let unknown = unknown_init(m, id, names)
+        .filter(|_| rest.is_empty())
+        .map(|init| quote!(#init,));
     let allow = if required.len() > 7 {
         quote!(#[allow(clippy::too_many_arguments)] #complexity)
     } else {
@@ -319,7 +312,7 @@ pub fn write_impl(
             None => quote!(prev),
         };
         let size = quote!(P::field_begin_len(#ttype, #field_id, #prev_expr) + #value_size);
-        let more_follow = position + 1 < fields.len() || unknown.is_some();
+        let more_follow = position + 1 < fields.len();
         // A bool's size does not depend on its value: test presence only.
         let present = if is_bool(m, id, field) {
             quote!(if self.#field_name.is_some())
