@@ -463,3 +463,51 @@ proptest! {
         }
     }
 }
+
+/// A borrowing form holds a field's short list, set or map of small elements inline (a
+/// `SmallVec`): decoding them allocates nothing. A longer one allocates once, as a `Vec`
+/// would, and a container inside a container is a `Vec`.
+fn short_borrowed_containers_allocate_nothing<P: Protocol>() {
+    let value = Containers {
+        tags: ["a", "b", "c"].map(String::from).into(),
+        doubles: (0..6).map(|i| f64::from(i).into()).collect(),
+        by_double: (0..3).map(|i| (f64::from(i).into(), 0.5)).collect(),
+        by_bytes: [(vec![1], true), (vec![], false)].into(),
+        flags: Some(vec![true; 16]),
+        blobs: vec![vec![1, 2], vec![]],
+        ..Default::default()
+    };
+    let bytes = value.encode_to_vec::<P>().unwrap();
+    let (borrowed, count) = allocations(|| ContainersRef::decode::<P>(&bytes).unwrap());
+    assert_eq!(count, 0, "every container fits its inline room");
+    assert_eq!(Containers::from(&borrowed), value);
+    assert_eq!(borrowed.tags.as_slice(), ["a", "b", "c"]);
+    assert!(!borrowed.doubles.spilled());
+    assert_eq!(borrowed.encode_to_vec::<P>().unwrap(), bytes);
+
+    let longer = Containers {
+        tags: ["a", "b", "c", "d"].map(String::from).into(),
+        flags: Some(vec![false; 17]),
+        matrix: vec![vec![1]],
+        ..value
+    };
+    let bytes = longer.encode_to_vec::<P>().unwrap();
+    let (borrowed, count) = allocations(|| ContainersRef::decode::<P>(&bytes).unwrap());
+    assert_eq!(
+        count, 4,
+        "four tags and 17 flags spill, once each; the matrix and its row are `Vec`s"
+    );
+    assert!(borrowed.tags.spilled());
+    assert_eq!(Containers::from(&borrowed), longer);
+    assert_eq!(borrowed.encode_to_vec::<P>().unwrap(), bytes);
+}
+
+#[test]
+fn short_borrowed_containers_allocate_nothing_binary() {
+    short_borrowed_containers_allocate_nothing::<Binary>();
+}
+
+#[test]
+fn short_borrowed_containers_allocate_nothing_compact() {
+    short_borrowed_containers_allocate_nothing::<Compact>();
+}

@@ -5,6 +5,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 
 use crate::error::Result;
 use bytes::Bytes;
+pub use smallvec::SmallVec;
 
 use crate::input::{BytesInput, IoInput, SliceInput};
 use crate::limits::ReadLimits;
@@ -182,10 +183,68 @@ where
     T::read_into(r, slot.get_or_insert_with(T::default))
 }
 
+/// The vectors generated code decodes containers into: `Vec<T>`, and the [`SmallVec`]s that
+/// the borrowing forms hold short containers of small elements in (inline room for a few
+/// elements, so that decoding one allocates nothing).
+pub trait ListItems<T>: Sized {
+    /// An empty vector with room for `capacity` elements (a [`capacity_hint`]).
+    fn with_capacity(capacity: usize) -> Self;
+    /// Adds `item` at the end.
+    fn push(&mut self, item: T);
+    /// Adds `T::default()` at the end and returns it.
+    fn push_default(&mut self) -> &mut T
+    where
+        T: Default;
+}
+
+impl<T> ListItems<T> for Vec<T> {
+    #[inline]
+    fn with_capacity(capacity: usize) -> Self {
+        Vec::with_capacity(capacity)
+    }
+
+    #[inline]
+    fn push(&mut self, item: T) {
+        Vec::push(self, item)
+    }
+
+    #[inline]
+    fn push_default(&mut self) -> &mut T
+    where
+        T: Default,
+    {
+        let index = self.len();
+        Vec::push(self, T::default());
+        &mut self[index]
+    }
+}
+
+impl<A: smallvec::Array> ListItems<A::Item> for SmallVec<A> {
+    #[inline]
+    fn with_capacity(capacity: usize) -> Self {
+        SmallVec::with_capacity(capacity)
+    }
+
+    #[inline]
+    fn push(&mut self, item: A::Item) {
+        SmallVec::push(self, item)
+    }
+
+    #[inline]
+    fn push_default(&mut self) -> &mut A::Item
+    where
+        A::Item: Default,
+    {
+        let index = self.len();
+        SmallVec::push(self, A::Item::default());
+        &mut self[index]
+    }
+}
+
 /// Reads one more element of a list in place ([`ThriftRead::read_into`]): pushes
 /// `T::default()` and reads into it. Called by generated code for lists of structs.
 #[inline]
-pub fn read_element<'de, T, R>(r: &mut R, items: &mut Vec<T>) -> Result<()>
+pub fn read_element<'de, T, R>(r: &mut R, items: &mut impl ListItems<T>) -> Result<()>
 where
     T: ThriftRead<'de> + Default,
     R: ProtocolReader<'de>,
@@ -193,22 +252,50 @@ where
     T::read_into(r, push_default(items))
 }
 
-/// Reads a whole list: its header, checked against the element type `elem`, then each
-/// element with `add` (which pushes it onto the vector, or reads it in place there), then the
-/// end. Generated code calls it for every list, so that the loop is written once; it is
-/// inlined, so the closure costs nothing.
+/// Reads a whole list into a `Vec`: its header, checked against the element type `elem`,
+/// then each element with `add` (which pushes it onto the vector, or reads it in place
+/// there), then the end. Generated code calls it for every list, so that the loop is written
+/// once; it is inlined, so the closure costs nothing.
 #[inline(always)]
 pub fn read_list<'de, T, R>(
     r: &mut R,
     elem: crate::TType,
-    mut add: impl FnMut(&mut R, &mut Vec<T>) -> Result<()>,
+    add: impl FnMut(&mut R, &mut Vec<T>) -> Result<()>,
 ) -> Result<Vec<T>>
 where
     R: ProtocolReader<'de>,
 {
+    read_items(r, elem, add)
+}
+
+/// [`read_list`] into a [`SmallVec`], for the borrowing forms' lists of small elements:
+/// a list that fits the inline room (`A`'s length) is read without allocating.
+#[inline(always)]
+pub fn read_small_list<'de, A, R>(
+    r: &mut R,
+    elem: crate::TType,
+    add: impl FnMut(&mut R, &mut SmallVec<A>) -> Result<()>,
+) -> Result<SmallVec<A>>
+where
+    A: smallvec::Array,
+    R: ProtocolReader<'de>,
+{
+    read_items(r, elem, add)
+}
+
+#[inline(always)]
+fn read_items<'de, T, C, R>(
+    r: &mut R,
+    elem: crate::TType,
+    mut add: impl FnMut(&mut R, &mut C) -> Result<()>,
+) -> Result<C>
+where
+    C: ListItems<T>,
+    R: ProtocolReader<'de>,
+{
     let header = r.read_list_begin()?;
     crate::check_element_type(header.elem, elem, header.len)?;
-    let mut items = Vec::with_capacity(capacity_hint::<T>(header.len));
+    let mut items = C::with_capacity(capacity_hint::<T>(header.len));
     for _ in 0..header.len {
         add(r, &mut items)?;
     }
@@ -220,10 +307,8 @@ where
 /// in place (string and binary list elements through [`ProtocolReader::read_string_into`]
 /// and the other `read_*_into` methods).
 #[inline]
-pub fn push_default<T: Default>(items: &mut Vec<T>) -> &mut T {
-    let index = items.len();
-    items.push(T::default());
-    &mut items[index]
+pub fn push_default<T: Default>(items: &mut impl ListItems<T>) -> &mut T {
+    items.push_default()
 }
 
 macro_rules! scalar {

@@ -203,8 +203,8 @@ pub use bytes::Bytes;
 /// The shared string type of `string` fields generated with `Strings::Bytes` (re-exported).
 pub use bytestring::ByteString;
 pub use codec::{
-    capacity_hint, push_default, read_element, read_into_option, read_list, ThriftRead,
-    ThriftReadOwned, ThriftWrite,
+    capacity_hint, push_default, read_element, read_into_option, read_list, read_small_list,
+    ListItems, SmallVec, ThriftRead, ThriftReadOwned, ThriftWrite,
 };
 pub use collect::{BTreeMapBuilder, BTreeSetBuilder};
 pub use compact::{Compact, CompactReader, CompactWriter};

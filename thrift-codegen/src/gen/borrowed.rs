@@ -1,8 +1,10 @@
 //! Borrowing forms: for every struct, union and exception `Foo` that holds strings or binaries
 //! (directly or through other types), a `FooRef<'de>` decoded without copying them: strings are
 //! `&'de str` (checked UTF-8), binaries `&'de [u8]`, nested structs inline, lists and sets
-//! `Vec`s, maps `Vec`s of pairs. Decoding one whose fields are scalars, strings, binaries and
-//! nested structs allocates nothing. `Foo::from(&foo_ref)` converts to the owned form (and
+//! vectors, maps vectors of pairs (`SmallVec`s with inline room for a field's container of small
+//! elements, `Vec`s otherwise: see `types::borrowed_type`). Decoding one whose fields are
+//! scalars, strings, binaries, nested structs and short containers of small elements
+//! allocates nothing. `Foo::from(&foo_ref)` converts to the owned form (and
 //! applies IDL defaults, which the borrowing form leaves as `None`).
 
 use proc_macro2::TokenStream;
@@ -142,7 +144,7 @@ fn field_conversion(
         let key = m.is_key_struct(id);
         let boxed = m.is_boxed(id, index);
         let place = quote!(value.#name);
-        if !boxed && same_representation(m, file, &field.ty, key) {
+        if !boxed && same_representation(m, file, &field.ty, key, true) {
             let whole = if is_copy(m, file, &field.ty) {
                 place.clone()
             } else {
@@ -213,7 +215,7 @@ fn field_conversion(
 }
 
 /// Whether the borrowing and owned forms of a type are the same Rust type.
-fn same_representation(m: &Model<'_>, file: FileId, ty: &Type, key: bool) -> bool {
+fn same_representation(m: &Model<'_>, file: FileId, ty: &Type, key: bool, top: bool) -> bool {
     match m.resolve(file, ty) {
         Resolved::Base(BaseType::String | BaseType::Binary | BaseType::Slist) | Resolved::Senum => {
             false
@@ -221,7 +223,12 @@ fn same_representation(m: &Model<'_>, file: FileId, ty: &Type, key: bool) -> boo
         Resolved::Base(BaseType::Double) => !key,
         Resolved::Base(_) | Resolved::Enum(_) => true,
         Resolved::Struct(id, _) => !m.is_borrowing(id),
-        Resolved::List(f, e) => same_representation(m, f, e, key),
+        // A field's list of small elements is a `SmallVec` in the borrowing form; lists
+        // inside containers are `Vec`s.
+        Resolved::List(f, e) => {
+            (!top || super::types::inline_len(m, f, e).is_none())
+                && same_representation(m, f, e, key, false)
+        }
         Resolved::Set(..) | Resolved::Map(..) => false,
     }
 }

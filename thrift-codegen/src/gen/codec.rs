@@ -6,7 +6,7 @@ use quote::quote;
 use thrift_parser::ast::{BaseType, Type};
 use thrift_parser::FileId;
 
-use super::types::{rust_type, wire_type};
+use super::types::{borrowed_vec, element_type, inline_len, inline_pair_len, wire_type};
 use crate::model::{CollectionKind, Model, Resolved};
 
 /// A value in generated code: a reference (`item`, bound by a loop or `if let`) or a place
@@ -343,9 +343,13 @@ pub fn read_value(
             let (header, out) = (var("header", depth), var("items", depth));
             let elem_type = wire_type(m, f, element);
             let elem_key = (in_key || is_set) && !m.borrowed();
-            let elem_rust = rust_type(m, f, element, elem_key);
+            let elem_rust = element_type(m, f, element, elem_key);
             let capacity = quote!(#rt::capacity_hint::<#elem_rust>(#header.len));
             let read = || read_value(m, f, element, elem_key, depth + 1);
+            // A field's own container (depth 0) has inline room in borrowing forms.
+            let inline = (borrowed && depth == 0)
+                .then(|| inline_len(m, f, element))
+                .flatten();
             let build = if !is_set || borrowed {
                 // Struct, string and binary elements read in place, in the vector's next slot.
                 // A list's elements are added in `read_list`'s closure, which has the vector
@@ -364,7 +368,7 @@ pub fn read_value(
                     let read = read();
                     quote!(#out.push(#read))
                 };
-                Build::vec(&out, &capacity, push)
+                Build::vec(m, &out, &capacity, push, &elem_rust, inline)
             } else if m.hashed(in_key) {
                 let read = read();
                 Build {
@@ -384,8 +388,15 @@ pub fn read_value(
             let Build { init, add, finish } = build;
             if !is_set {
                 // One call: the runtime's loop, this list's element read as the closure.
+                let read_list = match inline {
+                    Some(n) => {
+                        let n = proc_macro2::Literal::usize_unsuffixed(n);
+                        quote!(#rt::read_small_list::<[#elem_rust; #n], _>)
+                    }
+                    None => quote!(#rt::read_list),
+                };
                 return quote! {
-                    #rt::read_list(r, #elem_type, |r, #out| {
+                    #read_list(r, #elem_type, |r, #out| {
                         #add;
                         ::std::result::Result::Ok(())
                     })?
@@ -408,11 +419,23 @@ pub fn read_value(
             let read_key = read_value(m, f, key, true, depth + 1);
             let read_val = read_value(m, f, val, in_key, depth + 1);
             let (k, v) = (var("key", depth), var("value", depth));
-            let (key_rust, val_rust) = (rust_type(m, f, key, true), rust_type(m, f, val, in_key));
+            let (key_rust, val_rust) = (
+                element_type(m, f, key, true),
+                element_type(m, f, val, in_key),
+            );
             let capacity = quote!(#rt::capacity_hint::<(#key_rust, #val_rust)>(#header.len));
             let build = if borrowed {
                 // Borrowing forms hold maps as vectors of pairs.
-                Build::vec(&out, &capacity, quote!(#out.push((#k, #v))))
+                let inline = inline_pair_len(m, f, key, val).filter(|_| depth == 0);
+                let pair = quote!((#key_rust, #val_rust));
+                Build::vec(
+                    m,
+                    &out,
+                    &capacity,
+                    quote!(#out.push((#k, #v))),
+                    &pair,
+                    inline,
+                )
             } else if m.hashed(in_key) {
                 Build {
                     init: m.hash_with_capacity(CollectionKind::Map, &capacity),
@@ -476,10 +499,25 @@ struct Build {
 }
 
 impl Build {
-    /// A vector sized from the header (lists, and the sets and maps of borrowing forms).
-    fn vec(out: &Ident, capacity: &TokenStream, add: TokenStream) -> Build {
+    /// A vector of `element`s sized from the header (lists, and the sets and maps of
+    /// borrowing forms): a `Vec`, or a `SmallVec` with room for `inline` elements.
+    fn vec(
+        m: &Model<'_>,
+        out: &Ident,
+        capacity: &TokenStream,
+        add: TokenStream,
+        element: &TokenStream,
+        inline: Option<usize>,
+    ) -> Build {
+        let init = match inline {
+            Some(_) => {
+                let vec = borrowed_vec(m, element, inline);
+                quote!(<#vec>::with_capacity(#capacity))
+            }
+            None => quote!(::std::vec::Vec::with_capacity(#capacity)),
+        };
         Build {
-            init: quote!(::std::vec::Vec::with_capacity(#capacity)),
+            init,
             add,
             finish: quote!(#out),
         }

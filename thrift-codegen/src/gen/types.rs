@@ -2,7 +2,7 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use thrift_parser::ast::{BaseType, Type, TypeKind};
+use thrift_parser::ast::{BaseType, StructKind, Type, TypeKind};
 use thrift_parser::FileId;
 
 use crate::model::{Model, Resolved};
@@ -11,7 +11,7 @@ use crate::model::{Model, Resolved};
 /// key, where `f64` becomes the runtime's ordered float so the collection can be ordered.
 pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
     if m.borrowed() {
-        return borrowed_type(m, file, ty);
+        return borrowed_type(m, file, ty, true);
     }
     match &ty.kind {
         TypeKind::Base(base) => base_type(m, *base, in_key),
@@ -45,11 +45,27 @@ pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenS
     }
 }
 
+/// The Rust type of an element, key or value of a container of `ty`s: [`rust_type`], but in a
+/// borrowing form a container inside a container is a `Vec` (see [`borrowed_type`]).
+pub fn element_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
+    if m.borrowed() {
+        borrowed_type(m, file, ty, false)
+    } else {
+        rust_type(m, file, ty, in_key)
+    }
+}
+
 /// The type in a borrowing form: strings and binaries borrowed from the input (`&'de str`,
-/// `&'de [u8]`), structs that borrow as their `…Ref<'de>`, lists and sets as `Vec`s, maps as
-/// `Vec`s of pairs (decoding them needs no hashing, ordering or per-entry allocation).
+/// `&'de [u8]`), structs that borrow as their `…Ref<'de>`, lists and sets as vectors, maps as
+/// vectors of pairs (decoding them needs no hashing, ordering or per-entry allocation).
 /// Typedefs are expanded: an alias names the owned form.
-fn borrowed_type(m: &Model<'_>, file: FileId, ty: &Type) -> TokenStream {
+///
+/// The vector a field holds (`top`) is a `SmallVec` with inline room when its elements are
+/// small ([`inline_len`]), a `Vec` otherwise. A container inside a container is always a
+/// `Vec`: an empty one takes one byte on the wire, and 24 bytes in memory as a `Vec` but 56 as
+/// a `SmallVec`, which would more than double what a list of empty lists makes a decoder
+/// allocate per input byte.
+fn borrowed_type(m: &Model<'_>, file: FileId, ty: &Type, top: bool) -> TokenStream {
     match m.resolve(file, ty) {
         Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum => quote!(&'de str),
         Resolved::Base(BaseType::Binary) => quote!(&'de [u8]),
@@ -58,13 +74,109 @@ fn borrowed_type(m: &Model<'_>, file: FileId, ty: &Type) -> TokenStream {
         Resolved::Struct(id, _) if m.is_borrowing(id) => m.ref_path(id),
         Resolved::Struct(id, _) => m.path_to(file, id),
         Resolved::List(f, e) | Resolved::Set(f, e) => {
-            let e = borrowed_type(m, f, e);
-            quote!(::std::vec::Vec<#e>)
+            let inline = inline_len(m, f, e).filter(|_| top);
+            let e = borrowed_type(m, f, e, false);
+            borrowed_vec(m, &e, inline)
         }
         Resolved::Map(f, k, v) => {
-            let (k, v) = (borrowed_type(m, f, k), borrowed_type(m, f, v));
-            quote!(::std::vec::Vec<(#k, #v)>)
+            let inline = inline_pair_len(m, f, k, v).filter(|_| top);
+            let (k, v) = (borrowed_type(m, f, k, false), borrowed_type(m, f, v, false));
+            borrowed_vec(m, &quote!((#k, #v)), inline)
         }
+    }
+}
+
+/// A borrowing form's vector of `element`s: `SmallVec<[element; n]>` with `inline` = `n`,
+/// else `Vec<element>`.
+pub fn borrowed_vec(m: &Model<'_>, element: &TokenStream, inline: Option<usize>) -> TokenStream {
+    let rt = &m.runtime;
+    match inline {
+        Some(n) => {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            quote!(#rt::SmallVec<[#element; #n]>)
+        }
+        None => quote!(::std::vec::Vec<#element>),
+    }
+}
+
+/// The inline room of a borrowing form's containers, in bytes: a short list of small elements
+/// (a Parquet column's encodings, its path, its page encoding counts, a definition-level
+/// histogram) is decoded without allocating. A vector with this room takes 56 bytes, a `Vec`
+/// 24.
+const INLINE_BYTES: usize = 48;
+/// The most elements held inline, however small.
+const INLINE_MAX: usize = 16;
+
+/// How many elements of `ty` a borrowing form's list or set field holds inline (`SmallVec`), or
+/// `None` for a `Vec`: elements whose size is known here (scalars, enums, strings and
+/// binaries as slices, structs of only those), at least two of them in [`INLINE_BYTES`].
+pub fn inline_len(m: &Model<'_>, file: FileId, ty: &Type) -> Option<usize> {
+    borrowed_layout(m, file, ty).and_then(|(size, _)| inline_for(size))
+}
+
+/// [`inline_len`] for a borrowing form's map, a vector of `(key, value)` pairs.
+pub fn inline_pair_len(m: &Model<'_>, file: FileId, key: &Type, value: &Type) -> Option<usize> {
+    let (key_size, key_align) = borrowed_layout(m, file, key)?;
+    let (value_size, value_align) = borrowed_layout(m, file, value)?;
+    inline_for((key_size + value_size).next_multiple_of(key_align.max(value_align)))
+}
+
+fn inline_for(size: usize) -> Option<usize> {
+    if size == 0 {
+        // A `Vec` of zero-sized values never allocates.
+        return None;
+    }
+    let n = (INLINE_BYTES / size).min(INLINE_MAX);
+    (n >= 2).then_some(n)
+}
+
+/// Size and alignment of `ty` in a borrowing form, where they are known without the
+/// compiler: scalars, enums (an `i32`), strings and binaries (slices), and structs whose
+/// fields are all of those (Rust orders their fields to leave no padding). `None` otherwise.
+fn borrowed_layout(m: &Model<'_>, file: FileId, ty: &Type) -> Option<(usize, usize)> {
+    match m.resolve(file, ty) {
+        Resolved::Base(base) => Some(match base {
+            BaseType::Bool | BaseType::I8 => (1, 1),
+            BaseType::I16 => (2, 2),
+            BaseType::I32 => (4, 4),
+            BaseType::I64 | BaseType::Double => (8, 8),
+            BaseType::Uuid => (16, 1),
+            BaseType::String | BaseType::Slist | BaseType::Binary => (16, 8),
+        }),
+        Resolved::Enum(_) => Some((4, 4)),
+        Resolved::Senum => Some((16, 8)),
+        Resolved::Struct(id, s) => {
+            if s.kind == StructKind::Union || m.keeps_unknown(id) {
+                return None;
+            }
+            let (mut size, mut align) = (0, 1);
+            for (index, field) in s.fields.iter().enumerate() {
+                if m.is_boxed(id, index)
+                    || !matches!(
+                        m.resolve(id.file, &field.ty),
+                        Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum
+                    )
+                {
+                    return None;
+                }
+                let (field_size, field_align) = borrowed_layout(m, id.file, &field.ty)?;
+                let niche = matches!(
+                    m.resolve(id.file, &field.ty),
+                    Resolved::Base(
+                        BaseType::Bool | BaseType::String | BaseType::Slist | BaseType::Binary
+                    ) | Resolved::Senum
+                );
+                size += if m.holds_as_option(id, index) && !niche {
+                    // The tag, padded to the value's alignment.
+                    field_size + field_align
+                } else {
+                    field_size
+                };
+                align = align.max(field_align);
+            }
+            Some((size.next_multiple_of(align), align))
+        }
+        Resolved::List(..) | Resolved::Set(..) | Resolved::Map(..) => None,
     }
 }
 

@@ -1107,7 +1107,7 @@ pub struct DefaultsRef<'de> {
     pub number: i32,
     pub text: &'de str,
     pub ratio: ::std::option::Option<f64>,
-    pub numbers: ::std::option::Option<::std::vec::Vec<i32>>,
+    pub numbers: ::std::option::Option<__rt::SmallVec<[i32; 12]>>,
     pub flag: bool,
     pub bytes: &'de [u8],
     pub id: [u8; 16],
@@ -1211,7 +1211,10 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
         }
         if r.read_field_if(__rt::TType::List, 4) {
             out.numbers = ::std::option::Option::Some(
-                __rt::read_list(
+                __rt::read_small_list::<
+                    [i32; 12],
+                    _,
+                >(
                     r,
                     __rt::TType::I32,
                     |r, items0| {
@@ -1263,7 +1266,10 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
                 }
                 (4, __rt::TType::List) => {
                     out.numbers = ::std::option::Option::Some(
-                        __rt::read_list(
+                        __rt::read_small_list::<
+                            [i32; 12],
+                            _,
+                        >(
                             r,
                             __rt::TType::I32,
                             |r, items0| {
@@ -1332,8 +1338,8 @@ impl ::std::convert::From<&DefaultsRef<'_>> for Defaults {
             ratio: value.ratio,
             numbers: value
                 .numbers
-                .clone()
-                .unwrap_or_else(|| ::std::vec::Vec::from([1, 2, 3])),
+                .as_ref()
+                .map_or_else(|| ::std::vec::Vec::from([1, 2, 3]), |item| item.to_vec()),
             flag: value.flag,
             bytes: __rt::Bytes::copy_from_slice(value.bytes),
             id: value.id,

@@ -865,17 +865,17 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ContainersRef<'de> {
     pub matrix: ::std::vec::Vec<::std::vec::Vec<i32>>,
-    pub tags: ::std::vec::Vec<&'de str>,
+    pub tags: __rt::SmallVec<[&'de str; 3]>,
     #[allow(clippy::type_complexity)]
     pub nested: ::std::vec::Vec<
         (&'de str, ::std::vec::Vec<(i32, ::std::vec::Vec<&'de str>)>),
     >,
-    pub doubles: ::std::vec::Vec<f64>,
-    pub by_double: ::std::vec::Vec<(f64, f64)>,
+    pub doubles: __rt::SmallVec<[f64; 6]>,
+    pub by_double: __rt::SmallVec<[(f64, f64); 3]>,
     pub sets_of_doubles: ::std::vec::Vec<::std::vec::Vec<f64>>,
-    pub by_bytes: ::std::vec::Vec<(&'de [u8], bool)>,
-    pub flags: ::std::option::Option<::std::vec::Vec<bool>>,
-    pub blobs: ::std::vec::Vec<&'de [u8]>,
+    pub by_bytes: __rt::SmallVec<[(&'de [u8], bool); 2]>,
+    pub flags: ::std::option::Option<__rt::SmallVec<[bool; 16]>>,
+    pub blobs: __rt::SmallVec<[&'de [u8]; 3]>,
     pub nested_doubles: ::std::vec::Vec<::std::vec::Vec<f64>>,
 }
 impl<'de> __rt::ThriftWrite for ContainersRef<'de> {
@@ -1202,9 +1202,9 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                     __rt::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<&'de str>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [&'de str; 3],
+                >>::with_capacity(__rt::capacity_hint::<&'de str>(header0.len));
                 for _ in 0..header0.len {
                     items0.push(r.read_str()?);
                 }
@@ -1274,9 +1274,9 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                     __rt::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<f64>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [f64; 6],
+                >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
                 for _ in 0..header0.len {
                     items0.push(r.read_double()?);
                 }
@@ -1295,9 +1295,9 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                     __rt::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(f64, f64)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(f64, f64); 3],
+                >>::with_capacity(__rt::capacity_hint::<(f64, f64)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_double()?;
                     let value0 = r.read_double()?;
@@ -1342,9 +1342,9 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
                 __rt::check_element_type(header0.value, __rt::TType::Bool, header0.len)?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(&'de [u8], bool)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(&'de [u8], bool); 2],
+                >>::with_capacity(__rt::capacity_hint::<(&'de [u8], bool)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_bytes()?;
                     let value0 = r.read_bool()?;
@@ -1358,7 +1358,10 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
         }
         if r.read_field_if(__rt::TType::List, 8) {
             out.flags = ::std::option::Option::Some(
-                __rt::read_list(
+                __rt::read_small_list::<
+                    [bool; 16],
+                    _,
+                >(
                     r,
                     __rt::TType::Bool,
                     |r, items0| {
@@ -1371,7 +1374,10 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_if(__rt::TType::List, 9) {
-            out.blobs = __rt::read_list(
+            out.blobs = __rt::read_small_list::<
+                [&'de [u8]; 3],
+                _,
+            >(
                 r,
                 __rt::TType::String,
                 |r, items0| {
@@ -1443,9 +1449,9 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                             __rt::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            __rt::capacity_hint::<&'de str>(header0.len),
-                        );
+                        let mut items0 = <__rt::SmallVec<
+                            [&'de str; 3],
+                        >>::with_capacity(__rt::capacity_hint::<&'de str>(header0.len));
                         for _ in 0..header0.len {
                             items0.push(r.read_str()?);
                         }
@@ -1524,9 +1530,9 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                             __rt::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            __rt::capacity_hint::<f64>(header0.len),
-                        );
+                        let mut items0 = <__rt::SmallVec<
+                            [f64; 6],
+                        >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
                         for _ in 0..header0.len {
                             items0.push(r.read_double()?);
                         }
@@ -1548,7 +1554,9 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                             __rt::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(f64, f64); 3],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(f64, f64)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -1601,7 +1609,9 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                             __rt::TType::Bool,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(&'de [u8], bool); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(&'de [u8], bool)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -1616,7 +1626,10 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                 }
                 (8, __rt::TType::List) => {
                     out.flags = ::std::option::Option::Some(
-                        __rt::read_list(
+                        __rt::read_small_list::<
+                            [bool; 16],
+                            _,
+                        >(
                             r,
                             __rt::TType::Bool,
                             |r, items0| {
@@ -1628,7 +1641,10 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                     seen_flags = true;
                 }
                 (9, __rt::TType::List) => {
-                    out.blobs = __rt::read_list(
+                    out.blobs = __rt::read_small_list::<
+                        [&'de [u8]; 3],
+                        _,
+                    >(
                         r,
                         __rt::TType::String,
                         |r, items0| {
@@ -1753,7 +1769,7 @@ impl ::std::convert::From<&ContainersRef<'_>> for Containers {
                 .iter()
                 .map(|(key0, value0)| (key0.to_vec(), *value0))
                 .collect(),
-            flags: value.flags.clone(),
+            flags: value.flags.as_ref().map(|item| item.to_vec()),
             blobs: value.blobs.iter().map(|item0| item0.to_vec()).collect(),
             nested_doubles: value
                 .nested_doubles
@@ -1889,7 +1905,7 @@ impl<'de> __rt::ThriftRead<'de> for KeyWithSet {
 /// The borrowing form of [`KeyWithSet`]: strings and binaries point into the input.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KeyWithSetRef<'de> {
-    pub names: ::std::vec::Vec<&'de str>,
+    pub names: __rt::SmallVec<[&'de str; 3]>,
     pub weight: f64,
 }
 impl<'de> __rt::ThriftWrite for KeyWithSetRef<'de> {
@@ -1947,9 +1963,9 @@ impl<'de> __rt::ThriftRead<'de> for KeyWithSetRef<'de> {
                     __rt::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<&'de str>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [&'de str; 3],
+                >>::with_capacity(__rt::capacity_hint::<&'de str>(header0.len));
                 for _ in 0..header0.len {
                     items0.push(r.read_str()?);
                 }
@@ -1978,9 +1994,9 @@ impl<'de> __rt::ThriftRead<'de> for KeyWithSetRef<'de> {
                             __rt::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            __rt::capacity_hint::<&'de str>(header0.len),
-                        );
+                        let mut items0 = <__rt::SmallVec<
+                            [&'de str; 3],
+                        >>::with_capacity(__rt::capacity_hint::<&'de str>(header0.len));
                         for _ in 0..header0.len {
                             items0.push(r.read_str()?);
                         }

@@ -376,8 +376,8 @@ impl<'de> __rt::ThriftRead<'de> for UsesEnums {
 pub struct UsesEnumsRef<'de> {
     pub color: Color,
     pub signed: ::std::option::Option<Signed>,
-    pub colors: ::std::option::Option<::std::vec::Vec<Color>>,
-    pub names: ::std::option::Option<::std::vec::Vec<(Color, &'de str)>>,
+    pub colors: ::std::option::Option<__rt::SmallVec<[Color; 12]>>,
+    pub names: ::std::option::Option<__rt::SmallVec<[(Color, &'de str); 2]>>,
 }
 impl<'de> __rt::ThriftWrite for UsesEnumsRef<'de> {
     fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
@@ -478,7 +478,10 @@ impl<'de> __rt::ThriftRead<'de> for UsesEnumsRef<'de> {
         }
         if r.read_field_if(__rt::TType::List, 3) {
             out.colors = ::std::option::Option::Some(
-                __rt::read_list(
+                __rt::read_small_list::<
+                    [Color; 12],
+                    _,
+                >(
                     r,
                     __rt::TType::I32,
                     |r, items0| {
@@ -499,9 +502,9 @@ impl<'de> __rt::ThriftRead<'de> for UsesEnumsRef<'de> {
                     __rt::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(Color, &'de str)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(Color, &'de str); 2],
+                >>::with_capacity(__rt::capacity_hint::<(Color, &'de str)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = Color(r.read_i32()?);
                     let value0 = r.read_str()?;
@@ -529,7 +532,10 @@ impl<'de> __rt::ThriftRead<'de> for UsesEnumsRef<'de> {
                 }
                 (3, __rt::TType::List) => {
                     out.colors = ::std::option::Option::Some(
-                        __rt::read_list(
+                        __rt::read_small_list::<
+                            [Color; 12],
+                            _,
+                        >(
                             r,
                             __rt::TType::I32,
                             |r, items0| {
@@ -553,7 +559,9 @@ impl<'de> __rt::ThriftRead<'de> for UsesEnumsRef<'de> {
                             __rt::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(Color, &'de str); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(Color, &'de str)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -593,8 +601,11 @@ impl ::std::convert::From<&UsesEnumsRef<'_>> for UsesEnums {
             signed: value.signed,
             colors: value
                 .colors
-                .clone()
-                .unwrap_or_else(|| ::std::vec::Vec::from([Color::RED, Color::BLUE])),
+                .as_ref()
+                .map_or_else(
+                    || ::std::vec::Vec::from([Color::RED, Color::BLUE]),
+                    |item| item.to_vec(),
+                ),
             names: value
                 .names
                 .as_ref()

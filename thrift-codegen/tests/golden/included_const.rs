@@ -162,7 +162,7 @@ impl<'de> __rt::ThriftRead<'de> for Book {
 pub struct BookRef<'de> {
     pub title: &'de str,
     pub pages: i32,
-    pub tags: ::std::option::Option<::std::vec::Vec<&'de str>>,
+    pub tags: ::std::option::Option<__rt::SmallVec<[&'de str; 3]>>,
     pub subtitle: &'de str,
     pub cover: ::std::option::Option<&'de [u8]>,
 }
@@ -247,7 +247,10 @@ impl<'de> __rt::ThriftRead<'de> for BookRef<'de> {
         }
         if r.read_field_if(__rt::TType::List, 3) {
             out.tags = ::std::option::Option::Some(
-                __rt::read_list(
+                __rt::read_small_list::<
+                    [&'de str; 3],
+                    _,
+                >(
                     r,
                     __rt::TType::String,
                     |r, items0| {
@@ -285,7 +288,10 @@ impl<'de> __rt::ThriftRead<'de> for BookRef<'de> {
                 }
                 (3, __rt::TType::List) => {
                     out.tags = ::std::option::Option::Some(
-                        __rt::read_list(
+                        __rt::read_small_list::<
+                            [&'de str; 3],
+                            _,
+                        >(
                             r,
                             __rt::TType::String,
                             |r, items0| {

@@ -122,7 +122,7 @@ impl<'de> __rt::ThriftRead<'de> for Inner {
 /// The borrowing form of [`Inner`]: strings and binaries point into the input.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InnerRef<'de> {
-    pub counts: ::std::vec::Vec<(&'de str, i32)>,
+    pub counts: __rt::SmallVec<[(&'de str, i32); 2]>,
 }
 impl<'de> __rt::ThriftWrite for InnerRef<'de> {
     fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
@@ -179,9 +179,9 @@ impl<'de> __rt::ThriftRead<'de> for InnerRef<'de> {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
                 __rt::check_element_type(header0.value, __rt::TType::I32, header0.len)?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(&'de str, i32)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(&'de str, i32); 2],
+                >>::with_capacity(__rt::capacity_hint::<(&'de str, i32)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_str()?;
                     let value0 = r.read_i32()?;
@@ -212,7 +212,9 @@ impl<'de> __rt::ThriftRead<'de> for InnerRef<'de> {
                             __rt::TType::I32,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(&'de str, i32); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(&'de str, i32)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -958,19 +960,19 @@ impl<'de> __rt::ThriftRead<'de> for Mixed {
 /// The borrowing form of [`Mixed`]: strings and binaries point into the input.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MixedRef<'de> {
-    pub plain: ::std::vec::Vec<(&'de str, i32)>,
-    pub hashed: ::std::vec::Vec<(&'de str, i32)>,
-    pub hashed_set: ::std::vec::Vec<i32>,
-    pub aliased: ::std::vec::Vec<(&'de str, i32)>,
+    pub plain: __rt::SmallVec<[(&'de str, i32); 2]>,
+    pub hashed: __rt::SmallVec<[(&'de str, i32); 2]>,
+    pub hashed_set: __rt::SmallVec<[i32; 12]>,
+    pub aliased: __rt::SmallVec<[(&'de str, i32); 2]>,
     pub text: &'de str,
     pub shared: &'de str,
     pub payload: &'de [u8],
     pub alias: &'de str,
     pub nested: ::std::vec::Vec<::std::vec::Vec<(&'de str, ::std::vec::Vec<i32>)>>,
     pub with_default: &'de str,
-    pub with_default_map: ::std::option::Option<::std::vec::Vec<(&'de str, i32)>>,
+    pub with_default_map: ::std::option::Option<__rt::SmallVec<[(&'de str, i32); 2]>>,
     pub inner: ::std::option::Option<InnerRef<'de>>,
-    pub names: ::std::vec::Vec<&'de str>,
+    pub names: __rt::SmallVec<[&'de str; 3]>,
 }
 impl<'de> __rt::ThriftWrite for MixedRef<'de> {
     fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
@@ -1236,9 +1238,9 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
                 __rt::check_element_type(header0.value, __rt::TType::I32, header0.len)?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(&'de str, i32)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(&'de str, i32); 2],
+                >>::with_capacity(__rt::capacity_hint::<(&'de str, i32)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_str()?;
                     let value0 = r.read_i32()?;
@@ -1255,9 +1257,9 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
                 __rt::check_element_type(header0.value, __rt::TType::I32, header0.len)?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(&'de str, i32)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(&'de str, i32); 2],
+                >>::with_capacity(__rt::capacity_hint::<(&'de str, i32)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_str()?;
                     let value0 = r.read_i32()?;
@@ -1273,9 +1275,9 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
             out.hashed_set = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(header0.elem, __rt::TType::I32, header0.len)?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<i32>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [i32; 12],
+                >>::with_capacity(__rt::capacity_hint::<i32>(header0.len));
                 for _ in 0..header0.len {
                     items0.push(r.read_i32()?);
                 }
@@ -1290,9 +1292,9 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
                 __rt::check_element_type(header0.value, __rt::TType::I32, header0.len)?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(&'de str, i32)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(&'de str, i32); 2],
+                >>::with_capacity(__rt::capacity_hint::<(&'de str, i32)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_str()?;
                     let value0 = r.read_i32()?;
@@ -1386,9 +1388,9 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
                 __rt::check_element_type(header0.value, __rt::TType::I32, header0.len)?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(&'de str, i32)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(&'de str, i32); 2],
+                >>::with_capacity(__rt::capacity_hint::<(&'de str, i32)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_str()?;
                     let value0 = r.read_i32()?;
@@ -1406,7 +1408,10 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_if(__rt::TType::List, 13) {
-            out.names = __rt::read_list(
+            out.names = __rt::read_small_list::<
+                [&'de str; 3],
+                _,
+            >(
                 r,
                 __rt::TType::String,
                 |r, items0| {
@@ -1436,7 +1441,9 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                             __rt::TType::I32,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(&'de str, i32); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(&'de str, i32)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -1462,7 +1469,9 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                             __rt::TType::I32,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(&'de str, i32); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(&'de str, i32)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -1483,9 +1492,9 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                             __rt::TType::I32,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            __rt::capacity_hint::<i32>(header0.len),
-                        );
+                        let mut items0 = <__rt::SmallVec<
+                            [i32; 12],
+                        >>::with_capacity(__rt::capacity_hint::<i32>(header0.len));
                         for _ in 0..header0.len {
                             items0.push(r.read_i32()?);
                         }
@@ -1507,7 +1516,9 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                             __rt::TType::I32,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(&'de str, i32); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(&'de str, i32)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -1604,7 +1615,9 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                             __rt::TType::I32,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(&'de str, i32); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(&'de str, i32)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -1622,7 +1635,10 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                     seen_inner = true;
                 }
                 (13, __rt::TType::List) => {
-                    out.names = __rt::read_list(
+                    out.names = __rt::read_small_list::<
+                        [&'de str; 3],
+                        _,
+                    >(
                         r,
                         __rt::TType::String,
                         |r, items0| {
@@ -1927,8 +1943,8 @@ impl<'de> __rt::ThriftRead<'de> for AllHashed {
 /// The borrowing form of [`AllHashed`]: strings and binaries point into the input.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AllHashedRef<'de> {
-    pub a: ::std::vec::Vec<(i32, &'de str)>,
-    pub b: ::std::vec::Vec<&'de str>,
+    pub a: __rt::SmallVec<[(i32, &'de str); 2]>,
+    pub b: __rt::SmallVec<[&'de str; 3]>,
 }
 impl<'de> __rt::ThriftWrite for AllHashedRef<'de> {
     fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
@@ -2001,9 +2017,9 @@ impl<'de> __rt::ThriftRead<'de> for AllHashedRef<'de> {
                     __rt::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(i32, &'de str)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(i32, &'de str); 2],
+                >>::with_capacity(__rt::capacity_hint::<(i32, &'de str)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_i32()?;
                     let value0 = r.read_str()?;
@@ -2023,9 +2039,9 @@ impl<'de> __rt::ThriftRead<'de> for AllHashedRef<'de> {
                     __rt::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<&'de str>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [&'de str; 3],
+                >>::with_capacity(__rt::capacity_hint::<&'de str>(header0.len));
                 for _ in 0..header0.len {
                     items0.push(r.read_str()?);
                 }
@@ -2054,7 +2070,9 @@ impl<'de> __rt::ThriftRead<'de> for AllHashedRef<'de> {
                             __rt::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(i32, &'de str); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(i32, &'de str)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -2075,9 +2093,9 @@ impl<'de> __rt::ThriftRead<'de> for AllHashedRef<'de> {
                             __rt::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            __rt::capacity_hint::<&'de str>(header0.len),
-                        );
+                        let mut items0 = <__rt::SmallVec<
+                            [&'de str; 3],
+                        >>::with_capacity(__rt::capacity_hint::<&'de str>(header0.len));
                         for _ in 0..header0.len {
                             items0.push(r.read_str()?);
                         }
@@ -2646,7 +2664,7 @@ impl<'de> __rt::ThriftRead<'de> for Choice {
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum ChoiceRef<'de> {
-    Counts(::std::vec::Vec<(&'de str, i32)>),
+    Counts(__rt::SmallVec<[(&'de str, i32); 2]>),
     Text(&'de str),
 }
 impl<'de> ::std::default::Default for ChoiceRef<'de> {
@@ -2728,7 +2746,9 @@ impl<'de> __rt::ThriftRead<'de> for ChoiceRef<'de> {
                                 __rt::TType::I32,
                                 header0.len,
                             )?;
-                            let mut items0 = ::std::vec::Vec::with_capacity(
+                            let mut items0 = <__rt::SmallVec<
+                                [(&'de str, i32); 2],
+                            >>::with_capacity(
                                 __rt::capacity_hint::<(&'de str, i32)>(header0.len),
                             );
                             for _ in 0..header0.len {

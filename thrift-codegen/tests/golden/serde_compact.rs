@@ -1208,22 +1208,22 @@ pub struct EverythingRef<'de> {
     #[serde(rename = "anUuid")]
     pub an_uuid: [u8; 16],
     pub color: Color,
-    pub colors: ::std::vec::Vec<Color>,
-    pub doubles: ::std::vec::Vec<f64>,
+    pub colors: __rt::SmallVec<[Color; 12]>,
+    pub doubles: __rt::SmallVec<[f64; 6]>,
     #[serde(rename = "byNumber")]
-    pub by_number: ::std::vec::Vec<(i32, &'de str)>,
+    pub by_number: __rt::SmallVec<[(i32, &'de str); 2]>,
     #[serde(rename = "byName")]
     pub by_name: ::std::vec::Vec<(&'de str, ::std::vec::Vec<i64>)>,
     #[serde(rename = "byColor")]
-    pub by_color: ::std::vec::Vec<(Color, bool)>,
+    pub by_color: __rt::SmallVec<[(Color, bool); 6]>,
     #[serde(rename = "byBool")]
-    pub by_bool: ::std::vec::Vec<(bool, i8)>,
+    pub by_bool: __rt::SmallVec<[(bool, i8); 16]>,
     #[serde(rename = "byPoint")]
     pub by_point: ::std::vec::Vec<(Point, &'de str)>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub labels: ::std::option::Option<::std::vec::Vec<(Point, &'de str)>>,
     #[serde(rename = "byDouble")]
-    pub by_double: ::std::vec::Vec<(f64, &'de str)>,
+    pub by_double: __rt::SmallVec<[(f64, &'de str); 2]>,
     #[serde(rename = "byBinary")]
     pub by_binary: ::std::vec::Vec<(&'de [u8], &'de str)>,
     pub nested: ::std::vec::Vec<::std::vec::Vec<(i32, Point)>>,
@@ -1648,7 +1648,10 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
         }
         if r.read_field_if(__rt::TType::List, 11) {
             f_colors = ::std::option::Option::Some(
-                __rt::read_list(
+                __rt::read_small_list::<
+                    [Color; 12],
+                    _,
+                >(
                     r,
                     __rt::TType::I32,
                     |r, items0| {
@@ -1667,9 +1670,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                     __rt::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<f64>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [f64; 6],
+                >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
                 for _ in 0..header0.len {
                     items0.push(r.read_double()?);
                 }
@@ -1687,9 +1690,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                     __rt::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(i32, &'de str)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(i32, &'de str); 2],
+                >>::with_capacity(__rt::capacity_hint::<(i32, &'de str)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_i32()?;
                     let value0 = r.read_str()?;
@@ -1730,9 +1733,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
                 __rt::check_element_type(header0.value, __rt::TType::Bool, header0.len)?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(Color, bool)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(Color, bool); 6],
+                >>::with_capacity(__rt::capacity_hint::<(Color, bool)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = Color(r.read_i32()?);
                     let value0 = r.read_bool()?;
@@ -1748,9 +1751,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Bool, header0.len)?;
                 __rt::check_element_type(header0.value, __rt::TType::I8, header0.len)?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(bool, i8)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(bool, i8); 16],
+                >>::with_capacity(__rt::capacity_hint::<(bool, i8)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_bool()?;
                     let value0 = r.read_i8()?;
@@ -1814,9 +1817,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                     __rt::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(f64, &'de str)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(f64, &'de str); 2],
+                >>::with_capacity(__rt::capacity_hint::<(f64, &'de str)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_double()?;
                     let value0 = r.read_str()?;
@@ -1933,7 +1936,10 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                 }
                 (11, __rt::TType::List) => {
                     f_colors = ::std::option::Option::Some(
-                        __rt::read_list(
+                        __rt::read_small_list::<
+                            [Color; 12],
+                            _,
+                        >(
                             r,
                             __rt::TType::I32,
                             |r, items0| {
@@ -1951,9 +1957,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                             __rt::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            __rt::capacity_hint::<f64>(header0.len),
-                        );
+                        let mut items0 = <__rt::SmallVec<
+                            [f64; 6],
+                        >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
                         for _ in 0..header0.len {
                             items0.push(r.read_double()?);
                         }
@@ -1974,7 +1980,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                             __rt::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(i32, &'de str); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(i32, &'de str)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -2033,7 +2041,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                             __rt::TType::Bool,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(Color, bool); 6],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(Color, bool)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -2058,7 +2068,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                             __rt::TType::I8,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(bool, i8); 16],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(bool, i8)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -2133,7 +2145,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                             __rt::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(f64, &'de str); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(f64, &'de str)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -2258,7 +2272,7 @@ impl ::std::convert::From<&EverythingRef<'_>> for Everything {
             a_binary: __rt::Bytes::copy_from_slice(value.a_binary),
             an_uuid: value.an_uuid,
             color: value.color,
-            colors: value.colors.clone(),
+            colors: value.colors.to_vec(),
             doubles: value
                 .doubles
                 .iter()
@@ -2576,7 +2590,7 @@ pub struct DefaultsRef<'de> {
     pub maybe_with_default: ::std::option::Option<i32>,
     pub named: &'de str,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub numbers: ::std::option::Option<::std::vec::Vec<i32>>,
+    pub numbers: ::std::option::Option<__rt::SmallVec<[i32; 12]>>,
     pub zero: i32,
     pub color: Color,
 }
@@ -2680,7 +2694,10 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
         }
         if r.read_field_if(__rt::TType::List, 5) {
             out.numbers = ::std::option::Option::Some(
-                __rt::read_list(
+                __rt::read_small_list::<
+                    [i32; 12],
+                    _,
+                >(
                     r,
                     __rt::TType::I32,
                     |r, items0| {
@@ -2726,7 +2743,10 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
                 }
                 (5, __rt::TType::List) => {
                     out.numbers = ::std::option::Option::Some(
-                        __rt::read_list(
+                        __rt::read_small_list::<
+                            [i32; 12],
+                            _,
+                        >(
                             r,
                             __rt::TType::I32,
                             |r, items0| {
@@ -2785,8 +2805,8 @@ impl ::std::convert::From<&DefaultsRef<'_>> for Defaults {
             named: __rt::CompactString::from(value.named),
             numbers: value
                 .numbers
-                .clone()
-                .unwrap_or_else(|| ::std::vec::Vec::from([1, 2])),
+                .as_ref()
+                .map_or_else(|| ::std::vec::Vec::from([1, 2]), |item| item.to_vec()),
             zero: value.zero,
             color: value.color,
         }
@@ -2952,7 +2972,7 @@ pub enum ShapeRef<'de> {
     #[serde(rename = "radius")]
     Radius(f64),
     #[serde(rename = "counts")]
-    Counts(::std::vec::Vec<(Point, i32)>),
+    Counts(__rt::SmallVec<[(Point, i32); 2]>),
     #[serde(rename = "label")]
     Label(&'de str),
 }
@@ -3061,7 +3081,9 @@ impl<'de> __rt::ThriftRead<'de> for ShapeRef<'de> {
                                 __rt::TType::I32,
                                 header0.len,
                             )?;
-                            let mut items0 = ::std::vec::Vec::with_capacity(
+                            let mut items0 = <__rt::SmallVec<
+                                [(Point, i32); 2],
+                            >>::with_capacity(
                                 __rt::capacity_hint::<(Point, i32)>(header0.len),
                             );
                             for _ in 0..header0.len {

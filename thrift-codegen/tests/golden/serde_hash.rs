@@ -1272,22 +1272,22 @@ pub struct EverythingRef<'de> {
     #[serde(rename = "anUuid")]
     pub an_uuid: [u8; 16],
     pub color: Color,
-    pub colors: ::std::vec::Vec<Color>,
-    pub doubles: ::std::vec::Vec<f64>,
+    pub colors: __rt::SmallVec<[Color; 12]>,
+    pub doubles: __rt::SmallVec<[f64; 6]>,
     #[serde(rename = "byNumber")]
-    pub by_number: ::std::vec::Vec<(i32, &'de str)>,
+    pub by_number: __rt::SmallVec<[(i32, &'de str); 2]>,
     #[serde(rename = "byName")]
     pub by_name: ::std::vec::Vec<(&'de str, ::std::vec::Vec<i64>)>,
     #[serde(rename = "byColor")]
-    pub by_color: ::std::vec::Vec<(Color, bool)>,
+    pub by_color: __rt::SmallVec<[(Color, bool); 6]>,
     #[serde(rename = "byBool")]
-    pub by_bool: ::std::vec::Vec<(bool, i8)>,
+    pub by_bool: __rt::SmallVec<[(bool, i8); 16]>,
     #[serde(rename = "byPoint")]
     pub by_point: ::std::vec::Vec<(Point, &'de str)>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub labels: ::std::option::Option<::std::vec::Vec<(Point, &'de str)>>,
     #[serde(rename = "byDouble")]
-    pub by_double: ::std::vec::Vec<(f64, &'de str)>,
+    pub by_double: __rt::SmallVec<[(f64, &'de str); 2]>,
     #[serde(rename = "byBinary")]
     pub by_binary: ::std::vec::Vec<(&'de [u8], &'de str)>,
     pub nested: ::std::vec::Vec<::std::vec::Vec<(i32, Point)>>,
@@ -1712,7 +1712,10 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
         }
         if r.read_field_if(__rt::TType::List, 11) {
             f_colors = ::std::option::Option::Some(
-                __rt::read_list(
+                __rt::read_small_list::<
+                    [Color; 12],
+                    _,
+                >(
                     r,
                     __rt::TType::I32,
                     |r, items0| {
@@ -1731,9 +1734,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                     __rt::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<f64>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [f64; 6],
+                >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
                 for _ in 0..header0.len {
                     items0.push(r.read_double()?);
                 }
@@ -1751,9 +1754,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                     __rt::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(i32, &'de str)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(i32, &'de str); 2],
+                >>::with_capacity(__rt::capacity_hint::<(i32, &'de str)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_i32()?;
                     let value0 = r.read_str()?;
@@ -1794,9 +1797,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
                 __rt::check_element_type(header0.value, __rt::TType::Bool, header0.len)?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(Color, bool)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(Color, bool); 6],
+                >>::with_capacity(__rt::capacity_hint::<(Color, bool)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = Color(r.read_i32()?);
                     let value0 = r.read_bool()?;
@@ -1812,9 +1815,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Bool, header0.len)?;
                 __rt::check_element_type(header0.value, __rt::TType::I8, header0.len)?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(bool, i8)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(bool, i8); 16],
+                >>::with_capacity(__rt::capacity_hint::<(bool, i8)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_bool()?;
                     let value0 = r.read_i8()?;
@@ -1878,9 +1881,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                     __rt::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(f64, &'de str)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(f64, &'de str); 2],
+                >>::with_capacity(__rt::capacity_hint::<(f64, &'de str)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_double()?;
                     let value0 = r.read_str()?;
@@ -1997,7 +2000,10 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                 }
                 (11, __rt::TType::List) => {
                     f_colors = ::std::option::Option::Some(
-                        __rt::read_list(
+                        __rt::read_small_list::<
+                            [Color; 12],
+                            _,
+                        >(
                             r,
                             __rt::TType::I32,
                             |r, items0| {
@@ -2015,9 +2021,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                             __rt::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            __rt::capacity_hint::<f64>(header0.len),
-                        );
+                        let mut items0 = <__rt::SmallVec<
+                            [f64; 6],
+                        >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
                         for _ in 0..header0.len {
                             items0.push(r.read_double()?);
                         }
@@ -2038,7 +2044,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                             __rt::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(i32, &'de str); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(i32, &'de str)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -2097,7 +2105,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                             __rt::TType::Bool,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(Color, bool); 6],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(Color, bool)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -2122,7 +2132,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                             __rt::TType::I8,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(bool, i8); 16],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(bool, i8)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -2197,7 +2209,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                             __rt::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(f64, &'de str); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(f64, &'de str)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -2322,7 +2336,7 @@ impl ::std::convert::From<&EverythingRef<'_>> for Everything {
             a_binary: value.a_binary.to_vec(),
             an_uuid: value.an_uuid,
             color: value.color,
-            colors: value.colors.clone(),
+            colors: value.colors.to_vec(),
             doubles: value
                 .doubles
                 .iter()
@@ -2640,7 +2654,7 @@ pub struct DefaultsRef<'de> {
     pub maybe_with_default: ::std::option::Option<i32>,
     pub named: &'de str,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub numbers: ::std::option::Option<::std::vec::Vec<i32>>,
+    pub numbers: ::std::option::Option<__rt::SmallVec<[i32; 12]>>,
     pub zero: i32,
     pub color: Color,
 }
@@ -2744,7 +2758,10 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
         }
         if r.read_field_if(__rt::TType::List, 5) {
             out.numbers = ::std::option::Option::Some(
-                __rt::read_list(
+                __rt::read_small_list::<
+                    [i32; 12],
+                    _,
+                >(
                     r,
                     __rt::TType::I32,
                     |r, items0| {
@@ -2790,7 +2807,10 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
                 }
                 (5, __rt::TType::List) => {
                     out.numbers = ::std::option::Option::Some(
-                        __rt::read_list(
+                        __rt::read_small_list::<
+                            [i32; 12],
+                            _,
+                        >(
                             r,
                             __rt::TType::I32,
                             |r, items0| {
@@ -2849,8 +2869,8 @@ impl ::std::convert::From<&DefaultsRef<'_>> for Defaults {
             named: ::std::string::String::from(value.named),
             numbers: value
                 .numbers
-                .clone()
-                .unwrap_or_else(|| ::std::vec::Vec::from([1, 2])),
+                .as_ref()
+                .map_or_else(|| ::std::vec::Vec::from([1, 2]), |item| item.to_vec()),
             zero: value.zero,
             color: value.color,
         }
@@ -3016,7 +3036,7 @@ pub enum ShapeRef<'de> {
     #[serde(rename = "radius")]
     Radius(f64),
     #[serde(rename = "counts")]
-    Counts(::std::vec::Vec<(Point, i32)>),
+    Counts(__rt::SmallVec<[(Point, i32); 2]>),
     #[serde(rename = "label")]
     Label(&'de str),
 }
@@ -3125,7 +3145,9 @@ impl<'de> __rt::ThriftRead<'de> for ShapeRef<'de> {
                                 __rt::TType::I32,
                                 header0.len,
                             )?;
-                            let mut items0 = ::std::vec::Vec::with_capacity(
+                            let mut items0 = <__rt::SmallVec<
+                                [(Point, i32); 2],
+                            >>::with_capacity(
                                 __rt::capacity_hint::<(Point, i32)>(header0.len),
                             );
                             for _ in 0..header0.len {

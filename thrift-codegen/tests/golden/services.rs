@@ -192,7 +192,7 @@ impl<'de> __rt::ThriftRead<'de> for Item {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ItemRef<'de> {
     pub name: &'de str,
-    pub tags: ::std::option::Option<::std::vec::Vec<i64>>,
+    pub tags: ::std::option::Option<__rt::SmallVec<[i64; 6]>>,
 }
 impl<'de> __rt::ThriftWrite for ItemRef<'de> {
     fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
@@ -248,7 +248,10 @@ impl<'de> __rt::ThriftRead<'de> for ItemRef<'de> {
         }
         if r.read_field_if(__rt::TType::List, 2) {
             out.tags = ::std::option::Option::Some(
-                __rt::read_list(
+                __rt::read_small_list::<
+                    [i64; 6],
+                    _,
+                >(
                     r,
                     __rt::TType::I64,
                     |r, items0| {
@@ -272,7 +275,10 @@ impl<'de> __rt::ThriftRead<'de> for ItemRef<'de> {
                 }
                 (2, __rt::TType::List) => {
                     out.tags = ::std::option::Option::Some(
-                        __rt::read_list(
+                        __rt::read_small_list::<
+                            [i64; 6],
+                            _,
+                        >(
                             r,
                             __rt::TType::I64,
                             |r, items0| {
@@ -303,7 +309,7 @@ impl ::std::convert::From<&ItemRef<'_>> for Item {
     fn from(value: &ItemRef<'_>) -> Self {
         Item {
             name: ::std::string::String::from(value.name),
-            tags: value.tags.clone(),
+            tags: value.tags.as_ref().map(|item| item.to_vec()),
         }
     }
 }

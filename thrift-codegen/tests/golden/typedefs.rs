@@ -340,10 +340,10 @@ impl<'de> __rt::ThriftRead<'de> for Record {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RecordRef<'de> {
     pub id: i64,
-    pub related: ::std::vec::Vec<i64>,
+    pub related: __rt::SmallVec<[i64; 6]>,
     pub index: ::std::vec::Vec<(&'de str, ::std::vec::Vec<i64>)>,
-    pub scores: ::std::vec::Vec<f64>,
-    pub by_score: ::std::vec::Vec<(f64, &'de str)>,
+    pub scores: __rt::SmallVec<[f64; 6]>,
+    pub by_score: __rt::SmallVec<[(f64, &'de str); 2]>,
 }
 impl<'de> __rt::ThriftWrite for RecordRef<'de> {
     fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
@@ -473,7 +473,10 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_if(__rt::TType::List, 2) {
-            out.related = __rt::read_list(
+            out.related = __rt::read_small_list::<
+                [i64; 6],
+                _,
+            >(
                 r,
                 __rt::TType::I64,
                 |r, items0| {
@@ -518,9 +521,9 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
                     __rt::TType::Double,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<f64>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [f64; 6],
+                >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
                 for _ in 0..header0.len {
                     items0.push(r.read_double()?);
                 }
@@ -539,9 +542,9 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
                     __rt::TType::String,
                     header0.len,
                 )?;
-                let mut items0 = ::std::vec::Vec::with_capacity(
-                    __rt::capacity_hint::<(f64, &'de str)>(header0.len),
-                );
+                let mut items0 = <__rt::SmallVec<
+                    [(f64, &'de str); 2],
+                >>::with_capacity(__rt::capacity_hint::<(f64, &'de str)>(header0.len));
                 for _ in 0..header0.len {
                     let key0 = r.read_double()?;
                     let value0 = r.read_str()?;
@@ -564,7 +567,10 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
                     seen_id = true;
                 }
                 (2, __rt::TType::List) => {
-                    out.related = __rt::read_list(
+                    out.related = __rt::read_small_list::<
+                        [i64; 6],
+                        _,
+                    >(
                         r,
                         __rt::TType::I64,
                         |r, items0| {
@@ -617,9 +623,9 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
                             __rt::TType::Double,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
-                            __rt::capacity_hint::<f64>(header0.len),
-                        );
+                        let mut items0 = <__rt::SmallVec<
+                            [f64; 6],
+                        >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
                         for _ in 0..header0.len {
                             items0.push(r.read_double()?);
                         }
@@ -641,7 +647,9 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
                             __rt::TType::String,
                             header0.len,
                         )?;
-                        let mut items0 = ::std::vec::Vec::with_capacity(
+                        let mut items0 = <__rt::SmallVec<
+                            [(f64, &'de str); 2],
+                        >>::with_capacity(
                             __rt::capacity_hint::<(f64, &'de str)>(header0.len),
                         );
                         for _ in 0..header0.len {
@@ -681,7 +689,7 @@ impl ::std::convert::From<&RecordRef<'_>> for Record {
     fn from(value: &RecordRef<'_>) -> Self {
         Record {
             id: value.id,
-            related: value.related.clone(),
+            related: value.related.to_vec(),
             index: value
                 .index
                 .iter()

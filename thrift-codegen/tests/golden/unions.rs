@@ -200,7 +200,7 @@ impl<'de> __rt::ThriftRead<'de> for Shape {
 #[allow(clippy::large_enum_variant)]
 pub enum ShapeRef<'de> {
     Point(Point),
-    Polygon(::std::vec::Vec<Point>),
+    Polygon(__rt::SmallVec<[Point; 6]>),
     Label(&'de str),
     Flag(bool),
 }
@@ -287,7 +287,10 @@ impl<'de> __rt::ThriftRead<'de> for ShapeRef<'de> {
                 (2, __rt::TType::List) => {
                     value = ::std::option::Option::Some(
                         ShapeRef::Polygon(
-                            __rt::read_list(
+                            __rt::read_small_list::<
+                                [Point; 6],
+                                _,
+                            >(
                                 r,
                                 __rt::TType::Struct,
                                 |r, items0| {
