@@ -489,7 +489,7 @@ fn short_borrowed_containers_allocate_nothing<P: Protocol>() {
         tags: ["a", "b", "c", "d"].map(String::from).into(),
         flags: Some(vec![false; 17]),
         matrix: vec![vec![1]],
-        ..value
+        ..value.clone()
     };
     let bytes = longer.encode_to_vec::<P>().unwrap();
     let (borrowed, count) = allocations(|| ContainersRef::decode::<P>(&bytes).unwrap());
@@ -500,6 +500,16 @@ fn short_borrowed_containers_allocate_nothing<P: Protocol>() {
     assert!(borrowed.tags.spilled());
     assert_eq!(Containers::from(&borrowed), longer);
     assert_eq!(borrowed.encode_to_vec::<P>().unwrap(), bytes);
+
+    // Reading in place over a used value replaces each inline list's elements, longer over
+    // shorter and shorter over longer (spilled).
+    let short = value.encode_to_vec::<P>().unwrap();
+    for (first, second) in [(&short, &bytes), (&bytes, &short)] {
+        let mut reused = ContainersRef::decode::<P>(first).unwrap();
+        let mut r = P::reader(SliceInput::new(second), ReadLimits::default());
+        ContainersRef::read_into(&mut r, &mut reused).unwrap();
+        assert_eq!(reused, ContainersRef::decode::<P>(second).unwrap());
+    }
 }
 
 #[test]

@@ -283,6 +283,29 @@ where
     read_items(r, elem, add)
 }
 
+/// [`read_small_list`] into the vector `items` where it lives (a field of the value being read
+/// in place), replacing its elements: no new vector is built and moved there.
+#[inline(always)]
+pub fn read_small_list_into<'de, A, R>(
+    r: &mut R,
+    elem: crate::TType,
+    items: &mut SmallVec<A>,
+    mut add: impl FnMut(&mut R, &mut SmallVec<A>) -> Result<()>,
+) -> Result<()>
+where
+    A: smallvec::Array,
+    R: ProtocolReader<'de>,
+{
+    let header = r.read_list_begin()?;
+    crate::check_element_type(header.elem, elem, header.len)?;
+    items.clear();
+    items.reserve(capacity_hint::<A::Item>(header.len));
+    for _ in 0..header.len {
+        add(r, items)?;
+    }
+    r.read_list_end()
+}
+
 #[inline(always)]
 fn read_items<'de, T, C, R>(
     r: &mut R,

@@ -204,7 +204,7 @@ pub use bytes::Bytes;
 pub use bytestring::ByteString;
 pub use codec::{
     capacity_hint, push_default, read_element, read_into_option, read_list, read_small_list,
-    ListItems, SmallVec, ThriftRead, ThriftReadOwned, ThriftWrite,
+    read_small_list_into, ListItems, SmallVec, ThriftRead, ThriftReadOwned, ThriftWrite,
 };
 pub use collect::{BTreeMapBuilder, BTreeSetBuilder};
 pub use compact::{Compact, CompactReader, CompactWriter};

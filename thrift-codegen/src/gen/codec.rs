@@ -351,23 +351,7 @@ pub fn read_value(
                 .then(|| inline_len(m, f, element))
                 .flatten();
             let build = if !is_set || borrowed {
-                // Struct, string and binary elements read in place, in the vector's next slot.
-                // A list's elements are added in `read_list`'s closure, which has the vector
-                // as a `&mut` already.
-                let vec = if is_set {
-                    quote!(&mut #out)
-                } else {
-                    quote!(#out)
-                };
-                let slot = quote!(#rt::push_default(#vec));
-                let push = if let Some(path) = super::fields::in_place_struct(m, f, element) {
-                    quote!(#rt::read_element::<#path, _>(r, #vec)?)
-                } else if let Some(read_into) = read_bytes_into(m, f, element, slot) {
-                    read_into
-                } else {
-                    let read = read();
-                    quote!(#out.push(#read))
-                };
+                let push = vec_push(m, f, element, elem_key, depth, &out, is_set);
                 Build::vec(m, &out, &capacity, push, &elem_rust, inline)
             } else if m.hashed(in_key) {
                 let read = read();
@@ -466,6 +450,64 @@ pub fn read_value(
             }}
         }
     }
+}
+
+/// The statement adding one element of `element` to the vector `out` (a `&mut` in a list's
+/// closure, a local for sets): struct, string and binary elements are read in place, in the
+/// vector's next slot.
+fn vec_push(
+    m: &Model<'_>,
+    file: FileId,
+    element: &Type,
+    elem_key: bool,
+    depth: usize,
+    out: &Ident,
+    is_set: bool,
+) -> TokenStream {
+    let rt = &m.runtime;
+    let vec = if is_set {
+        quote!(&mut #out)
+    } else {
+        quote!(#out)
+    };
+    let slot = quote!(#rt::push_default(#vec));
+    if let Some(path) = super::fields::in_place_struct(m, file, element) {
+        quote!(#rt::read_element::<#path, _>(r, #vec)?)
+    } else if let Some(read_into) = read_bytes_into(m, file, element, slot) {
+        read_into
+    } else {
+        let read = read_value(m, file, element, elem_key, depth + 1);
+        quote!(#out.push(#read))
+    }
+}
+
+/// The statement reading a borrowing form's list field of `ty` into the `SmallVec` at `slot`
+/// (a `&mut` expression), replacing its elements where it lives instead of building a new one
+/// and moving it there (the move reads the freshly stored words back, a store-forwarding
+/// stall on every list); `None` when `ty` is not such a list (see [`inline_len`]).
+pub fn read_small_list_into(
+    m: &Model<'_>,
+    file: FileId,
+    ty: &Type,
+    slot: TokenStream,
+) -> Option<TokenStream> {
+    if !m.borrowed() {
+        return None;
+    }
+    let Resolved::List(f, element) = m.resolve(file, ty) else {
+        return None;
+    };
+    inline_len(m, f, element)?;
+    let rt = &m.runtime;
+    let out = var("items", 0);
+    let elem_type = wire_type(m, f, element);
+    let push = vec_push(m, f, element, false, 0, &out, false);
+    Some(quote! {
+        #rt::read_small_list_into(r, #elem_type, #slot, |r, #out| {
+            #push;
+            ::std::result::Result::Ok(())
+        })?
+    })
 }
 
 /// The statement reading a value of `ty` into the place `slot` (a `&mut` expression) when

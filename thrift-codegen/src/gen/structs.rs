@@ -15,7 +15,10 @@ use quote::{format_ident, quote};
 use thrift_parser::ast::{BaseType, Field, Requiredness, Struct, StructKind};
 use thrift_parser::DefId;
 
-use super::codec::{read_bytes_into, read_struct_body, read_value, value_len, write_field, Val};
+use super::codec::{
+    read_bytes_into, read_small_list_into, read_struct_body, read_value, value_len, write_field,
+    Val,
+};
 use super::docs::doc_attrs;
 use super::fields::{
     default_value, derive_list, field_type, holding, idl_default, in_place_struct, reads_in_place,
@@ -602,7 +605,10 @@ fn read_in_place_impl(
             let in_place_bytes = if boxed {
                 None
             } else {
-                m.in_field(id, index, || read_bytes_into(m, id.file, &field.ty, slot))
+                m.in_field(id, index, || {
+                    read_bytes_into(m, id.file, &field.ty, slot.clone())
+                        .or_else(|| read_small_list_into(m, id.file, &field.ty, slot))
+                })
             };
             let assign = match (in_place, in_place_bytes) {
                 (Some(path), _) if optional => {

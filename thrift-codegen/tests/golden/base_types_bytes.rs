@@ -1210,19 +1210,15 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_if(__rt::TType::List, 4) {
-            out.numbers = ::std::option::Option::Some(
-                __rt::read_small_list::<
-                    [i32; 12],
-                    _,
-                >(
-                    r,
-                    __rt::TType::I32,
-                    |r, items0| {
-                        items0.push(r.read_i32()?);
-                        ::std::result::Result::Ok(())
-                    },
-                )?,
-            );
+            __rt::read_small_list_into(
+                r,
+                __rt::TType::I32,
+                out.numbers.get_or_insert_with(::std::default::Default::default),
+                |r, items0| {
+                    items0.push(r.read_i32()?);
+                    ::std::result::Result::Ok(())
+                },
+            )?;
             seen_numbers = true;
             r.read_field_end()?;
         }
@@ -1265,19 +1261,15 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
                     seen_ratio = true;
                 }
                 (4, __rt::TType::List) => {
-                    out.numbers = ::std::option::Option::Some(
-                        __rt::read_small_list::<
-                            [i32; 12],
-                            _,
-                        >(
-                            r,
-                            __rt::TType::I32,
-                            |r, items0| {
-                                items0.push(r.read_i32()?);
-                                ::std::result::Result::Ok(())
-                            },
-                        )?,
-                    );
+                    __rt::read_small_list_into(
+                        r,
+                        __rt::TType::I32,
+                        out.numbers.get_or_insert_with(::std::default::Default::default),
+                        |r, items0| {
+                            items0.push(r.read_i32()?);
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
                     seen_numbers = true;
                 }
                 (5, __rt::TType::Bool) => {

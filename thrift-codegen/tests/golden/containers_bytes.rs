@@ -1301,29 +1301,23 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_if(__rt::TType::List, 8) {
-            out.flags = ::std::option::Option::Some(
-                __rt::read_small_list::<
-                    [bool; 16],
-                    _,
-                >(
-                    r,
-                    __rt::TType::Bool,
-                    |r, items0| {
-                        items0.push(r.read_bool()?);
-                        ::std::result::Result::Ok(())
-                    },
-                )?,
-            );
+            __rt::read_small_list_into(
+                r,
+                __rt::TType::Bool,
+                out.flags.get_or_insert_with(::std::default::Default::default),
+                |r, items0| {
+                    items0.push(r.read_bool()?);
+                    ::std::result::Result::Ok(())
+                },
+            )?;
             seen_flags = true;
             r.read_field_end()?;
         }
         if r.read_field_if(__rt::TType::List, 9) {
-            out.blobs = __rt::read_small_list::<
-                [&'de [u8]; 3],
-                _,
-            >(
+            __rt::read_small_list_into(
                 r,
                 __rt::TType::String,
+                &mut out.blobs,
                 |r, items0| {
                     items0.push(r.read_bytes()?);
                     ::std::result::Result::Ok(())
@@ -1569,28 +1563,22 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                     seen_by_bytes = true;
                 }
                 (8, __rt::TType::List) => {
-                    out.flags = ::std::option::Option::Some(
-                        __rt::read_small_list::<
-                            [bool; 16],
-                            _,
-                        >(
-                            r,
-                            __rt::TType::Bool,
-                            |r, items0| {
-                                items0.push(r.read_bool()?);
-                                ::std::result::Result::Ok(())
-                            },
-                        )?,
-                    );
+                    __rt::read_small_list_into(
+                        r,
+                        __rt::TType::Bool,
+                        out.flags.get_or_insert_with(::std::default::Default::default),
+                        |r, items0| {
+                            items0.push(r.read_bool()?);
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
                     seen_flags = true;
                 }
                 (9, __rt::TType::List) => {
-                    out.blobs = __rt::read_small_list::<
-                        [&'de [u8]; 3],
-                        _,
-                    >(
+                    __rt::read_small_list_into(
                         r,
                         __rt::TType::String,
+                        &mut out.blobs,
                         |r, items0| {
                             items0.push(r.read_bytes()?);
                             ::std::result::Result::Ok(())

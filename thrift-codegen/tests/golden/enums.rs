@@ -477,19 +477,15 @@ impl<'de> __rt::ThriftRead<'de> for UsesEnumsRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_if(__rt::TType::List, 3) {
-            out.colors = ::std::option::Option::Some(
-                __rt::read_small_list::<
-                    [Color; 12],
-                    _,
-                >(
-                    r,
-                    __rt::TType::I32,
-                    |r, items0| {
-                        items0.push(Color(r.read_i32()?));
-                        ::std::result::Result::Ok(())
-                    },
-                )?,
-            );
+            __rt::read_small_list_into(
+                r,
+                __rt::TType::I32,
+                out.colors.get_or_insert_with(::std::default::Default::default),
+                |r, items0| {
+                    items0.push(Color(r.read_i32()?));
+                    ::std::result::Result::Ok(())
+                },
+            )?;
             seen_colors = true;
             r.read_field_end()?;
         }
@@ -531,19 +527,15 @@ impl<'de> __rt::ThriftRead<'de> for UsesEnumsRef<'de> {
                     seen_signed = true;
                 }
                 (3, __rt::TType::List) => {
-                    out.colors = ::std::option::Option::Some(
-                        __rt::read_small_list::<
-                            [Color; 12],
-                            _,
-                        >(
-                            r,
-                            __rt::TType::I32,
-                            |r, items0| {
-                                items0.push(Color(r.read_i32()?));
-                                ::std::result::Result::Ok(())
-                            },
-                        )?,
-                    );
+                    __rt::read_small_list_into(
+                        r,
+                        __rt::TType::I32,
+                        out.colors.get_or_insert_with(::std::default::Default::default),
+                        |r, items0| {
+                            items0.push(Color(r.read_i32()?));
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
                     seen_colors = true;
                 }
                 (4, __rt::TType::Map) => {

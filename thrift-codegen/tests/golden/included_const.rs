@@ -246,19 +246,15 @@ impl<'de> __rt::ThriftRead<'de> for BookRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_if(__rt::TType::List, 3) {
-            out.tags = ::std::option::Option::Some(
-                __rt::read_small_list::<
-                    [&'de str; 3],
-                    _,
-                >(
-                    r,
-                    __rt::TType::String,
-                    |r, items0| {
-                        items0.push(r.read_str()?);
-                        ::std::result::Result::Ok(())
-                    },
-                )?,
-            );
+            __rt::read_small_list_into(
+                r,
+                __rt::TType::String,
+                out.tags.get_or_insert_with(::std::default::Default::default),
+                |r, items0| {
+                    items0.push(r.read_str()?);
+                    ::std::result::Result::Ok(())
+                },
+            )?;
             seen_tags = true;
             r.read_field_end()?;
         }
@@ -287,19 +283,15 @@ impl<'de> __rt::ThriftRead<'de> for BookRef<'de> {
                     seen_pages = true;
                 }
                 (3, __rt::TType::List) => {
-                    out.tags = ::std::option::Option::Some(
-                        __rt::read_small_list::<
-                            [&'de str; 3],
-                            _,
-                        >(
-                            r,
-                            __rt::TType::String,
-                            |r, items0| {
-                                items0.push(r.read_str()?);
-                                ::std::result::Result::Ok(())
-                            },
-                        )?,
-                    );
+                    __rt::read_small_list_into(
+                        r,
+                        __rt::TType::String,
+                        out.tags.get_or_insert_with(::std::default::Default::default),
+                        |r, items0| {
+                            items0.push(r.read_str()?);
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
                     seen_tags = true;
                 }
                 (4, __rt::TType::String) => {

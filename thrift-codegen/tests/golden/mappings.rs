@@ -1408,12 +1408,10 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_if(__rt::TType::List, 13) {
-            out.names = __rt::read_small_list::<
-                [&'de str; 3],
-                _,
-            >(
+            __rt::read_small_list_into(
                 r,
                 __rt::TType::String,
+                &mut out.names,
                 |r, items0| {
                     items0.push(r.read_str()?);
                     ::std::result::Result::Ok(())
@@ -1635,12 +1633,10 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                     seen_inner = true;
                 }
                 (13, __rt::TType::List) => {
-                    out.names = __rt::read_small_list::<
-                        [&'de str; 3],
-                        _,
-                    >(
+                    __rt::read_small_list_into(
                         r,
                         __rt::TType::String,
+                        &mut out.names,
                         |r, items0| {
                             items0.push(r.read_str()?);
                             ::std::result::Result::Ok(())

@@ -247,19 +247,15 @@ impl<'de> __rt::ThriftRead<'de> for ItemRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_if(__rt::TType::List, 2) {
-            out.tags = ::std::option::Option::Some(
-                __rt::read_small_list::<
-                    [i64; 6],
-                    _,
-                >(
-                    r,
-                    __rt::TType::I64,
-                    |r, items0| {
-                        items0.push(r.read_i64()?);
-                        ::std::result::Result::Ok(())
-                    },
-                )?,
-            );
+            __rt::read_small_list_into(
+                r,
+                __rt::TType::I64,
+                out.tags.get_or_insert_with(::std::default::Default::default),
+                |r, items0| {
+                    items0.push(r.read_i64()?);
+                    ::std::result::Result::Ok(())
+                },
+            )?;
             seen_tags = true;
             r.read_field_end()?;
         }
@@ -274,19 +270,15 @@ impl<'de> __rt::ThriftRead<'de> for ItemRef<'de> {
                     seen_name = true;
                 }
                 (2, __rt::TType::List) => {
-                    out.tags = ::std::option::Option::Some(
-                        __rt::read_small_list::<
-                            [i64; 6],
-                            _,
-                        >(
-                            r,
-                            __rt::TType::I64,
-                            |r, items0| {
-                                items0.push(r.read_i64()?);
-                                ::std::result::Result::Ok(())
-                            },
-                        )?,
-                    );
+                    __rt::read_small_list_into(
+                        r,
+                        __rt::TType::I64,
+                        out.tags.get_or_insert_with(::std::default::Default::default),
+                        |r, items0| {
+                            items0.push(r.read_i64()?);
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
                     seen_tags = true;
                 }
                 (_, ttype) => r.skip(ttype)?,

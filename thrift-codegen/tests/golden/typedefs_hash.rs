@@ -491,12 +491,10 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_if(__rt::TType::List, 2) {
-            out.related = __rt::read_small_list::<
-                [i64; 6],
-                _,
-            >(
+            __rt::read_small_list_into(
                 r,
                 __rt::TType::I64,
+                &mut out.related,
                 |r, items0| {
                     items0.push(r.read_i64()?);
                     ::std::result::Result::Ok(())
@@ -585,12 +583,10 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
                     seen_id = true;
                 }
                 (2, __rt::TType::List) => {
-                    out.related = __rt::read_small_list::<
-                        [i64; 6],
-                        _,
-                    >(
+                    __rt::read_small_list_into(
                         r,
                         __rt::TType::I64,
+                        &mut out.related,
                         |r, items0| {
                             items0.push(r.read_i64()?);
                             ::std::result::Result::Ok(())
