@@ -151,21 +151,19 @@ fn borrowed_layout(m: &Model<'_>, file: FileId, ty: &Type) -> Option<(usize, usi
             }
             let (mut size, mut align) = (0, 1);
             for (index, field) in s.fields.iter().enumerate() {
-                if m.is_boxed(id, index)
-                    || !matches!(
-                        m.resolve(id.file, &field.ty),
-                        Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum
+                // Whether `Option` of the field's type needs no tag (a niche in the value).
+                let niche = match m.resolve(id.file, &field.ty) {
+                    Resolved::Base(
+                        BaseType::Bool | BaseType::String | BaseType::Slist | BaseType::Binary,
                     )
-                {
+                    | Resolved::Senum => true,
+                    Resolved::Base(_) | Resolved::Enum(_) => false,
+                    _ => return None,
+                };
+                if m.is_boxed(id, index) {
                     return None;
                 }
                 let (field_size, field_align) = borrowed_layout(m, id.file, &field.ty)?;
-                let niche = matches!(
-                    m.resolve(id.file, &field.ty),
-                    Resolved::Base(
-                        BaseType::Bool | BaseType::String | BaseType::Slist | BaseType::Binary
-                    ) | Resolved::Senum
-                );
                 size += if m.holds_as_option(id, index) && !niche {
                     // The tag, padded to the value's alignment.
                     field_size + field_align
