@@ -75,13 +75,18 @@ pub trait Input<'de> {
 
 /// Input from a byte slice. Bounds-checked, never copies unless asked to,
 /// and lends `&'de [u8]` / `&'de str` for zero-copy decoding.
+///
+/// The slice stays whole and a position moves along it: reading a byte stores one word (the
+/// position), where narrowing a `&[u8]` stores two (its start and length) and computes both.
+/// Generated decoders read a byte or a varint per field, so this is on every field's path.
 #[derive(Clone, Debug)]
 pub struct SliceInput<'de> {
-    rest: &'de [u8],
-    /// Bytes beyond `rest` hidden by `set_max_message_size`.
+    /// The readable bytes: the input, less what `set_max_message_size` hides.
+    data: &'de [u8],
+    /// How many bytes of `data` have been read; never more than `data.len()`.
+    pos: usize,
+    /// Bytes beyond `data` hidden by `set_max_message_size`.
     hidden: usize,
-    /// Length of the original slice.
-    total: usize,
 }
 
 impl<'de> SliceInput<'de> {
@@ -89,22 +94,29 @@ impl<'de> SliceInput<'de> {
     #[inline]
     pub fn new(data: &'de [u8]) -> Self {
         SliceInput {
-            rest: data,
+            data,
+            pos: 0,
             hidden: 0,
-            total: data.len(),
         }
     }
 
     /// The bytes not read yet.
     #[inline]
     pub fn rest(&self) -> &'de [u8] {
-        self.rest
+        self.data.get(self.pos..).unwrap_or_default()
     }
 
     /// Number of bytes read so far.
     #[inline]
     pub fn position(&self) -> usize {
-        self.total - self.hidden - self.rest.len()
+        self.pos
+    }
+
+    /// Bytes left to read.
+    #[inline]
+    fn left(&self) -> usize {
+        // `pos` never exceeds `data.len()`.
+        self.data.len() - self.pos
     }
 
     #[cold]
@@ -129,12 +141,14 @@ impl<'de> SliceInput<'de> {
 
     #[inline]
     fn take(&mut self, len: usize) -> Result<&'de [u8]> {
-        if len <= self.rest.len() {
-            let (head, tail) = self.rest.split_at(len);
-            self.rest = tail;
-            Ok(head)
-        } else {
-            Err(self.too_long())
+        let start = self.pos;
+        // `get` checks both ends; a `len` so large that `end` wraps gives `end < start`.
+        match self.data.get(start..start.wrapping_add(len)) {
+            Some(head) => {
+                self.pos = start + len;
+                Ok(head)
+            }
+            None => Err(self.too_long()),
         }
     }
 }
@@ -142,19 +156,19 @@ impl<'de> SliceInput<'de> {
 impl<'de> Input<'de> for SliceInput<'de> {
     #[inline]
     fn peek_ten(&self) -> Option<&[u8; 10]> {
-        self.rest.first_chunk::<10>()
+        self.peek_ref::<10>()
     }
 
     #[inline]
     fn peek_array<const N: usize>(&self) -> Option<[u8; N]> {
-        self.rest.first_chunk::<N>().copied()
+        self.peek_ref::<N>().copied()
     }
 
     #[inline]
     fn read_u8(&mut self) -> Result<u8> {
-        match self.rest.split_first() {
-            Some((&b, tail)) => {
-                self.rest = tail;
+        match self.data.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
                 Ok(b)
             }
             None => Err(self.eof()),
@@ -163,10 +177,10 @@ impl<'de> Input<'de> for SliceInput<'de> {
 
     #[inline]
     fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        match self.rest.split_first_chunk::<N>() {
-            Some((head, tail)) => {
-                self.rest = tail;
-                Ok(*head)
+        match self.peek_ref::<N>() {
+            Some(&head) => {
+                self.pos += N;
+                Ok(head)
             }
             None => Err(self.eof()),
         }
@@ -184,20 +198,36 @@ impl<'de> Input<'de> for SliceInput<'de> {
 
     #[inline]
     fn skip(&mut self, len: usize) -> Result<()> {
-        self.take(len).map(drop)
+        if len <= self.left() {
+            self.pos += len;
+            Ok(())
+        } else {
+            Err(self.too_long())
+        }
     }
 
     #[inline]
     fn remaining(&self) -> Option<usize> {
-        Some(self.rest.len())
+        Some(self.left())
     }
 
     /// Only ever shrinks the readable window.
     fn set_max_message_size(&mut self, max: usize) {
-        if self.rest.len() > max {
-            self.hidden += self.rest.len() - max;
-            self.rest = &self.rest[..max];
+        if self.left() > max {
+            let end = self.pos + max;
+            self.hidden += self.data.len() - end;
+            self.data = &self.data[..end];
         }
+    }
+}
+
+impl<'de> SliceInput<'de> {
+    /// The next `N` bytes, if there are that many.
+    #[inline]
+    fn peek_ref<const N: usize>(&self) -> Option<&'de [u8; N]> {
+        self.data
+            .get(self.pos..self.pos.wrapping_add(N))
+            .and_then(|bytes| bytes.first_chunk::<N>())
     }
 }
 
