@@ -87,6 +87,7 @@ impl<'de> __rt::ThriftRead<'de> for Tagged {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
@@ -185,6 +186,7 @@ impl<'de> __rt::ThriftRead<'de> for TaggedRef<'de> {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
@@ -711,6 +713,7 @@ impl<'de> __rt::ThriftRead<'de> for Failed {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
@@ -769,6 +772,7 @@ impl<'de> __rt::ThriftRead<'de> for FailedRef<'de> {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
@@ -848,6 +852,7 @@ impl<'de> __rt::ThriftRead<'de> for Better {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
@@ -954,6 +959,7 @@ impl<'de> __rt::ThriftRead<'de> for BetterRef<'de> {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,

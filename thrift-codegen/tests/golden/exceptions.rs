@@ -106,6 +106,7 @@ impl<'de> __rt::ThriftRead<'de> for NotFoundRef<'de> {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
@@ -628,6 +629,7 @@ impl<'de> __rt::ThriftRead<'de> for Refused {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
@@ -712,6 +714,7 @@ impl<'de> __rt::ThriftRead<'de> for RefusedRef<'de> {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,

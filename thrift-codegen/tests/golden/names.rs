@@ -388,6 +388,7 @@ impl<'de> __rt::ThriftRead<'de> for SnakeCaseStruct {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
@@ -511,6 +512,7 @@ impl<'de> __rt::ThriftRead<'de> for FooBar {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
@@ -569,6 +571,7 @@ impl<'de> __rt::ThriftRead<'de> for FooBarRef2<'de> {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,

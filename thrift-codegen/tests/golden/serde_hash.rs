@@ -111,6 +111,7 @@ impl<'de> __rt::ThriftRead<'de> for Point {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
@@ -3596,6 +3597,7 @@ impl<'de> __rt::ThriftRead<'de> for OopsRef<'de> {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,

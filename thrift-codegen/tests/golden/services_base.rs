@@ -36,6 +36,7 @@ impl<'de> __rt::ThriftRead<'de> for Oops {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
@@ -94,6 +95,7 @@ impl<'de> __rt::ThriftRead<'de> for OopsRef<'de> {
         <Self as __rt::ThriftRead<'de>>::read_into(r, &mut out)?;
         ::std::result::Result::Ok(out)
     }
+    #[inline(always)]
     fn read_into<R: __rt::ProtocolReader<'de>>(
         r: &mut R,
         out: &mut Self,
