@@ -191,6 +191,13 @@ fn read_varint_u64_rest<'de, I: Input<'de> + ?Sized>(input: &mut I, b: u8) -> Re
             input.skip(1)?;
             return Ok((b & 0x7f) as u64 | ((second as u64) << 7));
         }
+        // Three bytes (values below 2^21: offsets and sizes in files of up to 2 MiB) without
+        // the word arithmetic below.
+        let third = bytes[1];
+        if third < 0x80 {
+            input.skip(2)?;
+            return Ok((b & 0x7f) as u64 | ((second & 0x7f) as u64) << 7 | (third as u64) << 14);
+        }
         let word = u64::from_le_bytes(*bytes.first_chunk::<8>().expect("ten bytes"));
         let ends = !word & 0x8080_8080_8080_8080;
         if ends != 0 {
