@@ -549,3 +549,62 @@ fn vec_write_small_and_prefixed_data_append_exactly() {
         }
     }
 }
+
+/// `SliceInput` keeps the whole slice and a position: every read moves the position by what it
+/// took, and nothing past the end is taken or skipped, however large the length asked for.
+#[test]
+fn slice_input_position_and_bounds() {
+    use crate::{Input, SliceInput};
+    let data: Vec<u8> = (0..16).collect();
+    let mut input = SliceInput::new(&data);
+    assert_eq!(input.peek_ten(), Some(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    assert_eq!(input.read_u8().unwrap(), 0);
+    assert_eq!(input.read_array::<2>().unwrap(), [1, 2]);
+    assert_eq!(input.read_borrowed(3).unwrap(), &[3, 4, 5]);
+    input.skip(2).unwrap();
+    assert_eq!(input.position(), 8);
+    assert_eq!(input.rest(), &data[8..]);
+    assert_eq!(input.remaining(), Some(8));
+    // Fewer than ten bytes left: no lookahead, but the bytes are still readable.
+    assert_eq!(input.peek_ten(), None);
+    assert_eq!(input.peek_array::<8>(), Some([8, 9, 10, 11, 12, 13, 14, 15]));
+    assert_eq!(input.peek_array::<9>(), None);
+    // Too long (including lengths whose end would wrap around): an error, nothing consumed.
+    for len in [9, usize::MAX, usize::MAX - 7] {
+        assert_kind!(input.read_borrowed(len), ErrorKind::SizeLimit);
+        assert_kind!(input.skip(len), ErrorKind::SizeLimit);
+        assert_eq!(input.position(), 8);
+    }
+    assert_kind!(input.read_array::<9>(), ErrorKind::UnexpectedEof);
+    assert_eq!(input.read_borrowed(8).unwrap(), &data[8..]);
+    assert_kind!(input.read_u8(), ErrorKind::UnexpectedEof);
+    assert_eq!(input.rest(), &[] as &[u8]);
+    assert_eq!(input.position(), 16);
+}
+
+/// `set_max_message_size` hides the bytes beyond the cap (counted from the position), and
+/// reading into them is a `MessageSize` limit error rather than an end of input.
+#[test]
+fn slice_input_message_size_cap() {
+    use crate::limits::Limit;
+    use crate::{Input, SliceInput};
+    let data: Vec<u8> = (0..16).collect();
+    let mut input = SliceInput::new(&data);
+    input.skip(4).unwrap();
+    input.set_max_message_size(5);
+    assert_eq!(input.remaining(), Some(5));
+    assert_eq!(input.rest(), &data[4..9]);
+    // A larger cap later does not bring the hidden bytes back.
+    input.set_max_message_size(100);
+    assert_eq!(input.remaining(), Some(5));
+    assert_eq!(input.read_borrowed(5).unwrap(), &data[4..9]);
+    assert_eq!(input.position(), 9);
+    assert_kind!(
+        input.read_u8(),
+        ErrorKind::LimitExceeded(Limit::MessageSize)
+    );
+    assert_kind!(
+        input.read_borrowed(1),
+        ErrorKind::LimitExceeded(Limit::MessageSize)
+    );
+}
