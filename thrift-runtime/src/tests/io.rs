@@ -567,7 +567,10 @@ fn slice_input_position_and_bounds() {
     assert_eq!(input.remaining(), Some(8));
     // Fewer than ten bytes left: no lookahead, but the bytes are still readable.
     assert_eq!(input.peek_ten(), None);
-    assert_eq!(input.peek_array::<8>(), Some([8, 9, 10, 11, 12, 13, 14, 15]));
+    assert_eq!(
+        input.peek_array::<8>(),
+        Some([8, 9, 10, 11, 12, 13, 14, 15])
+    );
     assert_eq!(input.peek_array::<9>(), None);
     // Too long (including lengths whose end would wrap around): an error, nothing consumed.
     for len in [9, usize::MAX, usize::MAX - 7] {
