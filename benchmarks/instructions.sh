@@ -22,7 +22,7 @@ command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get ins
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 count() {
-    valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" --only "$only" --filter "$filter" \
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" --data "$here/data" --only "$only" --filter "$filter" \
         --iterations "$1" --json - >/dev/null 2>&1
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
 }
