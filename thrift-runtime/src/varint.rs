@@ -191,7 +191,7 @@ fn read_varint_u64_rest<'de, I: Input<'de> + ?Sized>(input: &mut I, b: u8) -> Re
             input.skip(1)?;
             return Ok((b & 0x7f) as u64 | ((second as u64) << 7));
         }
-        // Three bytes (values below 2^21: offsets and sizes in files of up to 2 MiB) without
+        // Three bytes (values below 2^21; zigzagged, offsets and sizes below 1 MiB) without
         // the word arithmetic below.
         let third = bytes[1];
         if third < 0x80 {

@@ -690,7 +690,8 @@ fn read_in_place_impl(
 }
 
 /// Whether struct `id`'s decoder is small enough to be worth inlining where it is called
-/// (`#[inline]` on its `read_into`): at most [`SMALL_LEAF_FIELDS`] fields, each a scalar, an
+/// (`#[inline(always)]` on its `read_into`; a plain `#[inline]` left `PageEncodingStats` out of
+/// line in the Parquet benchmark): at most [`SMALL_LEAF_FIELDS`] fields, each a scalar, an
 /// enum, a string or a binary, and no unknown fields kept. Such structs are the elements of
 /// long lists (Parquet's `PageEncodingStats`, three `i32`s, two or three per column): called
 /// out of line, each element paid a call, the saving and restoring of six registers, and the
