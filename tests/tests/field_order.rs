@@ -1,4 +1,4 @@
-//! Generated readers try each field in declared order first (`ProtocolReader::read_field_if`)
+//! Generated readers try each field in declared order first (`ProtocolReader::read_field_after`)
 //! and fall back to the general loop. These tests write the fields of a struct in every kind of
 //! order, with unknown fields and repeated fields mixed in, and check that the owned and the
 //! borrowing decoders both give the value Apache's rules give: every field read wherever it is,

@@ -57,6 +57,16 @@ pub trait ProtocolReader<'de> {
         let _ = (ttype, id);
         false
     }
+    /// [`read_field_if`](Self::read_field_if), where `prev` is the id of the field the
+    /// caller expects to have been read just before (0 for a struct's first field): the same
+    /// result, and faster when `prev` is a constant and right. Generated code passes the
+    /// previous field of its in-order sequence; the compact protocol then compares the header
+    /// with a constant byte (its field headers are deltas to the previous id).
+    #[inline]
+    fn read_field_after(&mut self, ttype: TType, id: i16, prev: i16) -> bool {
+        let _ = prev;
+        self.read_field_if(ttype, id)
+    }
     /// Ends a field.
     #[inline]
     fn read_field_end(&mut self) -> Result<()> {

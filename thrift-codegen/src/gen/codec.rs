@@ -577,7 +577,7 @@ impl Build {
 }
 
 /// The body of a generated `ThriftRead::read` for a struct or union: `declarations`, then the
-/// `in_order` fast path (one `read_field_if` per field, in the order writers emit them), then
+/// `in_order` fast path (one `read_field_after` per field, in the order writers emit them), then
 /// the field loop dispatching on `(field id, wire type)` to `arms` (unknown ids and wrong wire
 /// types are skipped, as Apache does, or handled by `unknown`: the match's last arms, or the
 /// statement when there are no others, for the field whose header is `field`), then `result`.

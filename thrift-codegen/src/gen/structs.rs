@@ -243,6 +243,16 @@ fn sorted_fields(s: &Struct) -> Vec<(usize, &Field)> {
     fields
 }
 
+/// [`sorted_fields`] with the id of the field before each one (0 before the first: what a
+/// reader's last field id is at a struct's start), for `read_field_after`.
+fn in_order_fields(s: &Struct) -> Vec<(usize, &Field, i16)> {
+    let mut prev = 0;
+    sorted_fields(s)
+        .into_iter()
+        .map(|(index, field)| (index, field, std::mem::replace(&mut prev, field.id)))
+        .collect()
+}
+
 fn is_bool(m: &Model<'_>, id: DefId, field: &Field) -> bool {
     matches!(
         m.resolve(id.file, &field.ty),
@@ -421,12 +431,12 @@ pub fn read_impl(
             })
         }));
     // Each field's read appears twice (`field_reads`).
-    let (in_order, arms): (Vec<TokenStream>, Vec<TokenStream>) = sorted_fields(s)
+    let (in_order, arms): (Vec<TokenStream>, Vec<TokenStream>) = in_order_fields(s)
         .into_iter()
         .enumerate()
-        .map(|(position, (index, field))| {
+        .map(|(position, (index, field, prev))| {
             if m.is_skipped(id, index) {
-                return skipped_field_reads(m, id, field);
+                return skipped_field_reads(m, id, field, prev);
             }
             let local = &locals[index];
             let read = read_field(m, id, index, field, key);
@@ -435,6 +445,7 @@ pub fn read_impl(
                 m,
                 id,
                 field,
+                prev,
                 quote!(#local = ::std::option::Option::Some(#read); #after),
             )
         })
@@ -508,13 +519,15 @@ fn field_reads(
     m: &Model<'_>,
     id: DefId,
     field: &Field,
+    prev: i16,
     store: TokenStream,
 ) -> (TokenStream, TokenStream) {
     let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
+    let prev = proc_macro2::Literal::i16_unsuffixed(prev);
     let ttype = wire_type(m, id.file, &field.ty);
     (
         quote! {
-            if r.read_field_if(#ttype, #field_id) {
+            if r.read_field_after(#ttype, #field_id, #prev) {
                 #store
                 r.read_field_end()?;
             }
@@ -535,12 +548,18 @@ fn absent_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenS
 /// A skipped field's reads (`Builder::skip_fields`): in the in-order path it is read past, so
 /// that the fields after it stay on the fast path; the general loop has no arm for it, so it
 /// is skipped there like an unknown field.
-fn skipped_field_reads(m: &Model<'_>, id: DefId, field: &Field) -> (TokenStream, TokenStream) {
+fn skipped_field_reads(
+    m: &Model<'_>,
+    id: DefId,
+    field: &Field,
+    prev: i16,
+) -> (TokenStream, TokenStream) {
     let field_id = proc_macro2::Literal::i16_unsuffixed(field.id);
+    let prev = proc_macro2::Literal::i16_unsuffixed(prev);
     let ttype = wire_type(m, id.file, &field.ty);
     (
         quote! {
-            if r.read_field_if(#ttype, #field_id) {
+            if r.read_field_after(#ttype, #field_id, #prev) {
                 r.skip(#ttype)?;
                 r.read_field_end()?;
             }
@@ -579,12 +598,12 @@ fn read_in_place_impl(
             let member = &u.member;
             u.declarations(quote!(out.#member.clear();))
         }));
-    let (in_order, arms): (Vec<TokenStream>, Vec<TokenStream>) = sorted_fields(s)
+    let (in_order, arms): (Vec<TokenStream>, Vec<TokenStream>) = in_order_fields(s)
         .into_iter()
         .enumerate()
-        .map(|(position, (index, field))| {
+        .map(|(position, (index, field, prev))| {
             if m.is_skipped(id, index) {
-                return skipped_field_reads(m, id, field);
+                return skipped_field_reads(m, id, field, prev);
             }
             let seen = &seen[index];
             let field_name = ident::ident(&names[index]);
@@ -627,7 +646,7 @@ fn read_in_place_impl(
                 }
             };
             let after = unknown.as_ref().map(|u| u.seen(position));
-            field_reads(m, id, field, quote!(#assign #seen = true; #after))
+            field_reads(m, id, field, prev, quote!(#assign #seen = true; #after))
         })
         .unzip();
     let absent = s.fields.iter().enumerate().map(|(index, field)| {

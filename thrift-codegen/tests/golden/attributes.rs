@@ -96,17 +96,17 @@ impl<'de> __rt::ThriftRead<'de> for Tagged {
         let mut seen_name = false;
         let mut seen_count = false;
         let mut seen_color = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_string_into(&mut out.name)?;
             seen_name = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.count = ::std::option::Option::Some(r.read_i32()?);
             seen_count = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             out.color = Color(r.read_i32()?);
             seen_color = true;
             r.read_field_end()?;
@@ -195,17 +195,17 @@ impl<'de> __rt::ThriftRead<'de> for TaggedRef<'de> {
         let mut seen_name = false;
         let mut seen_count = false;
         let mut seen_color = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.name = r.read_str()?;
             seen_name = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.count = ::std::option::Option::Some(r.read_i32()?);
             seen_count = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             out.color = Color(r.read_i32()?);
             seen_color = true;
             r.read_field_end()?;
@@ -502,19 +502,19 @@ impl<'de> __rt::ThriftRead<'de> for Holder {
         let mut f_boxed_by_annotation = ::std::option::Option::None;
         let mut f_boxed_by_builder = ::std::option::Option::None;
         let mut f_count = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::Struct, 1) {
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
             f_boxed_by_annotation = ::std::option::Option::Some(
                 ::std::boxed::Box::new(<Tagged as __rt::ThriftRead<'de>>::read(r)?),
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 2) {
+        if r.read_field_after(__rt::TType::Struct, 2, 1) {
             f_boxed_by_builder = ::std::option::Option::Some(
                 ::std::boxed::Box::new(<Tagged as __rt::ThriftRead<'de>>::read(r)?),
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             f_count = ::std::option::Option::Some(r.read_i32()?);
             r.read_field_end()?;
         }
@@ -601,7 +601,7 @@ impl<'de> __rt::ThriftRead<'de> for HolderRef<'de> {
         let mut f_boxed_by_annotation = ::std::option::Option::None;
         let mut f_boxed_by_builder = ::std::option::Option::None;
         let mut f_count = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::Struct, 1) {
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
             f_boxed_by_annotation = ::std::option::Option::Some(
                 ::std::boxed::Box::new(
                     <TaggedRef<'de> as __rt::ThriftRead<'de>>::read(r)?,
@@ -609,7 +609,7 @@ impl<'de> __rt::ThriftRead<'de> for HolderRef<'de> {
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 2) {
+        if r.read_field_after(__rt::TType::Struct, 2, 1) {
             f_boxed_by_builder = ::std::option::Option::Some(
                 ::std::boxed::Box::new(
                     <TaggedRef<'de> as __rt::ThriftRead<'de>>::read(r)?,
@@ -617,7 +617,7 @@ impl<'de> __rt::ThriftRead<'de> for HolderRef<'de> {
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             f_count = ::std::option::Option::Some(r.read_i32()?);
             r.read_field_end()?;
         }
@@ -720,7 +720,7 @@ impl<'de> __rt::ThriftRead<'de> for Failed {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_why = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_string_into(&mut out.why)?;
             seen_why = true;
             r.read_field_end()?;
@@ -779,7 +779,7 @@ impl<'de> __rt::ThriftRead<'de> for FailedRef<'de> {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_why = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.why = r.read_str()?;
             seen_why = true;
             r.read_field_end()?;
@@ -862,22 +862,22 @@ impl<'de> __rt::ThriftRead<'de> for Better {
         let mut seen_kind = false;
         let mut seen_mode = false;
         let mut seen_alias = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.total = r.read_i32()?;
             seen_total = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 2) {
+        if r.read_field_after(__rt::TType::String, 2, 1) {
             r.read_string_into(&mut out.kind)?;
             seen_kind = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             out.mode = Speed(r.read_i32()?);
             seen_mode = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 4) {
+        if r.read_field_after(__rt::TType::I32, 4, 3) {
             out.alias = r.read_i32()?;
             seen_alias = true;
             r.read_field_end()?;
@@ -969,22 +969,22 @@ impl<'de> __rt::ThriftRead<'de> for BetterRef<'de> {
         let mut seen_kind = false;
         let mut seen_mode = false;
         let mut seen_alias = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.total = r.read_i32()?;
             seen_total = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 2) {
+        if r.read_field_after(__rt::TType::String, 2, 1) {
             out.kind = r.read_str()?;
             seen_kind = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             out.mode = Speed(r.read_i32()?);
             seen_mode = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 4) {
+        if r.read_field_after(__rt::TType::I32, 4, 3) {
             out.alias = r.read_i32()?;
             seen_alias = true;
             r.read_field_end()?;

@@ -87,52 +87,52 @@ impl<'de> __rt::ThriftRead<'de> for BaseTypes {
         let mut seen_a_string = false;
         let mut seen_a_binary = false;
         let mut seen_a_uuid = false;
-        if r.read_field_if(__rt::TType::Bool, 1) {
+        if r.read_field_after(__rt::TType::Bool, 1, 0) {
             out.a_bool = r.read_bool()?;
             seen_a_bool = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I8, 2) {
+        if r.read_field_after(__rt::TType::I8, 2, 1) {
             out.a_byte = r.read_i8()?;
             seen_a_byte = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I8, 3) {
+        if r.read_field_after(__rt::TType::I8, 3, 2) {
             out.an_i8 = r.read_i8()?;
             seen_an_i8 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I16, 4) {
+        if r.read_field_after(__rt::TType::I16, 4, 3) {
             out.an_i16 = r.read_i16()?;
             seen_an_i16 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 5) {
+        if r.read_field_after(__rt::TType::I32, 5, 4) {
             out.an_i32 = r.read_i32()?;
             seen_an_i32 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I64, 6) {
+        if r.read_field_after(__rt::TType::I64, 6, 5) {
             out.an_i64 = r.read_i64()?;
             seen_an_i64 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Double, 7) {
+        if r.read_field_after(__rt::TType::Double, 7, 6) {
             out.a_double = r.read_double()?;
             seen_a_double = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 8) {
+        if r.read_field_after(__rt::TType::String, 8, 7) {
             r.read_byte_string_into(&mut out.a_string)?;
             seen_a_string = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 9) {
+        if r.read_field_after(__rt::TType::String, 9, 8) {
             r.read_shared_bytes_into(&mut out.a_binary)?;
             seen_a_binary = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Uuid, 10) {
+        if r.read_field_after(__rt::TType::Uuid, 10, 9) {
             out.a_uuid = r.read_uuid()?;
             seen_a_uuid = true;
             r.read_field_end()?;
@@ -303,52 +303,52 @@ impl<'de> __rt::ThriftRead<'de> for BaseTypesRef<'de> {
         let mut seen_a_string = false;
         let mut seen_a_binary = false;
         let mut seen_a_uuid = false;
-        if r.read_field_if(__rt::TType::Bool, 1) {
+        if r.read_field_after(__rt::TType::Bool, 1, 0) {
             out.a_bool = r.read_bool()?;
             seen_a_bool = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I8, 2) {
+        if r.read_field_after(__rt::TType::I8, 2, 1) {
             out.a_byte = r.read_i8()?;
             seen_a_byte = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I8, 3) {
+        if r.read_field_after(__rt::TType::I8, 3, 2) {
             out.an_i8 = r.read_i8()?;
             seen_an_i8 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I16, 4) {
+        if r.read_field_after(__rt::TType::I16, 4, 3) {
             out.an_i16 = r.read_i16()?;
             seen_an_i16 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 5) {
+        if r.read_field_after(__rt::TType::I32, 5, 4) {
             out.an_i32 = r.read_i32()?;
             seen_an_i32 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I64, 6) {
+        if r.read_field_after(__rt::TType::I64, 6, 5) {
             out.an_i64 = r.read_i64()?;
             seen_an_i64 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Double, 7) {
+        if r.read_field_after(__rt::TType::Double, 7, 6) {
             out.a_double = r.read_double()?;
             seen_a_double = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 8) {
+        if r.read_field_after(__rt::TType::String, 8, 7) {
             out.a_string = r.read_str()?;
             seen_a_string = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 9) {
+        if r.read_field_after(__rt::TType::String, 9, 8) {
             out.a_binary = r.read_bytes()?;
             seen_a_binary = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Uuid, 10) {
+        if r.read_field_after(__rt::TType::Uuid, 10, 9) {
             out.a_uuid = r.read_uuid()?;
             seen_a_uuid = true;
             r.read_field_end()?;
@@ -558,44 +558,44 @@ impl<'de> __rt::ThriftRead<'de> for Requiredness {
         let mut seen_plain_string = false;
         let mut seen_opt_bool = false;
         let mut seen_req_bool = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.req = r.read_i32()?;
             seen_req = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.opt = ::std::option::Option::Some(r.read_i32()?);
             seen_opt = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             out.plain = r.read_i32()?;
             seen_plain = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 4) {
+        if r.read_field_after(__rt::TType::String, 4, 3) {
             r.read_byte_string_into(&mut out.req_string)?;
             seen_req_string = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 5) {
+        if r.read_field_after(__rt::TType::String, 5, 4) {
             r.read_byte_string_into(
                 out.opt_string.get_or_insert_with(::std::default::Default::default),
             )?;
             seen_opt_string = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 6) {
+        if r.read_field_after(__rt::TType::String, 6, 5) {
             r.read_byte_string_into(&mut out.plain_string)?;
             seen_plain_string = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Bool, 7) {
+        if r.read_field_after(__rt::TType::Bool, 7, 6) {
             out.opt_bool = ::std::option::Option::Some(r.read_bool()?);
             seen_opt_bool = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Bool, 8) {
+        if r.read_field_after(__rt::TType::Bool, 8, 7) {
             out.req_bool = r.read_bool()?;
             seen_req_bool = true;
             r.read_field_end()?;
@@ -770,42 +770,42 @@ impl<'de> __rt::ThriftRead<'de> for RequirednessRef<'de> {
         let mut seen_plain_string = false;
         let mut seen_opt_bool = false;
         let mut seen_req_bool = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.req = r.read_i32()?;
             seen_req = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.opt = ::std::option::Option::Some(r.read_i32()?);
             seen_opt = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             out.plain = r.read_i32()?;
             seen_plain = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 4) {
+        if r.read_field_after(__rt::TType::String, 4, 3) {
             out.req_string = r.read_str()?;
             seen_req_string = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 5) {
+        if r.read_field_after(__rt::TType::String, 5, 4) {
             out.opt_string = ::std::option::Option::Some(r.read_str()?);
             seen_opt_string = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 6) {
+        if r.read_field_after(__rt::TType::String, 6, 5) {
             out.plain_string = r.read_str()?;
             seen_plain_string = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Bool, 7) {
+        if r.read_field_after(__rt::TType::Bool, 7, 6) {
             out.opt_bool = ::std::option::Option::Some(r.read_bool()?);
             seen_opt_bool = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Bool, 8) {
+        if r.read_field_after(__rt::TType::Bool, 8, 7) {
             out.req_bool = r.read_bool()?;
             seen_req_bool = true;
             r.read_field_end()?;
@@ -1000,19 +1000,19 @@ impl<'de> __rt::ThriftRead<'de> for Defaults {
         let mut f_bytes = ::std::option::Option::None;
         let mut f_id = ::std::option::Option::None;
         let mut f_big = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             f_number = ::std::option::Option::Some(r.read_i32()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 2) {
+        if r.read_field_after(__rt::TType::String, 2, 1) {
             f_text = ::std::option::Option::Some(r.read_byte_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Double, 3) {
+        if r.read_field_after(__rt::TType::Double, 3, 2) {
             f_ratio = ::std::option::Option::Some(r.read_double()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 4) {
+        if r.read_field_after(__rt::TType::List, 4, 3) {
             f_numbers = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -1025,19 +1025,19 @@ impl<'de> __rt::ThriftRead<'de> for Defaults {
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Bool, 5) {
+        if r.read_field_after(__rt::TType::Bool, 5, 4) {
             f_flag = ::std::option::Option::Some(r.read_bool()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 6) {
+        if r.read_field_after(__rt::TType::String, 6, 5) {
             f_bytes = ::std::option::Option::Some(r.read_shared_bytes()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Uuid, 7) {
+        if r.read_field_after(__rt::TType::Uuid, 7, 6) {
             f_id = ::std::option::Option::Some(r.read_uuid()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I64, 8) {
+        if r.read_field_after(__rt::TType::I64, 8, 7) {
             f_big = ::std::option::Option::Some(r.read_i64()?);
             r.read_field_end()?;
         }
@@ -1194,22 +1194,22 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
         let mut seen_bytes = false;
         let mut seen_id = false;
         let mut seen_big = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.number = r.read_i32()?;
             seen_number = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 2) {
+        if r.read_field_after(__rt::TType::String, 2, 1) {
             out.text = r.read_str()?;
             seen_text = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Double, 3) {
+        if r.read_field_after(__rt::TType::Double, 3, 2) {
             out.ratio = ::std::option::Option::Some(r.read_double()?);
             seen_ratio = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 4) {
+        if r.read_field_after(__rt::TType::List, 4, 3) {
             __rt::read_small_list_into(
                 r,
                 __rt::TType::I32,
@@ -1222,22 +1222,22 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
             seen_numbers = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Bool, 5) {
+        if r.read_field_after(__rt::TType::Bool, 5, 4) {
             out.flag = r.read_bool()?;
             seen_flag = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 6) {
+        if r.read_field_after(__rt::TType::String, 6, 5) {
             out.bytes = r.read_bytes()?;
             seen_bytes = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Uuid, 7) {
+        if r.read_field_after(__rt::TType::Uuid, 7, 6) {
             out.id = r.read_uuid()?;
             seen_id = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I64, 8) {
+        if r.read_field_after(__rt::TType::I64, 8, 7) {
             out.big = r.read_i64()?;
             seen_big = true;
             r.read_field_end()?;
@@ -1389,17 +1389,17 @@ impl<'de> __rt::ThriftRead<'de> for OutOfOrder {
         let mut seen_c = false;
         let mut seen_a = false;
         let mut seen_b = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.a = r.read_i32()?;
             seen_a = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.b = ::std::option::Option::Some(r.read_i32()?);
             seen_b = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             out.c = r.read_i32()?;
             seen_c = true;
             r.read_field_end()?;
@@ -1553,17 +1553,17 @@ impl<'de> __rt::ThriftRead<'de> for Nested {
         let mut seen_inner = false;
         let mut seen_items = false;
         let mut seen_plain = false;
-        if r.read_field_if(__rt::TType::Struct, 1) {
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
             <BaseTypes as __rt::ThriftRead<'de>>::read_into(r, &mut out.base)?;
             seen_base = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 2) {
+        if r.read_field_after(__rt::TType::Struct, 2, 1) {
             __rt::read_into_option::<Requiredness, _>(r, &mut out.inner)?;
             seen_inner = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 3) {
+        if r.read_field_after(__rt::TType::List, 3, 2) {
             out.items = __rt::read_list(
                 r,
                 __rt::TType::Struct,
@@ -1575,7 +1575,7 @@ impl<'de> __rt::ThriftRead<'de> for Nested {
             seen_items = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 4) {
+        if r.read_field_after(__rt::TType::Struct, 4, 3) {
             <OutOfOrder as __rt::ThriftRead<'de>>::read_into(r, &mut out.plain)?;
             seen_plain = true;
             r.read_field_end()?;
@@ -1708,17 +1708,17 @@ impl<'de> __rt::ThriftRead<'de> for NestedRef<'de> {
         let mut seen_inner = false;
         let mut seen_items = false;
         let mut seen_plain = false;
-        if r.read_field_if(__rt::TType::Struct, 1) {
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
             <BaseTypesRef<'de> as __rt::ThriftRead<'de>>::read_into(r, &mut out.base)?;
             seen_base = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 2) {
+        if r.read_field_after(__rt::TType::Struct, 2, 1) {
             __rt::read_into_option::<RequirednessRef<'de>, _>(r, &mut out.inner)?;
             seen_inner = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 3) {
+        if r.read_field_after(__rt::TType::List, 3, 2) {
             out.items = __rt::read_list(
                 r,
                 __rt::TType::Struct,
@@ -1730,7 +1730,7 @@ impl<'de> __rt::ThriftRead<'de> for NestedRef<'de> {
             seen_items = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 4) {
+        if r.read_field_after(__rt::TType::Struct, 4, 3) {
             <OutOfOrder as __rt::ThriftRead<'de>>::read_into(r, &mut out.plain)?;
             seen_plain = true;
             r.read_field_end()?;

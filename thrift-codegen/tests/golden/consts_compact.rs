@@ -145,12 +145,12 @@ impl<'de> __rt::ThriftRead<'de> for Point {
         let token = r.read_struct_begin()?;
         let mut seen_x = false;
         let mut seen_y = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.x = r.read_i32()?;
             seen_x = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.y = r.read_i32()?;
             seen_y = true;
             r.read_field_end()?;
@@ -802,13 +802,13 @@ impl<'de> __rt::ThriftRead<'de> for HasUnion {
         let token = r.read_struct_begin()?;
         let mut f_shape = ::std::option::Option::None;
         let mut f_expr = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::Struct, 1) {
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
             f_shape = ::std::option::Option::Some(
                 <Shape as __rt::ThriftRead<'de>>::read(r)?,
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 2) {
+        if r.read_field_after(__rt::TType::Struct, 2, 1) {
             f_expr = ::std::option::Option::Some(
                 <Expr as __rt::ThriftRead<'de>>::read(r)?,
             );
@@ -879,13 +879,13 @@ impl<'de> __rt::ThriftRead<'de> for HasUnionRef<'de> {
         let token = r.read_struct_begin()?;
         let mut f_shape = ::std::option::Option::None;
         let mut f_expr = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::Struct, 1) {
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
             f_shape = ::std::option::Option::Some(
                 <ShapeRef<'de> as __rt::ThriftRead<'de>>::read(r)?,
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 2) {
+        if r.read_field_after(__rt::TType::Struct, 2, 1) {
             f_expr = ::std::option::Option::Some(
                 <Expr as __rt::ThriftRead<'de>>::read(r)?,
             );

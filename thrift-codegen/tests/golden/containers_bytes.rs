@@ -315,7 +315,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
         let mut seen_flags = false;
         let mut seen_blobs = false;
         let mut seen_nested_doubles = false;
-        if r.read_field_if(__rt::TType::List, 1) {
+        if r.read_field_after(__rt::TType::List, 1, 0) {
             out.matrix = __rt::read_list(
                 r,
                 __rt::TType::List,
@@ -337,7 +337,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_matrix = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 2) {
+        if r.read_field_after(__rt::TType::Set, 2, 1) {
             out.tags = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -355,7 +355,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_tags = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 3) {
+        if r.read_field_after(__rt::TType::Map, 3, 2) {
             out.nested = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -399,7 +399,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_nested = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 4) {
+        if r.read_field_after(__rt::TType::Set, 4, 3) {
             out.doubles = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -417,7 +417,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_doubles = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 5) {
+        if r.read_field_after(__rt::TType::Map, 5, 4) {
             out.by_double = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Double, header0.len)?;
@@ -438,7 +438,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_by_double = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 6) {
+        if r.read_field_after(__rt::TType::List, 6, 5) {
             out.sets_of_doubles = __rt::read_list(
                 r,
                 __rt::TType::Set,
@@ -464,7 +464,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 7) {
+        if r.read_field_after(__rt::TType::Map, 7, 6) {
             out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -481,7 +481,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_by_bytes = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 8) {
+        if r.read_field_after(__rt::TType::List, 8, 7) {
             out.flags = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -495,7 +495,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_flags = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 9) {
+        if r.read_field_after(__rt::TType::List, 9, 8) {
             out.blobs = __rt::read_list(
                 r,
                 __rt::TType::String,
@@ -507,7 +507,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_blobs = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 10) {
+        if r.read_field_after(__rt::TType::Set, 10, 9) {
             out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(header0.elem, __rt::TType::List, header0.len)?;
@@ -1116,7 +1116,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
         let mut seen_flags = false;
         let mut seen_blobs = false;
         let mut seen_nested_doubles = false;
-        if r.read_field_if(__rt::TType::List, 1) {
+        if r.read_field_after(__rt::TType::List, 1, 0) {
             out.matrix = __rt::read_list(
                 r,
                 __rt::TType::List,
@@ -1138,7 +1138,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_matrix = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 2) {
+        if r.read_field_after(__rt::TType::Set, 2, 1) {
             out.tags = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -1158,7 +1158,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_tags = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 3) {
+        if r.read_field_after(__rt::TType::Map, 3, 2) {
             out.nested = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -1210,7 +1210,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_nested = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 4) {
+        if r.read_field_after(__rt::TType::Set, 4, 3) {
             out.doubles = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -1230,7 +1230,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_doubles = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 5) {
+        if r.read_field_after(__rt::TType::Map, 5, 4) {
             out.by_double = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Double, header0.len)?;
@@ -1253,7 +1253,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_by_double = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 6) {
+        if r.read_field_after(__rt::TType::List, 6, 5) {
             out.sets_of_doubles = __rt::read_list(
                 r,
                 __rt::TType::Set,
@@ -1281,7 +1281,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 7) {
+        if r.read_field_after(__rt::TType::Map, 7, 6) {
             out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -1300,7 +1300,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_by_bytes = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 8) {
+        if r.read_field_after(__rt::TType::List, 8, 7) {
             __rt::read_small_list_into(
                 r,
                 __rt::TType::Bool,
@@ -1313,7 +1313,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_flags = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 9) {
+        if r.read_field_after(__rt::TType::List, 9, 8) {
             __rt::read_small_list_into(
                 r,
                 __rt::TType::String,
@@ -1326,7 +1326,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_blobs = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 10) {
+        if r.read_field_after(__rt::TType::Set, 10, 9) {
             out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(header0.elem, __rt::TType::List, header0.len)?;
@@ -1774,7 +1774,7 @@ impl<'de> __rt::ThriftRead<'de> for KeyWithSet {
         let token = r.read_struct_begin()?;
         let mut seen_names = false;
         let mut seen_weight = false;
-        if r.read_field_if(__rt::TType::Set, 1) {
+        if r.read_field_after(__rt::TType::Set, 1, 0) {
             out.names = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -1792,7 +1792,7 @@ impl<'de> __rt::ThriftRead<'de> for KeyWithSet {
             seen_names = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Double, 2) {
+        if r.read_field_after(__rt::TType::Double, 2, 1) {
             out.weight = __rt::OrderedF64(r.read_double()?);
             seen_weight = true;
             r.read_field_end()?;
@@ -1891,7 +1891,7 @@ impl<'de> __rt::ThriftRead<'de> for KeyWithSetRef<'de> {
         let token = r.read_struct_begin()?;
         let mut seen_names = false;
         let mut seen_weight = false;
-        if r.read_field_if(__rt::TType::Set, 1) {
+        if r.read_field_after(__rt::TType::Set, 1, 0) {
             out.names = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -1911,7 +1911,7 @@ impl<'de> __rt::ThriftRead<'de> for KeyWithSetRef<'de> {
             seen_names = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Double, 2) {
+        if r.read_field_after(__rt::TType::Double, 2, 1) {
             out.weight = r.read_double()?;
             seen_weight = true;
             r.read_field_end()?;
@@ -2121,7 +2121,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
         let mut seen_by_key = false;
         let mut seen_keys = false;
         let mut seen_deep = false;
-        if r.read_field_if(__rt::TType::Map, 1) {
+        if r.read_field_after(__rt::TType::Map, 1, 0) {
             out.by_key = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Struct, header0.len)?;
@@ -2151,7 +2151,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
             seen_by_key = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 2) {
+        if r.read_field_after(__rt::TType::Set, 2, 1) {
             out.keys = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -2169,7 +2169,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
             seen_keys = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 3) {
+        if r.read_field_after(__rt::TType::Map, 3, 2) {
             out.deep = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -2487,7 +2487,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeysRef<'de> {
         let mut seen_by_key = false;
         let mut seen_keys = false;
         let mut seen_deep = false;
-        if r.read_field_if(__rt::TType::Map, 1) {
+        if r.read_field_after(__rt::TType::Map, 1, 0) {
             out.by_key = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Struct, header0.len)?;
@@ -2523,7 +2523,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeysRef<'de> {
             seen_by_key = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 2) {
+        if r.read_field_after(__rt::TType::Set, 2, 1) {
             out.keys = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -2543,7 +2543,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeysRef<'de> {
             seen_keys = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 3) {
+        if r.read_field_after(__rt::TType::Map, 3, 2) {
             out.deep = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;

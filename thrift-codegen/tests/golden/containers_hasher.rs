@@ -343,7 +343,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
         let mut seen_flags = false;
         let mut seen_blobs = false;
         let mut seen_nested_doubles = false;
-        if r.read_field_if(__rt::TType::List, 1) {
+        if r.read_field_after(__rt::TType::List, 1, 0) {
             out.matrix = __rt::read_list(
                 r,
                 __rt::TType::List,
@@ -365,7 +365,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_matrix = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 2) {
+        if r.read_field_after(__rt::TType::Set, 2, 1) {
             out.tags = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -386,7 +386,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_tags = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 3) {
+        if r.read_field_after(__rt::TType::Map, 3, 2) {
             out.nested = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -447,7 +447,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_nested = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 4) {
+        if r.read_field_after(__rt::TType::Set, 4, 3) {
             out.doubles = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -468,7 +468,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_doubles = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 5) {
+        if r.read_field_after(__rt::TType::Map, 5, 4) {
             out.by_double = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Double, header0.len)?;
@@ -492,7 +492,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_by_double = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 6) {
+        if r.read_field_after(__rt::TType::List, 6, 5) {
             out.sets_of_doubles = __rt::read_list(
                 r,
                 __rt::TType::Set,
@@ -521,7 +521,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 7) {
+        if r.read_field_after(__rt::TType::Map, 7, 6) {
             out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -541,7 +541,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_by_bytes = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 8) {
+        if r.read_field_after(__rt::TType::List, 8, 7) {
             out.flags = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -555,7 +555,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_flags = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 9) {
+        if r.read_field_after(__rt::TType::List, 9, 8) {
             out.blobs = __rt::read_list(
                 r,
                 __rt::TType::String,
@@ -567,7 +567,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             seen_blobs = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 10) {
+        if r.read_field_after(__rt::TType::Set, 10, 9) {
             out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(header0.elem, __rt::TType::List, header0.len)?;
@@ -1220,7 +1220,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
         let mut seen_flags = false;
         let mut seen_blobs = false;
         let mut seen_nested_doubles = false;
-        if r.read_field_if(__rt::TType::List, 1) {
+        if r.read_field_after(__rt::TType::List, 1, 0) {
             out.matrix = __rt::read_list(
                 r,
                 __rt::TType::List,
@@ -1242,7 +1242,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_matrix = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 2) {
+        if r.read_field_after(__rt::TType::Set, 2, 1) {
             out.tags = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -1262,7 +1262,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_tags = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 3) {
+        if r.read_field_after(__rt::TType::Map, 3, 2) {
             out.nested = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -1314,7 +1314,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_nested = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 4) {
+        if r.read_field_after(__rt::TType::Set, 4, 3) {
             out.doubles = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -1334,7 +1334,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_doubles = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 5) {
+        if r.read_field_after(__rt::TType::Map, 5, 4) {
             out.by_double = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Double, header0.len)?;
@@ -1357,7 +1357,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_by_double = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 6) {
+        if r.read_field_after(__rt::TType::List, 6, 5) {
             out.sets_of_doubles = __rt::read_list(
                 r,
                 __rt::TType::Set,
@@ -1385,7 +1385,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_sets_of_doubles = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 7) {
+        if r.read_field_after(__rt::TType::Map, 7, 6) {
             out.by_bytes = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -1404,7 +1404,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_by_bytes = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 8) {
+        if r.read_field_after(__rt::TType::List, 8, 7) {
             __rt::read_small_list_into(
                 r,
                 __rt::TType::Bool,
@@ -1417,7 +1417,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_flags = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 9) {
+        if r.read_field_after(__rt::TType::List, 9, 8) {
             __rt::read_small_list_into(
                 r,
                 __rt::TType::String,
@@ -1430,7 +1430,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             seen_blobs = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 10) {
+        if r.read_field_after(__rt::TType::Set, 10, 9) {
             out.nested_doubles = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(header0.elem, __rt::TType::List, header0.len)?;
@@ -1874,7 +1874,7 @@ impl<'de> __rt::ThriftRead<'de> for KeyWithSet {
         let token = r.read_struct_begin()?;
         let mut seen_names = false;
         let mut seen_weight = false;
-        if r.read_field_if(__rt::TType::Set, 1) {
+        if r.read_field_after(__rt::TType::Set, 1, 0) {
             out.names = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -1892,7 +1892,7 @@ impl<'de> __rt::ThriftRead<'de> for KeyWithSet {
             seen_names = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Double, 2) {
+        if r.read_field_after(__rt::TType::Double, 2, 1) {
             out.weight = __rt::OrderedF64(r.read_double()?);
             seen_weight = true;
             r.read_field_end()?;
@@ -1991,7 +1991,7 @@ impl<'de> __rt::ThriftRead<'de> for KeyWithSetRef<'de> {
         let token = r.read_struct_begin()?;
         let mut seen_names = false;
         let mut seen_weight = false;
-        if r.read_field_if(__rt::TType::Set, 1) {
+        if r.read_field_after(__rt::TType::Set, 1, 0) {
             out.names = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -2011,7 +2011,7 @@ impl<'de> __rt::ThriftRead<'de> for KeyWithSetRef<'de> {
             seen_names = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Double, 2) {
+        if r.read_field_after(__rt::TType::Double, 2, 1) {
             out.weight = r.read_double()?;
             seen_weight = true;
             r.read_field_end()?;
@@ -2236,7 +2236,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
         let mut seen_by_key = false;
         let mut seen_keys = false;
         let mut seen_deep = false;
-        if r.read_field_if(__rt::TType::Map, 1) {
+        if r.read_field_after(__rt::TType::Map, 1, 0) {
             out.by_key = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Struct, header0.len)?;
@@ -2280,7 +2280,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
             seen_by_key = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 2) {
+        if r.read_field_after(__rt::TType::Set, 2, 1) {
             out.keys = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -2301,7 +2301,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
             seen_keys = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 3) {
+        if r.read_field_after(__rt::TType::Map, 3, 2) {
             out.deep = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -2674,7 +2674,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeysRef<'de> {
         let mut seen_by_key = false;
         let mut seen_keys = false;
         let mut seen_deep = false;
-        if r.read_field_if(__rt::TType::Map, 1) {
+        if r.read_field_after(__rt::TType::Map, 1, 0) {
             out.by_key = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Struct, header0.len)?;
@@ -2710,7 +2710,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeysRef<'de> {
             seen_by_key = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 2) {
+        if r.read_field_after(__rt::TType::Set, 2, 1) {
             out.keys = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -2730,7 +2730,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeysRef<'de> {
             seen_keys = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 3) {
+        if r.read_field_after(__rt::TType::Map, 3, 2) {
             out.deep = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;

@@ -51,12 +51,12 @@ impl<'de> __rt::ThriftRead<'de> for Documented {
         let token = r.read_struct_begin()?;
         let mut seen_plain = false;
         let mut seen_special = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.plain = r.read_i32()?;
             seen_plain = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.special = r.read_i32()?;
             seen_special = true;
             r.read_field_end()?;

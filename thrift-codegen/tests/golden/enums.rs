@@ -266,15 +266,15 @@ impl<'de> __rt::ThriftRead<'de> for UsesEnums {
         let mut f_signed = ::std::option::Option::None;
         let mut f_colors = ::std::option::Option::None;
         let mut f_names = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             f_color = ::std::option::Option::Some(Color(r.read_i32()?));
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             f_signed = ::std::option::Option::Some(Signed(r.read_i32()?));
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 3) {
+        if r.read_field_after(__rt::TType::List, 3, 2) {
             f_colors = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -287,7 +287,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesEnums {
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 4) {
+        if r.read_field_after(__rt::TType::Map, 4, 3) {
             f_names = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
@@ -466,17 +466,17 @@ impl<'de> __rt::ThriftRead<'de> for UsesEnumsRef<'de> {
         let mut seen_signed = false;
         let mut seen_colors = false;
         let mut seen_names = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.color = Color(r.read_i32()?);
             seen_color = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.signed = ::std::option::Option::Some(Signed(r.read_i32()?));
             seen_signed = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 3) {
+        if r.read_field_after(__rt::TType::List, 3, 2) {
             __rt::read_small_list_into(
                 r,
                 __rt::TType::I32,
@@ -489,7 +489,7 @@ impl<'de> __rt::ThriftRead<'de> for UsesEnumsRef<'de> {
             seen_colors = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 4) {
+        if r.read_field_after(__rt::TType::Map, 4, 3) {
             out.names = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;

@@ -46,11 +46,11 @@ impl<'de> __rt::ThriftRead<'de> for NotFound {
         let token = r.read_struct_begin()?;
         let mut f_message = ::std::option::Option::None;
         let mut f_code = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             f_message = ::std::option::Option::Some(r.read_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             f_code = ::std::option::Option::Some(r.read_i32()?);
             r.read_field_end()?;
         }
@@ -114,12 +114,12 @@ impl<'de> __rt::ThriftRead<'de> for NotFoundRef<'de> {
         let token = r.read_struct_begin()?;
         let mut seen_message = false;
         let mut seen_code = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.message = r.read_str()?;
             seen_message = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.code = r.read_i32()?;
             seen_code = true;
             r.read_field_end()?;
@@ -637,14 +637,14 @@ impl<'de> __rt::ThriftRead<'de> for Refused {
         let token = r.read_struct_begin()?;
         let mut seen_reason = false;
         let mut seen_code = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_string_into(
                 out.reason.get_or_insert_with(::std::default::Default::default),
             )?;
             seen_reason = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.code = r.read_i32()?;
             seen_code = true;
             r.read_field_end()?;
@@ -722,12 +722,12 @@ impl<'de> __rt::ThriftRead<'de> for RefusedRef<'de> {
         let token = r.read_struct_begin()?;
         let mut seen_reason = false;
         let mut seen_code = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.reason = ::std::option::Option::Some(r.read_str()?);
             seen_reason = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.code = r.read_i32()?;
             seen_code = true;
             r.read_field_end()?;

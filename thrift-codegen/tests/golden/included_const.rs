@@ -80,15 +80,15 @@ impl<'de> __rt::ThriftRead<'de> for Book {
         let mut f_tags = ::std::option::Option::None;
         let mut f_subtitle = ::std::option::Option::None;
         let mut f_cover = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             f_title = ::std::option::Option::Some(r.read_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             f_pages = ::std::option::Option::Some(r.read_i32()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 3) {
+        if r.read_field_after(__rt::TType::List, 3, 2) {
             f_tags = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -101,11 +101,11 @@ impl<'de> __rt::ThriftRead<'de> for Book {
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 4) {
+        if r.read_field_after(__rt::TType::String, 4, 3) {
             f_subtitle = ::std::option::Option::Some(r.read_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 5) {
+        if r.read_field_after(__rt::TType::String, 5, 4) {
             f_cover = ::std::option::Option::Some(r.read_binary()?);
             r.read_field_end()?;
         }
@@ -235,17 +235,17 @@ impl<'de> __rt::ThriftRead<'de> for BookRef<'de> {
         let mut seen_tags = false;
         let mut seen_subtitle = false;
         let mut seen_cover = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.title = r.read_str()?;
             seen_title = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.pages = r.read_i32()?;
             seen_pages = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 3) {
+        if r.read_field_after(__rt::TType::List, 3, 2) {
             __rt::read_small_list_into(
                 r,
                 __rt::TType::String,
@@ -258,12 +258,12 @@ impl<'de> __rt::ThriftRead<'de> for BookRef<'de> {
             seen_tags = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 4) {
+        if r.read_field_after(__rt::TType::String, 4, 3) {
             out.subtitle = r.read_str()?;
             seen_subtitle = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 5) {
+        if r.read_field_after(__rt::TType::String, 5, 4) {
             out.cover = ::std::option::Option::Some(r.read_bytes()?);
             seen_cover = true;
             r.read_field_end()?;

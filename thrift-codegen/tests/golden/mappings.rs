@@ -61,7 +61,7 @@ impl<'de> __rt::ThriftRead<'de> for Inner {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_counts = false;
-        if r.read_field_if(__rt::TType::Map, 1) {
+        if r.read_field_after(__rt::TType::Map, 1, 0) {
             out.counts = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -174,7 +174,7 @@ impl<'de> __rt::ThriftRead<'de> for InnerRef<'de> {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_counts = false;
-        if r.read_field_if(__rt::TType::Map, 1) {
+        if r.read_field_after(__rt::TType::Map, 1, 0) {
             out.counts = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -542,7 +542,7 @@ impl<'de> __rt::ThriftRead<'de> for Mixed {
         let mut f_with_default_map = ::std::option::Option::None;
         let mut f_inner = ::std::option::Option::None;
         let mut f_names = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::Map, 1) {
+        if r.read_field_after(__rt::TType::Map, 1, 0) {
             f_plain = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -558,7 +558,7 @@ impl<'de> __rt::ThriftRead<'de> for Mixed {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 2) {
+        if r.read_field_after(__rt::TType::Map, 2, 1) {
             f_hashed = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -576,7 +576,7 @@ impl<'de> __rt::ThriftRead<'de> for Mixed {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 3) {
+        if r.read_field_after(__rt::TType::Set, 3, 2) {
             f_hashed_set = ::std::option::Option::Some({
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(header0.elem, __rt::TType::I32, header0.len)?;
@@ -591,7 +591,7 @@ impl<'de> __rt::ThriftRead<'de> for Mixed {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 4) {
+        if r.read_field_after(__rt::TType::Map, 4, 3) {
             f_aliased = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -609,23 +609,23 @@ impl<'de> __rt::ThriftRead<'de> for Mixed {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 5) {
+        if r.read_field_after(__rt::TType::String, 5, 4) {
             f_text = ::std::option::Option::Some(r.read_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 6) {
+        if r.read_field_after(__rt::TType::String, 6, 5) {
             f_shared = ::std::option::Option::Some(r.read_byte_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 7) {
+        if r.read_field_after(__rt::TType::String, 7, 6) {
             f_payload = ::std::option::Option::Some(r.read_shared_bytes()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 8) {
+        if r.read_field_after(__rt::TType::String, 8, 7) {
             f_alias = ::std::option::Option::Some(r.read_compact_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 9) {
+        if r.read_field_after(__rt::TType::List, 9, 8) {
             f_nested = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -678,11 +678,11 @@ impl<'de> __rt::ThriftRead<'de> for Mixed {
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 10) {
+        if r.read_field_after(__rt::TType::String, 10, 9) {
             f_with_default = ::std::option::Option::Some(r.read_byte_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 11) {
+        if r.read_field_after(__rt::TType::Map, 11, 10) {
             f_with_default_map = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -700,13 +700,13 @@ impl<'de> __rt::ThriftRead<'de> for Mixed {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 12) {
+        if r.read_field_after(__rt::TType::Struct, 12, 11) {
             f_inner = ::std::option::Option::Some(
                 <Inner as __rt::ThriftRead<'de>>::read(r)?,
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 13) {
+        if r.read_field_after(__rt::TType::List, 13, 12) {
             f_names = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -1233,7 +1233,7 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
         let mut seen_with_default_map = false;
         let mut seen_inner = false;
         let mut seen_names = false;
-        if r.read_field_if(__rt::TType::Map, 1) {
+        if r.read_field_after(__rt::TType::Map, 1, 0) {
             out.plain = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -1252,7 +1252,7 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
             seen_plain = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 2) {
+        if r.read_field_after(__rt::TType::Map, 2, 1) {
             out.hashed = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -1271,7 +1271,7 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
             seen_hashed = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 3) {
+        if r.read_field_after(__rt::TType::Set, 3, 2) {
             out.hashed_set = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(header0.elem, __rt::TType::I32, header0.len)?;
@@ -1287,7 +1287,7 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
             seen_hashed_set = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 4) {
+        if r.read_field_after(__rt::TType::Map, 4, 3) {
             out.aliased = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -1306,27 +1306,27 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
             seen_aliased = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 5) {
+        if r.read_field_after(__rt::TType::String, 5, 4) {
             out.text = r.read_str()?;
             seen_text = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 6) {
+        if r.read_field_after(__rt::TType::String, 6, 5) {
             out.shared = r.read_str()?;
             seen_shared = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 7) {
+        if r.read_field_after(__rt::TType::String, 7, 6) {
             out.payload = r.read_bytes()?;
             seen_payload = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 8) {
+        if r.read_field_after(__rt::TType::String, 8, 7) {
             out.alias = r.read_str()?;
             seen_alias = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 9) {
+        if r.read_field_after(__rt::TType::List, 9, 8) {
             out.nested = __rt::read_list(
                 r,
                 __rt::TType::Map,
@@ -1378,12 +1378,12 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
             seen_nested = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 10) {
+        if r.read_field_after(__rt::TType::String, 10, 9) {
             out.with_default = r.read_str()?;
             seen_with_default = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 11) {
+        if r.read_field_after(__rt::TType::Map, 11, 10) {
             out.with_default_map = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -1402,12 +1402,12 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
             seen_with_default_map = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 12) {
+        if r.read_field_after(__rt::TType::Struct, 12, 11) {
             __rt::read_into_option::<InnerRef<'de>, _>(r, &mut out.inner)?;
             seen_inner = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 13) {
+        if r.read_field_after(__rt::TType::List, 13, 12) {
             __rt::read_small_list_into(
                 r,
                 __rt::TType::String,
@@ -1826,7 +1826,7 @@ impl<'de> __rt::ThriftRead<'de> for AllHashed {
         let token = r.read_struct_begin()?;
         let mut seen_a = false;
         let mut seen_b = false;
-        if r.read_field_if(__rt::TType::Map, 1) {
+        if r.read_field_after(__rt::TType::Map, 1, 0) {
             out.a = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
@@ -1849,7 +1849,7 @@ impl<'de> __rt::ThriftRead<'de> for AllHashed {
             seen_a = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 2) {
+        if r.read_field_after(__rt::TType::Set, 2, 1) {
             out.b = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -2004,7 +2004,7 @@ impl<'de> __rt::ThriftRead<'de> for AllHashedRef<'de> {
         let token = r.read_struct_begin()?;
         let mut seen_a = false;
         let mut seen_b = false;
-        if r.read_field_if(__rt::TType::Map, 1) {
+        if r.read_field_after(__rt::TType::Map, 1, 0) {
             out.a = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
@@ -2027,7 +2027,7 @@ impl<'de> __rt::ThriftRead<'de> for AllHashedRef<'de> {
             seen_a = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 2) {
+        if r.read_field_after(__rt::TType::Set, 2, 1) {
             out.b = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -2207,7 +2207,7 @@ impl<'de> __rt::ThriftRead<'de> for ByBuilder {
         let token = r.read_struct_begin()?;
         let mut seen_a = false;
         let mut seen_b = false;
-        if r.read_field_if(__rt::TType::Map, 1) {
+        if r.read_field_after(__rt::TType::Map, 1, 0) {
             out.a = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
@@ -2226,7 +2226,7 @@ impl<'de> __rt::ThriftRead<'de> for ByBuilder {
             seen_a = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 2) {
+        if r.read_field_after(__rt::TType::List, 2, 1) {
             out.b = __rt::read_list(
                 r,
                 __rt::TType::Set,
@@ -2373,7 +2373,7 @@ impl<'de> __rt::ThriftRead<'de> for Keys {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_inners = false;
-        if r.read_field_if(__rt::TType::Set, 1) {
+        if r.read_field_after(__rt::TType::Set, 1, 0) {
             out.inners = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -2472,7 +2472,7 @@ impl<'de> __rt::ThriftRead<'de> for KeysRef<'de> {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_inners = false;
-        if r.read_field_if(__rt::TType::Set, 1) {
+        if r.read_field_after(__rt::TType::Set, 1, 0) {
             out.inners = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(

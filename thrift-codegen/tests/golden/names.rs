@@ -64,42 +64,42 @@ impl<'de> __rt::ThriftRead<'de> for Type {
         let mut seen_foo_bar_2 = false;
         let mut seen_foo_bar_3 = false;
         let mut seen_async = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.r#fn = r.read_i32()?;
             seen_fn = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.self_ = r.read_i32()?;
             seen_self_ = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             out.super_ = r.read_i32()?;
             seen_super_ = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 4) {
+        if r.read_field_after(__rt::TType::String, 4, 3) {
             r.read_string_into(&mut out.crate_)?;
             seen_crate_ = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 5) {
+        if r.read_field_after(__rt::TType::I32, 5, 4) {
             out.foo_bar = r.read_i32()?;
             seen_foo_bar = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 6) {
+        if r.read_field_after(__rt::TType::I32, 6, 5) {
             out.foo_bar_2 = r.read_i32()?;
             seen_foo_bar_2 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 7) {
+        if r.read_field_after(__rt::TType::I32, 7, 6) {
             out.foo_bar_3 = r.read_i32()?;
             seen_foo_bar_3 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 8) {
+        if r.read_field_after(__rt::TType::I32, 8, 7) {
             out.r#async = r.read_i32()?;
             seen_async = true;
             r.read_field_end()?;
@@ -234,42 +234,42 @@ impl<'de> __rt::ThriftRead<'de> for TypeRef<'de> {
         let mut seen_foo_bar_2 = false;
         let mut seen_foo_bar_3 = false;
         let mut seen_async = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.r#fn = r.read_i32()?;
             seen_fn = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.self_ = r.read_i32()?;
             seen_self_ = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             out.super_ = r.read_i32()?;
             seen_super_ = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 4) {
+        if r.read_field_after(__rt::TType::String, 4, 3) {
             out.crate_ = r.read_str()?;
             seen_crate_ = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 5) {
+        if r.read_field_after(__rt::TType::I32, 5, 4) {
             out.foo_bar = r.read_i32()?;
             seen_foo_bar = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 6) {
+        if r.read_field_after(__rt::TType::I32, 6, 5) {
             out.foo_bar_2 = r.read_i32()?;
             seen_foo_bar_2 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 7) {
+        if r.read_field_after(__rt::TType::I32, 7, 6) {
             out.foo_bar_3 = r.read_i32()?;
             seen_foo_bar_3 = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 8) {
+        if r.read_field_after(__rt::TType::I32, 8, 7) {
             out.r#async = r.read_i32()?;
             seen_async = true;
             r.read_field_end()?;
@@ -395,7 +395,7 @@ impl<'de> __rt::ThriftRead<'de> for SnakeCaseStruct {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_camel_case_field = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.camel_case_field = r.read_i32()?;
             seen_camel_case_field = true;
             r.read_field_end()?;
@@ -519,7 +519,7 @@ impl<'de> __rt::ThriftRead<'de> for FooBar {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_a = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_string_into(&mut out.a)?;
             seen_a = true;
             r.read_field_end()?;
@@ -578,7 +578,7 @@ impl<'de> __rt::ThriftRead<'de> for FooBarRef2<'de> {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_a = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.a = r.read_str()?;
             seen_a = true;
             r.read_field_end()?;

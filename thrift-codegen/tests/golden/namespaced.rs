@@ -40,7 +40,7 @@ impl<'de> __rt::ThriftRead<'de> for Request {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_header = false;
-        if r.read_field_if(__rt::TType::Struct, 1) {
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
             <super::common::Header as __rt::ThriftRead<
                 'de,
             >>::read_into(r, &mut out.header)?;
@@ -104,7 +104,7 @@ impl<'de> __rt::ThriftRead<'de> for RequestRef<'de> {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_header = false;
-        if r.read_field_if(__rt::TType::Struct, 1) {
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
             <super::common::HeaderRef<
                 'de,
             > as __rt::ThriftRead<'de>>::read_into(r, &mut out.header)?;
@@ -185,7 +185,7 @@ impl<'de> __rt::ThriftRead<'de> for Header {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_trace_id = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_string_into(&mut out.trace_id)?;
             seen_trace_id = true;
             r.read_field_end()?;
@@ -244,7 +244,7 @@ impl<'de> __rt::ThriftRead<'de> for HeaderRef<'de> {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_trace_id = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.trace_id = r.read_str()?;
             seen_trace_id = true;
             r.read_field_end()?;

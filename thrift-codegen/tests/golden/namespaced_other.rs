@@ -39,7 +39,7 @@ impl<'de> __rt::ThriftRead<'de> for Header {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_trace_id = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_string_into(&mut out.trace_id)?;
             seen_trace_id = true;
             r.read_field_end()?;
@@ -98,7 +98,7 @@ impl<'de> __rt::ThriftRead<'de> for HeaderRef<'de> {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_trace_id = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.trace_id = r.read_str()?;
             seen_trace_id = true;
             r.read_field_end()?;

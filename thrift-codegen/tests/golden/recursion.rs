@@ -47,12 +47,12 @@ impl<'de> __rt::ThriftRead<'de> for Node {
         let token = r.read_struct_begin()?;
         let mut seen_value = false;
         let mut seen_next = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.value = r.read_i32()?;
             seen_value = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 2) {
+        if r.read_field_after(__rt::TType::Struct, 2, 1) {
             out.next = ::std::option::Option::Some(
                 ::std::boxed::Box::new(<Node as __rt::ThriftRead<'de>>::read(r)?),
             );
@@ -136,7 +136,7 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_children = false;
-        if r.read_field_if(__rt::TType::List, 1) {
+        if r.read_field_after(__rt::TType::List, 1, 0) {
             out.children = __rt::read_list(
                 r,
                 __rt::TType::Struct,
@@ -214,7 +214,7 @@ impl<'de> __rt::ThriftRead<'de> for Ping {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_pong = false;
-        if r.read_field_if(__rt::TType::Struct, 1) {
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
             out.pong = ::std::option::Option::Some(
                 ::std::boxed::Box::new(<Pong as __rt::ThriftRead<'de>>::read(r)?),
             );
@@ -281,7 +281,7 @@ impl<'de> __rt::ThriftRead<'de> for Pong {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_ping = false;
-        if r.read_field_if(__rt::TType::Struct, 1) {
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
             out.ping = ::std::option::Option::Some(
                 ::std::boxed::Box::new(<Ping as __rt::ThriftRead<'de>>::read(r)?),
             );

@@ -119,12 +119,12 @@ impl<'de> __rt::ThriftRead<'de> for Point {
         let token = r.read_struct_begin()?;
         let mut seen_x = false;
         let mut seen_y = false;
-        if r.read_field_if(__rt::TType::Double, 1) {
+        if r.read_field_after(__rt::TType::Double, 1, 0) {
             out.x = __rt::OrderedF64(r.read_double()?);
             seen_x = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Double, 2) {
+        if r.read_field_after(__rt::TType::Double, 2, 1) {
             out.y = __rt::OrderedF64(r.read_double()?);
             seen_y = true;
             r.read_field_end()?;
@@ -588,47 +588,47 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
         let mut f_nested = ::std::option::Option::None;
         let mut f_shape = ::std::option::Option::None;
         let mut f_type = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::Bool, 1) {
+        if r.read_field_after(__rt::TType::Bool, 1, 0) {
             f_a_bool = ::std::option::Option::Some(r.read_bool()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I8, 2) {
+        if r.read_field_after(__rt::TType::I8, 2, 1) {
             f_a_byte = ::std::option::Option::Some(r.read_i8()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I16, 3) {
+        if r.read_field_after(__rt::TType::I16, 3, 2) {
             f_an_i16 = ::std::option::Option::Some(r.read_i16()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 4) {
+        if r.read_field_after(__rt::TType::I32, 4, 3) {
             f_an_i32 = ::std::option::Option::Some(r.read_i32()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I64, 5) {
+        if r.read_field_after(__rt::TType::I64, 5, 4) {
             f_an_i64 = ::std::option::Option::Some(r.read_i64()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Double, 6) {
+        if r.read_field_after(__rt::TType::Double, 6, 5) {
             f_a_double = ::std::option::Option::Some(r.read_double()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 7) {
+        if r.read_field_after(__rt::TType::String, 7, 6) {
             f_a_string = ::std::option::Option::Some(r.read_compact_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 8) {
+        if r.read_field_after(__rt::TType::String, 8, 7) {
             f_a_binary = ::std::option::Option::Some(r.read_shared_bytes()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Uuid, 9) {
+        if r.read_field_after(__rt::TType::Uuid, 9, 8) {
             f_an_uuid = ::std::option::Option::Some(r.read_uuid()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 10) {
+        if r.read_field_after(__rt::TType::I32, 10, 9) {
             f_color = ::std::option::Option::Some(Color(r.read_i32()?));
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 11) {
+        if r.read_field_after(__rt::TType::List, 11, 10) {
             f_colors = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -641,7 +641,7 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 12) {
+        if r.read_field_after(__rt::TType::Set, 12, 11) {
             f_doubles = ::std::option::Option::Some({
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -658,7 +658,7 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 13) {
+        if r.read_field_after(__rt::TType::Map, 13, 12) {
             f_by_number = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
@@ -678,7 +678,7 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 14) {
+        if r.read_field_after(__rt::TType::Map, 14, 13) {
             f_by_name = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -701,7 +701,7 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 15) {
+        if r.read_field_after(__rt::TType::Map, 15, 14) {
             f_by_color = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
@@ -717,7 +717,7 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 16) {
+        if r.read_field_after(__rt::TType::Map, 16, 15) {
             f_by_bool = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Bool, header0.len)?;
@@ -733,7 +733,7 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 17) {
+        if r.read_field_after(__rt::TType::Map, 17, 16) {
             f_by_point = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Struct, header0.len)?;
@@ -753,7 +753,7 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 18) {
+        if r.read_field_after(__rt::TType::Map, 18, 17) {
             f_labels = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Struct, header0.len)?;
@@ -773,7 +773,7 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 19) {
+        if r.read_field_after(__rt::TType::Map, 19, 18) {
             f_by_double = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Double, header0.len)?;
@@ -793,7 +793,7 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 20) {
+        if r.read_field_after(__rt::TType::Map, 20, 19) {
             f_by_binary = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -813,7 +813,7 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 21) {
+        if r.read_field_after(__rt::TType::List, 21, 20) {
             f_nested = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -847,13 +847,13 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 22) {
+        if r.read_field_after(__rt::TType::Struct, 22, 21) {
             f_shape = ::std::option::Option::Some(
                 <Shape as __rt::ThriftRead<'de>>::read(r)?,
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 23) {
+        if r.read_field_after(__rt::TType::String, 23, 22) {
             f_type = ::std::option::Option::Some(r.read_compact_string()?);
             r.read_field_end()?;
         }
@@ -1607,47 +1607,47 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
         let mut f_nested = ::std::option::Option::None;
         let mut f_shape = ::std::option::Option::None;
         let mut f_type = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::Bool, 1) {
+        if r.read_field_after(__rt::TType::Bool, 1, 0) {
             f_a_bool = ::std::option::Option::Some(r.read_bool()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I8, 2) {
+        if r.read_field_after(__rt::TType::I8, 2, 1) {
             f_a_byte = ::std::option::Option::Some(r.read_i8()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I16, 3) {
+        if r.read_field_after(__rt::TType::I16, 3, 2) {
             f_an_i16 = ::std::option::Option::Some(r.read_i16()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 4) {
+        if r.read_field_after(__rt::TType::I32, 4, 3) {
             f_an_i32 = ::std::option::Option::Some(r.read_i32()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I64, 5) {
+        if r.read_field_after(__rt::TType::I64, 5, 4) {
             f_an_i64 = ::std::option::Option::Some(r.read_i64()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Double, 6) {
+        if r.read_field_after(__rt::TType::Double, 6, 5) {
             f_a_double = ::std::option::Option::Some(r.read_double()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 7) {
+        if r.read_field_after(__rt::TType::String, 7, 6) {
             f_a_string = ::std::option::Option::Some(r.read_str()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 8) {
+        if r.read_field_after(__rt::TType::String, 8, 7) {
             f_a_binary = ::std::option::Option::Some(r.read_bytes()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Uuid, 9) {
+        if r.read_field_after(__rt::TType::Uuid, 9, 8) {
             f_an_uuid = ::std::option::Option::Some(r.read_uuid()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 10) {
+        if r.read_field_after(__rt::TType::I32, 10, 9) {
             f_color = ::std::option::Option::Some(Color(r.read_i32()?));
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 11) {
+        if r.read_field_after(__rt::TType::List, 11, 10) {
             f_colors = ::std::option::Option::Some(
                 __rt::read_small_list::<
                     [Color; 12],
@@ -1663,7 +1663,7 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 12) {
+        if r.read_field_after(__rt::TType::Set, 12, 11) {
             f_doubles = ::std::option::Option::Some({
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -1682,7 +1682,7 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 13) {
+        if r.read_field_after(__rt::TType::Map, 13, 12) {
             f_by_number = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
@@ -1704,7 +1704,7 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 14) {
+        if r.read_field_after(__rt::TType::Map, 14, 13) {
             f_by_name = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -1729,7 +1729,7 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 15) {
+        if r.read_field_after(__rt::TType::Map, 15, 14) {
             f_by_color = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
@@ -1747,7 +1747,7 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 16) {
+        if r.read_field_after(__rt::TType::Map, 16, 15) {
             f_by_bool = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Bool, header0.len)?;
@@ -1765,7 +1765,7 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 17) {
+        if r.read_field_after(__rt::TType::Map, 17, 16) {
             f_by_point = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Struct, header0.len)?;
@@ -1787,7 +1787,7 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 18) {
+        if r.read_field_after(__rt::TType::Map, 18, 17) {
             f_labels = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Struct, header0.len)?;
@@ -1809,7 +1809,7 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 19) {
+        if r.read_field_after(__rt::TType::Map, 19, 18) {
             f_by_double = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Double, header0.len)?;
@@ -1831,7 +1831,7 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 20) {
+        if r.read_field_after(__rt::TType::Map, 20, 19) {
             f_by_binary = ::std::option::Option::Some({
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -1853,7 +1853,7 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             });
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 21) {
+        if r.read_field_after(__rt::TType::List, 21, 20) {
             f_nested = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -1889,13 +1889,13 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 22) {
+        if r.read_field_after(__rt::TType::Struct, 22, 21) {
             f_shape = ::std::option::Option::Some(
                 <ShapeRef<'de> as __rt::ThriftRead<'de>>::read(r)?,
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 23) {
+        if r.read_field_after(__rt::TType::String, 23, 22) {
             f_type = ::std::option::Option::Some(r.read_str()?);
             r.read_field_end()?;
         }
@@ -2481,23 +2481,23 @@ impl<'de> __rt::ThriftRead<'de> for Defaults {
         let mut f_numbers = ::std::option::Option::None;
         let mut f_zero = ::std::option::Option::None;
         let mut f_color = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             f_needed = ::std::option::Option::Some(r.read_i32()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 2) {
+        if r.read_field_after(__rt::TType::String, 2, 1) {
             f_maybe = ::std::option::Option::Some(r.read_compact_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             f_maybe_with_default = ::std::option::Option::Some(r.read_i32()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 4) {
+        if r.read_field_after(__rt::TType::String, 4, 3) {
             f_named = ::std::option::Option::Some(r.read_compact_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 5) {
+        if r.read_field_after(__rt::TType::List, 5, 4) {
             f_numbers = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -2510,11 +2510,11 @@ impl<'de> __rt::ThriftRead<'de> for Defaults {
             );
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 6) {
+        if r.read_field_after(__rt::TType::I32, 6, 5) {
             f_zero = ::std::option::Option::Some(r.read_i32()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 7) {
+        if r.read_field_after(__rt::TType::I32, 7, 6) {
             f_color = ::std::option::Option::Some(Color(r.read_i32()?));
             r.read_field_end()?;
         }
@@ -2673,27 +2673,27 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
         let mut seen_numbers = false;
         let mut seen_zero = false;
         let mut seen_color = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.needed = r.read_i32()?;
             seen_needed = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 2) {
+        if r.read_field_after(__rt::TType::String, 2, 1) {
             out.maybe = ::std::option::Option::Some(r.read_str()?);
             seen_maybe = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 3) {
+        if r.read_field_after(__rt::TType::I32, 3, 2) {
             out.maybe_with_default = ::std::option::Option::Some(r.read_i32()?);
             seen_maybe_with_default = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 4) {
+        if r.read_field_after(__rt::TType::String, 4, 3) {
             out.named = r.read_str()?;
             seen_named = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 5) {
+        if r.read_field_after(__rt::TType::List, 5, 4) {
             __rt::read_small_list_into(
                 r,
                 __rt::TType::I32,
@@ -2706,12 +2706,12 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
             seen_numbers = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 6) {
+        if r.read_field_after(__rt::TType::I32, 6, 5) {
             out.zero = r.read_i32()?;
             seen_zero = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 7) {
+        if r.read_field_after(__rt::TType::I32, 7, 6) {
             out.color = Color(r.read_i32()?);
             seen_color = true;
             r.read_field_end()?;
@@ -3197,12 +3197,12 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
         let mut seen_name = false;
         let mut seen_children = false;
         let mut seen_parent = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_compact_string_into(&mut out.name)?;
             seen_name = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 2) {
+        if r.read_field_after(__rt::TType::List, 2, 1) {
             out.children = __rt::read_list(
                 r,
                 __rt::TType::Struct,
@@ -3214,7 +3214,7 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
             seen_children = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 3) {
+        if r.read_field_after(__rt::TType::Struct, 3, 2) {
             out.parent = ::std::option::Option::Some(
                 ::std::boxed::Box::new(<Tree as __rt::ThriftRead<'de>>::read(r)?),
             );
@@ -3333,12 +3333,12 @@ impl<'de> __rt::ThriftRead<'de> for TreeRef<'de> {
         let mut seen_name = false;
         let mut seen_children = false;
         let mut seen_parent = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.name = r.read_str()?;
             seen_name = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 2) {
+        if r.read_field_after(__rt::TType::List, 2, 1) {
             out.children = __rt::read_list(
                 r,
                 __rt::TType::Struct,
@@ -3350,7 +3350,7 @@ impl<'de> __rt::ThriftRead<'de> for TreeRef<'de> {
             seen_children = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 3) {
+        if r.read_field_after(__rt::TType::Struct, 3, 2) {
             out.parent = ::std::option::Option::Some(
                 ::std::boxed::Box::new(<TreeRef<'de> as __rt::ThriftRead<'de>>::read(r)?),
             );
@@ -3471,11 +3471,11 @@ impl<'de> __rt::ThriftRead<'de> for Oops {
         let token = r.read_struct_begin()?;
         let mut f_message = ::std::option::Option::None;
         let mut f_code = ::std::option::Option::None;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             f_message = ::std::option::Option::Some(r.read_compact_string()?);
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             f_code = ::std::option::Option::Some(r.read_i32()?);
             r.read_field_end()?;
         }
@@ -3541,12 +3541,12 @@ impl<'de> __rt::ThriftRead<'de> for OopsRef<'de> {
         let token = r.read_struct_begin()?;
         let mut seen_message = false;
         let mut seen_code = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.message = r.read_str()?;
             seen_message = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::I32, 2) {
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
             out.code = r.read_i32()?;
             seen_code = true;
             r.read_field_end()?;

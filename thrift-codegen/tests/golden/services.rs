@@ -44,7 +44,7 @@ impl<'de> __rt::ThriftRead<'de> for Busy {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_retry_after_ms = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.retry_after_ms = r.read_i32()?;
             seen_retry_after_ms = true;
             r.read_field_end()?;
@@ -131,12 +131,12 @@ impl<'de> __rt::ThriftRead<'de> for Item {
         let token = r.read_struct_begin()?;
         let mut seen_name = false;
         let mut seen_tags = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_string_into(&mut out.name)?;
             seen_name = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 2) {
+        if r.read_field_after(__rt::TType::List, 2, 1) {
             out.tags = ::std::option::Option::Some(
                 __rt::read_list(
                     r,
@@ -242,12 +242,12 @@ impl<'de> __rt::ThriftRead<'de> for ItemRef<'de> {
         let token = r.read_struct_begin()?;
         let mut seen_name = false;
         let mut seen_tags = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.name = r.read_str()?;
             seen_name = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 2) {
+        if r.read_field_after(__rt::TType::List, 2, 1) {
             __rt::read_small_list_into(
                 r,
                 __rt::TType::I64,
@@ -2014,7 +2014,7 @@ impl<'de> __rt::ThriftRead<'de> for ClashGetFooArgs {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_taken = false;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.taken = r.read_i32()?;
             seen_taken = true;
             r.read_field_end()?;
@@ -2999,7 +2999,7 @@ impl<'de> __rt::ThriftRead<'de> for Oops {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_why = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_string_into(&mut out.why)?;
             seen_why = true;
             r.read_field_end()?;
@@ -3058,7 +3058,7 @@ impl<'de> __rt::ThriftRead<'de> for OopsRef<'de> {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_why = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.why = r.read_str()?;
             seen_why = true;
             r.read_field_end()?;

@@ -43,7 +43,7 @@ impl<'de> __rt::ThriftRead<'de> for Oops {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_why = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_string_into(&mut out.why)?;
             seen_why = true;
             r.read_field_end()?;
@@ -102,7 +102,7 @@ impl<'de> __rt::ThriftRead<'de> for OopsRef<'de> {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_why = false;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.why = r.read_str()?;
             seen_why = true;
             r.read_field_end()?;

@@ -140,12 +140,12 @@ impl<'de> __rt::ThriftRead<'de> for Record {
         let mut seen_index = false;
         let mut seen_scores = false;
         let mut seen_by_score = false;
-        if r.read_field_if(__rt::TType::I64, 1) {
+        if r.read_field_after(__rt::TType::I64, 1, 0) {
             out.id = r.read_i64()?;
             seen_id = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 2) {
+        if r.read_field_after(__rt::TType::List, 2, 1) {
             out.related = __rt::read_list(
                 r,
                 __rt::TType::I64,
@@ -157,7 +157,7 @@ impl<'de> __rt::ThriftRead<'de> for Record {
             seen_related = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 3) {
+        if r.read_field_after(__rt::TType::Map, 3, 2) {
             out.index = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -183,7 +183,7 @@ impl<'de> __rt::ThriftRead<'de> for Record {
             seen_index = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 4) {
+        if r.read_field_after(__rt::TType::Set, 4, 3) {
             out.scores = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -203,7 +203,7 @@ impl<'de> __rt::ThriftRead<'de> for Record {
             seen_scores = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 5) {
+        if r.read_field_after(__rt::TType::Map, 5, 4) {
             out.by_score = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Double, header0.len)?;
@@ -485,12 +485,12 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
         let mut seen_index = false;
         let mut seen_scores = false;
         let mut seen_by_score = false;
-        if r.read_field_if(__rt::TType::I64, 1) {
+        if r.read_field_after(__rt::TType::I64, 1, 0) {
             out.id = r.read_i64()?;
             seen_id = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 2) {
+        if r.read_field_after(__rt::TType::List, 2, 1) {
             __rt::read_small_list_into(
                 r,
                 __rt::TType::I64,
@@ -503,7 +503,7 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
             seen_related = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 3) {
+        if r.read_field_after(__rt::TType::Map, 3, 2) {
             out.index = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
@@ -529,7 +529,7 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
             seen_index = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Set, 4) {
+        if r.read_field_after(__rt::TType::Set, 4, 3) {
             out.scores = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -549,7 +549,7 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
             seen_scores = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Map, 5) {
+        if r.read_field_after(__rt::TType::Map, 5, 4) {
             out.by_score = {
                 let header0 = r.read_map_begin()?;
                 __rt::check_element_type(header0.key, __rt::TType::Double, header0.len)?;
@@ -795,7 +795,7 @@ impl<'de> __rt::ThriftRead<'de> for Procedure {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_steps = false;
-        if r.read_field_if(__rt::TType::List, 1) {
+        if r.read_field_after(__rt::TType::List, 1, 0) {
             out.steps = __rt::read_list(
                 r,
                 __rt::TType::Map,
@@ -941,7 +941,7 @@ impl<'de> __rt::ThriftRead<'de> for ProcedureRef<'de> {
     ) -> __rt::Result<()> {
         let token = r.read_struct_begin()?;
         let mut seen_steps = false;
-        if r.read_field_if(__rt::TType::List, 1) {
+        if r.read_field_after(__rt::TType::List, 1, 0) {
             out.steps = __rt::read_list(
                 r,
                 __rt::TType::Map,
@@ -1135,7 +1135,7 @@ impl<'de> __rt::ThriftRead<'de> for Catalog {
         let token = r.read_struct_begin()?;
         let mut seen_procedures = false;
         let mut seen_main = false;
-        if r.read_field_if(__rt::TType::Set, 1) {
+        if r.read_field_after(__rt::TType::Set, 1, 0) {
             out.procedures = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -1155,7 +1155,7 @@ impl<'de> __rt::ThriftRead<'de> for Catalog {
             seen_procedures = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 2) {
+        if r.read_field_after(__rt::TType::List, 2, 1) {
             out.main = __rt::read_list(
                 r,
                 __rt::TType::Map,
@@ -1353,7 +1353,7 @@ impl<'de> __rt::ThriftRead<'de> for CatalogRef<'de> {
         let token = r.read_struct_begin()?;
         let mut seen_procedures = false;
         let mut seen_main = false;
-        if r.read_field_if(__rt::TType::Set, 1) {
+        if r.read_field_after(__rt::TType::Set, 1, 0) {
             out.procedures = {
                 let header0 = r.read_set_begin()?;
                 __rt::check_element_type(
@@ -1373,7 +1373,7 @@ impl<'de> __rt::ThriftRead<'de> for CatalogRef<'de> {
             seen_procedures = true;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 2) {
+        if r.read_field_after(__rt::TType::List, 2, 1) {
             out.main = __rt::read_list(
                 r,
                 __rt::TType::Map,

@@ -50,7 +50,7 @@ impl<'de> __rt::ThriftRead<'de> for Inner {
         let mut seen_name = false;
         out.unknown_fields.clear();
         let mut after: u16 = 0;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_string_into(&mut out.name)?;
             seen_name = true;
             after = u16::MAX;
@@ -125,7 +125,7 @@ impl<'de> __rt::ThriftRead<'de> for InnerRef<'de> {
         let mut seen_name = false;
         out.unknown_fields.clear();
         let mut after: u16 = 0;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.name = r.read_str()?;
             seen_name = true;
             after = u16::MAX;
@@ -294,13 +294,13 @@ impl<'de> __rt::ThriftRead<'de> for Kept {
         let mut seen_inner = false;
         out.unknown_fields.clear();
         let mut after: u16 = 0;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.id = r.read_i32()?;
             seen_id = true;
             after = 1;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 3) {
+        if r.read_field_after(__rt::TType::String, 3, 1) {
             r.read_string_into(
                 out.label.get_or_insert_with(::std::default::Default::default),
             )?;
@@ -308,19 +308,19 @@ impl<'de> __rt::ThriftRead<'de> for Kept {
             after = 2;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Bool, 5) {
+        if r.read_field_after(__rt::TType::Bool, 5, 3) {
             out.flag = r.read_bool()?;
             seen_flag = true;
             after = 3;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Bool, 7) {
+        if r.read_field_after(__rt::TType::Bool, 7, 5) {
             out.maybe = ::std::option::Option::Some(r.read_bool()?);
             seen_maybe = true;
             after = 4;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 9) {
+        if r.read_field_after(__rt::TType::List, 9, 7) {
             out.inners = __rt::read_list(
                 r,
                 __rt::TType::Struct,
@@ -333,7 +333,7 @@ impl<'de> __rt::ThriftRead<'de> for Kept {
             after = 5;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 11) {
+        if r.read_field_after(__rt::TType::Struct, 11, 9) {
             __rt::read_into_option::<Inner, _>(r, &mut out.inner)?;
             seen_inner = true;
             after = u16::MAX;
@@ -536,31 +536,31 @@ impl<'de> __rt::ThriftRead<'de> for KeptRef<'de> {
         let mut seen_inner = false;
         out.unknown_fields.clear();
         let mut after: u16 = 0;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.id = r.read_i32()?;
             seen_id = true;
             after = 1;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 3) {
+        if r.read_field_after(__rt::TType::String, 3, 1) {
             out.label = ::std::option::Option::Some(r.read_str()?);
             seen_label = true;
             after = 2;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Bool, 5) {
+        if r.read_field_after(__rt::TType::Bool, 5, 3) {
             out.flag = r.read_bool()?;
             seen_flag = true;
             after = 3;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Bool, 7) {
+        if r.read_field_after(__rt::TType::Bool, 7, 5) {
             out.maybe = ::std::option::Option::Some(r.read_bool()?);
             seen_maybe = true;
             after = 4;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::List, 9) {
+        if r.read_field_after(__rt::TType::List, 9, 7) {
             out.inners = __rt::read_list(
                 r,
                 __rt::TType::Struct,
@@ -573,7 +573,7 @@ impl<'de> __rt::ThriftRead<'de> for KeptRef<'de> {
             after = 5;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::Struct, 11) {
+        if r.read_field_after(__rt::TType::Struct, 11, 9) {
             __rt::read_into_option::<InnerRef<'de>, _>(r, &mut out.inner)?;
             seen_inner = true;
             after = u16::MAX;
@@ -729,13 +729,13 @@ impl<'de> __rt::ThriftRead<'de> for AllRequired {
         let mut seen_b = false;
         out.unknown_fields.clear();
         let mut after: u16 = 0;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.a = r.read_i32()?;
             seen_a = true;
             after = 1;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 2) {
+        if r.read_field_after(__rt::TType::String, 2, 1) {
             r.read_string_into(&mut out.b)?;
             seen_b = true;
             after = u16::MAX;
@@ -829,13 +829,13 @@ impl<'de> __rt::ThriftRead<'de> for AllRequiredRef<'de> {
         let mut seen_b = false;
         out.unknown_fields.clear();
         let mut after: u16 = 0;
-        if r.read_field_if(__rt::TType::I32, 1) {
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
             out.a = r.read_i32()?;
             seen_a = true;
             after = 1;
             r.read_field_end()?;
         }
-        if r.read_field_if(__rt::TType::String, 2) {
+        if r.read_field_after(__rt::TType::String, 2, 1) {
             out.b = r.read_str()?;
             seen_b = true;
             after = u16::MAX;
@@ -975,7 +975,7 @@ impl<'de> __rt::ThriftRead<'de> for Clash {
         let mut seen_unknown_fields = false;
         out.unknown_fields_.clear();
         let mut after: u16 = 0;
-        if r.read_field_if(__rt::TType::I64, 1) {
+        if r.read_field_after(__rt::TType::I64, 1, 0) {
             out.unknown_fields = r.read_i64()?;
             seen_unknown_fields = true;
             after = u16::MAX;
@@ -1056,7 +1056,7 @@ impl<'de> __rt::ThriftRead<'de> for Failed {
         let mut seen_message = false;
         out.unknown_fields.clear();
         let mut after: u16 = 0;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             r.read_string_into(&mut out.message)?;
             seen_message = true;
             after = u16::MAX;
@@ -1131,7 +1131,7 @@ impl<'de> __rt::ThriftRead<'de> for FailedRef<'de> {
         let mut seen_message = false;
         out.unknown_fields.clear();
         let mut after: u16 = 0;
-        if r.read_field_if(__rt::TType::String, 1) {
+        if r.read_field_after(__rt::TType::String, 1, 0) {
             out.message = r.read_str()?;
             seen_message = true;
             after = u16::MAX;

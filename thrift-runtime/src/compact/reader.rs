@@ -86,6 +86,37 @@ impl<'de, I: Input<'de>> CompactReader<I> {
         self.depth.enter()?;
         Ok(ListHeader { elem, len })
     }
+
+    /// [`ProtocolReader::read_field_if`] with the previous field id `last`.
+    #[inline(always)]
+    fn field_if_after(&mut self, last: i16, ttype: TType, id: i16) -> bool {
+        let delta = id.wrapping_sub(last);
+        if !(1..=15).contains(&delta) {
+            return false;
+        }
+        let Some([b]) = self.input.peek_array::<1>() else {
+            return false;
+        };
+        let expected = ((delta as u8) << 4) | compact_type(ttype);
+        let pending_bool = if ttype != TType::Bool {
+            if b != expected {
+                return false;
+            }
+            None
+        } else if b == expected {
+            Some(true)
+        } else if b == ((delta as u8) << 4) | CT_FALSE {
+            Some(false)
+        } else {
+            return false;
+        };
+        if self.input.skip(1).is_err() {
+            return false;
+        }
+        self.pending_bool = pending_bool;
+        self.last_field_id = id;
+        true
+    }
 }
 
 /// Compact type ids that map to a wire type without state: [`TYPE_OF`] without stop and the
@@ -197,32 +228,18 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
     /// 1..=15) are left to `read_field_begin`.
     #[inline]
     fn read_field_if(&mut self, ttype: TType, id: i16) -> bool {
-        let delta = id.wrapping_sub(self.last_field_id);
-        if !(1..=15).contains(&delta) {
-            return false;
-        }
-        let Some([b]) = self.input.peek_array::<1>() else {
-            return false;
-        };
-        let expected = ((delta as u8) << 4) | compact_type(ttype);
-        let pending_bool = if ttype != TType::Bool {
-            if b != expected {
-                return false;
-            }
-            None
-        } else if b == expected {
-            Some(true)
-        } else if b == ((delta as u8) << 4) | CT_FALSE {
-            Some(false)
+        self.field_if_after(self.last_field_id, ttype, id)
+    }
+
+    #[inline(always)]
+    fn read_field_after(&mut self, ttype: TType, id: i16, prev: i16) -> bool {
+        if self.last_field_id == prev {
+            // With `prev` a constant, so are the delta and the expected header byte.
+            self.field_if_after(prev, ttype, id)
         } else {
-            return false;
-        };
-        if self.input.skip(1).is_err() {
-            return false;
+            // The field before was absent (or came out of order).
+            self.field_if_after(self.last_field_id, ttype, id)
         }
-        self.pending_bool = pending_bool;
-        self.last_field_id = id;
-        true
     }
 
     #[inline]

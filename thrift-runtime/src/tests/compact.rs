@@ -449,3 +449,90 @@ fn field_header_after_a_known_field_matches_the_plain_header() {
     };
     assert_eq!(write(true), write(false));
 }
+
+mod field_after {
+    //! `read_field_after` gives what `read_field_if` gives, whatever `prev` is: right, wrong,
+    //! or for a field that was absent, and leaves the reader in the same state.
+    use proptest::prelude::*;
+
+    use crate::tests::{cpt, cpt_reader};
+    use crate::{ProtocolReader, ProtocolWriter, TType};
+
+    const TYPES: [TType; 5] = [
+        TType::Bool,
+        TType::I32,
+        TType::I64,
+        TType::String,
+        TType::Struct,
+    ];
+
+    fn write_value(w: &mut crate::CompactWriter<Vec<u8>>, ttype: TType) -> crate::Result<()> {
+        match ttype {
+            TType::Bool => w.write_bool(false),
+            TType::I32 => w.write_i32(-5),
+            TType::I64 => w.write_i64(1 << 40),
+            TType::String => w.write_string("abc"),
+            _ => {
+                let token = w.write_struct_begin()?;
+                w.write_field_stop()?;
+                w.write_struct_end(token)
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn same_answer_and_state_as_read_field_if(
+            fields in prop::collection::vec((0usize..5, prop_oneof![1i16..40, any::<i16>()]), 0..8),
+            asks in prop::collection::vec(
+                (0usize..5, prop_oneof![1i16..40, any::<i16>()], prop_oneof![0i16..40, any::<i16>()]),
+                8,
+            ),
+        ) {
+            let bytes = cpt(|w| {
+                let token = w.write_struct_begin()?;
+                for &(t, id) in &fields {
+                    w.write_field_begin(TYPES[t], id)?;
+                    write_value(w, TYPES[t])?;
+                    w.write_field_end()?;
+                }
+                w.write_field_stop()?;
+                w.write_struct_end(token)
+            });
+            let (mut a, mut b) = (cpt_reader(&bytes), cpt_reader(&bytes));
+            a.read_struct_begin().unwrap();
+            b.read_struct_begin().unwrap();
+            // Each step asks for a field (with a right or wrong `prev`); when the answer is
+            // no, the field is read with `read_field_begin`. Both readers must agree.
+            for (step, &(t, id, prev)) in asks.iter().enumerate() {
+                // A third of the asks are for the next field with the id actually read before
+                // (generated code, fields in order), a third for the next field with another
+                // `prev` (the field before was absent), a third for any field.
+                let (t, id, prev) = match (fields.get(step), step % 3) {
+                    (Some(&(t, id)), 0) => {
+                        (t, id, step.checked_sub(1).map_or(0, |before| fields[before].1))
+                    }
+                    (Some(&(t, id)), 1) => (t, id, prev),
+                    _ => (t, id, prev),
+                };
+                let (ta, tb) = (a.read_field_if(TYPES[t], id), b.read_field_after(TYPES[t], id, prev));
+                prop_assert_eq!(ta, tb);
+                let ttype = if ta {
+                    TYPES[t]
+                } else {
+                    let (fa, fb) = (a.read_field_begin(), b.read_field_begin());
+                    prop_assert_eq!(format!("{fa:?}"), format!("{fb:?}"));
+                    match fa {
+                        Ok(f) if f.ttype != TType::Stop => f.ttype,
+                        _ => break,
+                    }
+                };
+                prop_assert_eq!(format!("{:?}", a.skip(ttype)), format!("{:?}", b.skip(ttype)));
+                prop_assert_eq!(a.read_field_end().is_ok(), b.read_field_end().is_ok());
+            }
+            prop_assert_eq!(a.into_input().position(), b.into_input().position());
+        }
+    }
+}
