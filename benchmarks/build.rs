@@ -2,7 +2,8 @@
 //! - ours: `thrift_codegen::Builder` (bench.thrift and parquet.thrift) -> `OUT_DIR/ours/thrift.rs`,
 //!   and with feature `mappings` (the type-mapping options; off in `compare.sh`, so that it can
 //!   build revisions that predate them): both again with `Strings::Bytes` -> `OUT_DIR/ours_bytes/thrift.rs`, and bench.thrift with
-//!   `Collections::Hash` -> `OUT_DIR/ours_hash/thrift.rs`, and with `Strings::Bytes`,
+//!   `Collections::Hash` -> `OUT_DIR/ours_hash/thrift.rs`, parquet.thrift with three rarely set
+//!   optional structs boxed -> `OUT_DIR/ours_boxed/thrift.rs`, and with `Strings::Bytes`,
 //!   `Collections::Hash` and foldhash -> `OUT_DIR/ours_bytes_hash/thrift.rs`, and both with
 //!   `Strings::Compact`, `Collections::Hash` and foldhash -> `OUT_DIR/ours_compact_hash/thrift.rs`
 //!   (feature `compact`);
@@ -88,6 +89,22 @@ fn mappings(out: &Path, bench: &Path, parquet: &Path) {
         .out_dir(&ours_bytes)
         .strings(thrift_codegen::Strings::Bytes)
         .compile([bench, parquet])
+    {
+        panic!("thrift-codegen: {e}");
+    }
+    // Ours with the optional structs a Parquet footer rarely has boxed (`Builder::boxed`), for
+    // the `ours-borrowed-boxed` decoder: a smaller `ColumnChunkRef` (528 bytes, not 768).
+    let ours_boxed = out.join("ours_boxed");
+    std::fs::create_dir_all(&ours_boxed).unwrap();
+    if let Err(e) = thrift_codegen::Builder::new()
+        .out_dir(&ours_boxed)
+        .services(false)
+        .boxed([
+            "parquet.ColumnMetaData.size_statistics",
+            "parquet.ColumnMetaData.geospatial_statistics",
+            "parquet.ColumnChunk.crypto_metadata",
+        ])
+        .compile([parquet])
     {
         panic!("thrift-codegen: {e}");
     }

@@ -769,6 +769,30 @@ impl Workload for ParquetW {
     #[allow(unused_variables, unused_mut)]
     fn extra_decoders<'a>(value: &'a Self::Ours, bytes: &'a [u8]) -> Vec<Contender<'a>> {
         let mut contenders = Vec::new();
+        // The borrowing form with the optional structs most footers lack boxed: the same value
+        // (checked by re-encoding), in less memory per column.
+        #[cfg(all(feature = "mappings", feature = "borrowed"))]
+        {
+            use gen::ours_boxed::parquet::FileMetaDataRef as BoxedRef;
+            let check = guard(|| {
+                let boxed = BoxedRef::decode::<Compact>(bytes).map_err(|e| e.to_string())?;
+                if boxed.encode_to_vec::<Compact>().ok() == value.encode_to_vec::<Compact>().ok() {
+                    Ok(())
+                } else {
+                    Err("boxed decode disagrees with the default one".into())
+                }
+            });
+            contenders.push(Contender {
+                name: "ours-borrowed-boxed",
+                runner: check.map(|()| {
+                    Box::new(move |n: u64| {
+                        for _ in 0..n {
+                            black_box(BoxedRef::decode::<Compact>(black_box(bytes)).unwrap());
+                        }
+                    }) as Runner<'a>
+                }),
+            });
+        }
         // Selective decoding: the same footer without column statistics, size statistics and
         // encoding stats; checked to agree with the full decode on everything else.
         #[cfg(feature = "skip")]

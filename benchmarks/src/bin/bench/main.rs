@@ -50,6 +50,13 @@ pub mod gen {
         include!(concat!(env!("OUT_DIR"), "/ours_bytes/thrift.rs"));
     }
 
+    /// parquet.thrift with `ColumnMetaData.size_statistics`, `geospatial_statistics` and
+    /// `ColumnChunk.crypto_metadata` held in a `Box` (`Builder::boxed`).
+    #[cfg(feature = "mappings")]
+    pub mod ours_boxed {
+        include!(concat!(env!("OUT_DIR"), "/ours_boxed/thrift.rs"));
+    }
+
     /// parquet.thrift with the column statistics, size statistics and encoding stats skipped
     /// on decode (`Builder::skip_fields`).
     #[cfg(feature = "skip")]
