@@ -776,11 +776,7 @@ impl Workload for ParquetW {
             use gen::ours_boxed::parquet::FileMetaDataRef as BoxedRef;
             let check = guard(|| {
                 let boxed = BoxedRef::decode::<Compact>(bytes).map_err(|e| e.to_string())?;
-                if boxed.encode_to_vec::<Compact>().ok() == value.encode_to_vec::<Compact>().ok() {
-                    Ok(())
-                } else {
-                    Err("boxed decode disagrees with the default one".into())
-                }
+                reencodes_to(Proto::Compact, &boxed, value)
             });
             contenders.push(Contender {
                 name: "ours-borrowed-boxed",
