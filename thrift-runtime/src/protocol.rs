@@ -486,6 +486,12 @@ pub trait ProtocolSize {
 /// ([`Binary`](crate::Binary), [`Compact`](crate::Compact)) so that callers
 /// can write `value.encode_to_vec::<Compact>()`.
 pub trait Protocol: ProtocolSize {
+    /// The bytes every message of this protocol starts with: how a server that accepts every
+    /// protocol on one port tells which one a client speaks (strict binary `0x80 0x01`,
+    /// compact `0x82`).
+    const MESSAGE_START: &'static [u8];
+    /// The protocol's id in a THeader frame (`HeaderFormat.md`: binary 0, JSON 1, compact 2).
+    const HEADER_PROTOCOL_ID: u64;
     /// The reader over input `I`.
     type Reader<'de, I: Input<'de>>: ProtocolReader<'de>;
     /// The writer over output `O`.

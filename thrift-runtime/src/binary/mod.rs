@@ -76,6 +76,9 @@ impl ProtocolSize for Binary {
 }
 
 impl Protocol for Binary {
+    /// The high half of [`VERSION_1`]: a strict message header's version word.
+    const MESSAGE_START: &'static [u8] = &[0x80, 0x01];
+    const HEADER_PROTOCOL_ID: u64 = 0;
     type Reader<'de, I: Input<'de>> = BinaryReader<I>;
     type Writer<O: Output> = BinaryWriter<O>;
 

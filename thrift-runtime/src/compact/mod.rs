@@ -157,6 +157,9 @@ impl ProtocolSize for Compact {
 }
 
 impl Protocol for Compact {
+    /// [`PROTOCOL_ID`], the first byte of every compact message.
+    const MESSAGE_START: &'static [u8] = &[PROTOCOL_ID];
+    const HEADER_PROTOCOL_ID: u64 = 2;
     type Reader<'de, I: Input<'de>> = CompactReader<I>;
     type Writer<O: Output> = CompactWriter<O>;
 

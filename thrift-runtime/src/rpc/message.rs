@@ -15,10 +15,15 @@ use crate::input::{BytesInput, SliceInput};
 use crate::limits::{Limit, ReadLimits};
 use crate::protocol::{Protocol, ProtocolReader, ProtocolWriter};
 use crate::wire::{MessageType, TType};
-use crate::{Binary, BinaryReader, Compact, CompactReader};
 
 /// The protocol of a message, chosen at run time (a server answers each client in the
 /// protocol it spoke).
+///
+/// Each protocol is a variant here and one arm of this module's `with_protocol!` macro, the one place that
+/// turns a `ProtocolKind` into its protocol type; everything else (writing and parsing
+/// messages, detecting a client's protocol from its first bytes, THeader's protocol ids) goes
+/// through it. What identifies a protocol on the wire is the protocol's own
+/// ([`Protocol::MESSAGE_START`], [`Protocol::HEADER_PROTOCOL_ID`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ProtocolKind {
     /// `TBinaryProtocol` (strict: messages start with a version word).
@@ -28,7 +33,68 @@ pub enum ProtocolKind {
     Compact,
 }
 
+/// Runs `$body` with `$P` the protocol type (a [`Protocol`]) of the [`ProtocolKind`] `$kind`:
+/// the one `match` over protocols. Inside `$body`, `$P` is a concrete type, so the inherent
+/// methods of its reader are callable too.
+macro_rules! with_protocol {
+    ($kind:expr, $P:ident => $body:expr) => {
+        match $kind {
+            $crate::rpc::ProtocolKind::Binary => {
+                type $P = $crate::Binary;
+                $body
+            }
+            $crate::rpc::ProtocolKind::Compact => {
+                type $P = $crate::Compact;
+                $body
+            }
+        }
+    };
+}
+
 impl ProtocolKind {
+    /// Every protocol, in the order a server tries them on a client's first bytes.
+    pub const ALL: [ProtocolKind; 2] = [ProtocolKind::Binary, ProtocolKind::Compact];
+
+    /// The bytes every message of this protocol starts with ([`Protocol::MESSAGE_START`]).
+    pub fn message_start(self) -> &'static [u8] {
+        with_protocol!(self, P => P::MESSAGE_START)
+    }
+
+    /// The protocol's id in a THeader frame ([`Protocol::HEADER_PROTOCOL_ID`]).
+    pub fn header_protocol_id(self) -> u64 {
+        with_protocol!(self, P => P::HEADER_PROTOCOL_ID)
+    }
+
+    /// The protocol a THeader frame names by `id`, if this crate speaks it.
+    pub fn from_header_protocol_id(id: u64) -> Option<ProtocolKind> {
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.header_protocol_id() == id)
+    }
+
+    /// The protocol whose messages start as `bytes` does: `Ok(None)` when `bytes` is too short
+    /// to tell, an error when no protocol starts so.
+    pub fn detect(bytes: &[u8]) -> Result<Option<ProtocolKind>> {
+        let mut undecided = false;
+        for kind in Self::ALL {
+            let start = kind.message_start();
+            let n = start.len().min(bytes.len());
+            if bytes[..n] == start[..n] {
+                if n == start.len() {
+                    return Ok(Some(kind));
+                }
+                undecided = true;
+            }
+        }
+        if undecided {
+            Ok(None)
+        } else {
+            Err(Error::invalid_data(
+                "not a Thrift message (unknown protocol or transport)",
+            ))
+        }
+    }
+
     /// Appends a whole message: header, `body` (an args or result struct), end.
     pub fn write_message<T: ThriftWrite + ?Sized>(
         self,
@@ -38,22 +104,12 @@ impl ProtocolKind {
         seq: i32,
         body: &T,
     ) -> Result<()> {
-        fn write<P: Protocol, T: ThriftWrite + ?Sized>(
-            out: &mut Vec<u8>,
-            name: &str,
-            kind: MessageType,
-            seq: i32,
-            body: &T,
-        ) -> Result<()> {
+        with_protocol!(self, P => {
             let mut w = P::writer(out);
             w.write_message_begin(name, kind, seq)?;
             body.write(&mut w)?;
             w.write_message_end()
-        }
-        match self {
-            ProtocolKind::Binary => write::<Binary, T>(out, name, kind, seq, body),
-            ProtocolKind::Compact => write::<Compact, T>(out, name, kind, seq, body),
-        }
+        })
     }
 
     /// Appends a message header only (for a body encoded beforehand: neither protocol writes
@@ -65,34 +121,22 @@ impl ProtocolKind {
         kind: MessageType,
         seq: i32,
     ) -> Result<()> {
-        match self {
-            ProtocolKind::Binary => Binary::writer(out).write_message_begin(name, kind, seq),
-            ProtocolKind::Compact => Compact::writer(out).write_message_begin(name, kind, seq),
-        }
+        with_protocol!(self, P => P::writer(out).write_message_begin(name, kind, seq))
     }
 
     /// Appends the encoding of `value` (no message header).
     pub fn encode<T: ThriftWrite + ?Sized>(self, value: &T, out: &mut Vec<u8>) -> Result<()> {
-        match self {
-            ProtocolKind::Binary => value.write(&mut Binary::writer(out)),
-            ProtocolKind::Compact => value.write(&mut Compact::writer(out)),
-        }
+        with_protocol!(self, P => value.write(&mut P::writer(out)))
     }
 
     /// The length of the whole message at the start of `bytes` (an unframed transport's
     /// message ends where its struct does), or `None` when `bytes` holds only part of it.
     /// Malformed input is an error; so is a message longer than `limits.max_message_size`.
     pub fn message_len(self, bytes: &[u8], limits: ReadLimits) -> Result<Option<usize>> {
-        let result = match self {
-            ProtocolKind::Binary => {
-                let mut r = BinaryReader::with_limits(SliceInput::new(bytes), limits);
-                skip_message(&mut r).map(|()| r.input().position())
-            }
-            ProtocolKind::Compact => {
-                let mut r = CompactReader::with_limits(SliceInput::new(bytes), limits);
-                skip_message(&mut r).map(|()| r.input().position())
-            }
-        };
+        let result = with_protocol!(self, P => {
+            let mut r = P::reader(SliceInput::new(bytes), limits);
+            skip_message(&mut r).map(|()| r.input().position())
+        });
         match result {
             Ok(n) => Ok(Some(n)),
             // The input ran out, or a length prefix points past it: more is to come.
@@ -164,16 +208,9 @@ impl Message {
             Ok((start..start + name.len(), h.kind, h.seq))
         }
         let base = bytes.as_ptr();
-        let (name, kind, seq) = match protocol {
-            ProtocolKind::Binary => header(
-                &mut BinaryReader::with_limits(SliceInput::new(&bytes), limits),
-                base,
-            )?,
-            ProtocolKind::Compact => header(
-                &mut CompactReader::with_limits(SliceInput::new(&bytes), limits),
-                base,
-            )?,
-        };
+        let (name, kind, seq) = with_protocol!(protocol, P => {
+            header(&mut P::reader(SliceInput::new(&bytes), limits), base)?
+        });
         if bytes.get(name.clone()).is_none() {
             return Err(Error::invalid_data("message name not in the input"));
         }
@@ -242,10 +279,7 @@ impl Message {
             Ok(value)
         }
         let input = BytesInput::new(&self.bytes);
-        match self.protocol {
-            ProtocolKind::Binary => read(&mut BinaryReader::with_limits(input, self.limits)),
-            ProtocolKind::Compact => read(&mut CompactReader::with_limits(input, self.limits)),
-        }
+        with_protocol!(self.protocol, P => read(&mut P::reader(input, self.limits)))
     }
 
     /// A multiplexed call's service name, and the call as the service sees it (the name

@@ -39,7 +39,7 @@ impl ClientOptions {
         Framing {
             transport: self.transport,
             protocol: self.protocol,
-            zlib: self.zlib && self.transport == Transport::Header,
+            zlib: self.zlib && self.transport.is_header(),
         }
     }
 }

@@ -8,8 +8,13 @@ use crate::rpc::frame::{self, FrameLimits, Framing, Transport};
 use crate::rpc::{Message, ProtocolKind};
 use crate::{ApplicationException, ApplicationExceptionKind, ErrorKind, Limit, MessageType};
 
-const PROTOCOLS: [ProtocolKind; 2] = [ProtocolKind::Binary, ProtocolKind::Compact];
-const TRANSPORTS: [Transport; 3] = [Transport::Buffered, Transport::Framed, Transport::Header];
+const PROTOCOLS: [ProtocolKind; 2] = ProtocolKind::ALL;
+const TRANSPORTS: [Transport; 4] = [
+    Transport::Buffered,
+    Transport::Framed,
+    Transport::Header,
+    Transport::FramedHeader,
+];
 
 /// A call whose body is an `ApplicationException` with a long message (a string longer than
 /// one read).
@@ -30,7 +35,7 @@ fn all_framings() -> Vec<Framing> {
     for transport in TRANSPORTS {
         for protocol in PROTOCOLS {
             for zlib in [false, true] {
-                if zlib && transport != Transport::Header {
+                if zlib && !transport.is_header() {
                     continue;
                 }
                 framings.push(Framing {
@@ -71,13 +76,44 @@ fn every_prefix_is_incomplete_and_the_whole_decodes() {
         );
         let body: ApplicationException = message.body().unwrap();
         assert_eq!(body.message.len(), 300);
-        let expected: &[(String, String)] = if framing.transport == Transport::Header {
+        let expected: &[(String, String)] = if framing.transport.is_header() {
             &headers
         } else {
             &[]
         };
         assert_eq!(message.headers(), expected);
     }
+}
+
+/// Apache's `THeaderProtocol` over a `TFramedTransport`: the THeader frame, its own length
+/// word included, inside a framed-transport frame.
+#[test]
+fn framed_header_is_a_header_frame_inside_a_frame() {
+    let framing = |transport| Framing {
+        transport,
+        protocol: ProtocolKind::Compact,
+        zlib: false,
+    };
+    let header = call_bytes(framing(Transport::Header), 10, &[]);
+    let framed = call_bytes(framing(Transport::FramedHeader), 10, &[]);
+    assert_eq!(&framed[4..], &header[..]);
+    assert_eq!(
+        u32::from_be_bytes(framed[..4].try_into().unwrap()) as usize,
+        header.len()
+    );
+    let mut buf = BytesMut::from(&framed[..]);
+    let received = frame::decode(&mut buf, None, &FrameLimits::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(received.framing, framing(Transport::FramedHeader));
+    assert_eq!(received.header_seq, 41);
+    assert!(buf.is_empty());
+    // An inner length that disagrees with the outer frame's is refused.
+    let mut bad = framed.clone();
+    bad[7] ^= 1;
+    let err =
+        frame::decode(&mut BytesMut::from(&bad[..]), None, &FrameLimits::default()).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::InvalidData), "{err}");
 }
 
 #[test]
