@@ -40,6 +40,9 @@ pub mod frame;
 #[cfg(any(feature = "blocking", feature = "async"))]
 mod options;
 
+#[cfg(any(feature = "blocking", feature = "async"))]
+mod reading;
+
 #[cfg(feature = "blocking")]
 pub mod blocking;
 

@@ -18,7 +18,7 @@ use tower_service::Service;
 
 use super::message::{Message, ProtocolKind};
 use super::service::{AsyncChannel, AsyncProcessor, ClientRequest};
-use super::tokio::{accept_loop, Connection, Server};
+use super::tokio::{accept_loop, Connection, Listener, Server};
 use crate::application::{ApplicationException, ApplicationExceptionKind};
 use crate::error::{Error, Result};
 
@@ -195,13 +195,14 @@ impl Server {
     ///     .await
     /// # }
     /// ```
-    pub async fn serve_service<S>(
+    pub async fn serve_service<L, S>(
         self,
-        listener: ::tokio::net::TcpListener,
+        listener: L,
         service: S,
         signal: impl Future<Output = ()>,
     ) -> io::Result<()>
     where
+        L: Listener,
         S: Service<Message, Response = Vec<u8>> + Clone + Send + 'static,
         S::Error: Into<BoxError>,
         S::Future: Send,

@@ -8,6 +8,8 @@
 //! more parallelism than one server connection gives, open several and balance over them
 //! (feature `tower`).
 
+mod listener;
+
 use std::collections::HashMap;
 use std::future::{poll_fn, Future};
 use std::io;
@@ -15,17 +17,19 @@ use std::pin::pin;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::Poll;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ::tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use ::tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
+use ::tokio::net::{TcpStream, ToSocketAddrs};
 use ::tokio::sync::{mpsc, oneshot, watch};
 use bytes::BytesMut;
 
+pub use self::listener::Listener;
 use super::frame::{self, Received};
 use super::message::{Message, ProtocolKind};
 use super::options::call_name;
 pub use super::options::{ClientOptions, ServerOptions};
+use super::reading::{AfterRead, MessageRead, ReadTimeouts};
 use super::service::{AsyncChannel, AsyncProcessor, ClientRequest};
 use crate::error::{Error, Result};
 use crate::wire::MessageType;
@@ -126,6 +130,17 @@ impl Connection {
     pub async fn connect(addr: impl ToSocketAddrs, options: ClientOptions) -> Result<Self> {
         let stream = within(options.timeout, TcpStream::connect(addr)).await?;
         stream.set_nodelay(true)?;
+        Ok(Connection::new(stream, options))
+    }
+
+    /// Connects to the Unix domain socket at `path` (within the options' timeout). Needs a
+    /// tokio runtime with IO and timers.
+    #[cfg(unix)]
+    pub async fn connect_unix(
+        path: impl AsRef<std::path::Path>,
+        options: ClientOptions,
+    ) -> Result<Self> {
+        let stream = within(options.timeout, ::tokio::net::UnixStream::connect(path)).await?;
         Ok(Connection::new(stream, options))
     }
 
@@ -347,69 +362,39 @@ async fn read_replies<R: AsyncRead + Unpin>(
 }
 
 /// Reads until `buf` holds a whole message; `Ok(None)` when the peer closed between messages
-/// (or `stop` fired while waiting for a new one). `idle` bounds the wait for a message's first
-/// byte, `message` the wait for the rest once it has begun.
+/// (or `stop` fired while waiting for a new one). The rules are [`MessageRead`]'s, shared with
+/// the blocking transports; a server passes its timeouts and its stop signal.
 async fn read_message<R: AsyncRead + Unpin>(
     reader: &mut R,
     buf: &mut BytesMut,
     expect: Option<frame::Transport>,
     limits: &frame::FrameLimits,
-    mut timeouts: Option<(&ServerOptions, &mut watch::Receiver<bool>)>,
+    mut server: Option<(ReadTimeouts, &mut watch::Receiver<bool>)>,
 ) -> Result<Option<Received>> {
-    let idle_since = Instant::now();
-    let mut message_since = (!buf.is_empty()).then(Instant::now);
-    // Without timeouts (a client) every read is followed by an attempt.
-    let mut probe = frame::UnframedProbe::default();
-    let mut quiet = timeouts.is_none();
+    let mut read = MessageRead::new(buf, expect, limits, server.as_ref().map(|(t, _)| *t));
     loop {
-        if !buf.is_empty() && probe.due(buf, quiet) {
-            match frame::decode(buf, expect, limits)? {
-                Some(received) => return Ok(Some(received)),
-                None => probe.failed(buf),
-            }
+        if let Some(received) = read.message(buf)? {
+            return Ok(Some(received));
         }
-        quiet = timeouts.is_none();
-        let window = timeouts.as_ref().and_then(|_| probe.window(buf));
+        let next = read.next_read(buf)?;
         buf.reserve(READ_CHUNK);
-        let n = match &mut timeouts {
+        let n = match &mut server {
             None => reader.read_buf(buf).await?,
-            Some((options, stop)) => {
-                let (since, limit) = match message_since {
-                    Some(since) => (since, options.read_timeout),
-                    None => (idle_since, options.idle_timeout),
-                };
-                // A limit too large to add is no limit.
-                let deadline = limit.and_then(|l| since.checked_add(l));
-                let waiting_for_new = message_since.is_none();
-                let mut read = pin!(reader.read_buf(buf));
+            Some((_, stop)) => {
+                let mut reading = pin!(reader.read_buf(buf));
                 let mut stopped = pin!(stop.wait_for(|stop| *stop));
                 let both = poll_fn(|cx| {
-                    if waiting_for_new && stopped.as_mut().poll(cx).is_ready() {
+                    if next.between_messages && stopped.as_mut().poll(cx).is_ready() {
                         return Poll::Ready(None);
                     }
-                    read.as_mut().poll(cx).map(Some)
+                    reading.as_mut().poll(cx).map(Some)
                 });
-                // Held back from looking for an unframed message's end: wait only a quiet
-                // window for more.
-                let window_end = window.and_then(|w| Instant::now().checked_add(w));
-                let window_first = window_end.is_some_and(|w| deadline.map_or(true, |d| w < d));
-                let wake = if window_first { window_end } else { deadline };
-                let outcome = match wake {
-                    Some(wake) => match ::tokio::time::timeout_at(wake.into(), both).await {
+                let outcome = match next.until {
+                    Some(until) => match ::tokio::time::timeout_at(until.into(), both).await {
                         Ok(outcome) => outcome,
-                        Err(_) if window_first => {
-                            quiet = true;
-                            continue;
-                        }
                         Err(_) => {
-                            return Err(Error::from(io::Error::new(
-                                io::ErrorKind::TimedOut,
-                                if waiting_for_new {
-                                    "idle connection"
-                                } else {
-                                    "a message took longer than the read timeout to arrive"
-                                },
-                            )))
+                            read.woke(&next);
+                            continue;
                         }
                     },
                     None => both.await,
@@ -420,23 +405,16 @@ async fn read_message<R: AsyncRead + Unpin>(
                 }
             }
         };
-        if n == 0 {
-            return if buf.is_empty() {
-                Ok(None)
-            } else {
-                Err(Error::from(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "the peer closed the connection inside a message",
-                )))
-            };
+        if read.read(n, buf)? == AfterRead::Closed {
+            return Ok(None);
         }
-        message_since.get_or_insert_with(Instant::now);
     }
 }
 
 /// An async server: one task per connection, so a slow handler delays only its own
 /// connection's next call. Every client framing is accepted on the same port and answered
-/// in kind, as by the blocking server.
+/// in kind, as by the blocking server. It serves any [`Listener`]: a tokio `TcpListener`,
+/// `UnixListener`, or a listener of the user's.
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
@@ -463,9 +441,9 @@ impl Server {
     }
 
     /// Serves on `listener` forever.
-    pub async fn serve<P: AsyncProcessor + 'static>(
+    pub async fn serve<L: Listener, P: AsyncProcessor + 'static>(
         self,
-        listener: TcpListener,
+        listener: L,
         processor: P,
     ) -> io::Result<()> {
         self.serve_with_shutdown(listener, processor, std::future::pending())
@@ -475,9 +453,9 @@ impl Server {
     /// Serves on `listener` until `signal` completes, then shuts down gracefully: stops
     /// accepting, lets every connection finish the call it is serving (idle ones close at
     /// once), and returns when all connections are closed.
-    pub async fn serve_with_shutdown<P: AsyncProcessor + 'static>(
+    pub async fn serve_with_shutdown<L: Listener, P: AsyncProcessor + 'static>(
         self,
-        listener: TcpListener,
+        listener: L,
         processor: P,
         signal: impl Future<Output = ()>,
     ) -> io::Result<()> {
@@ -495,9 +473,10 @@ impl Server {
 }
 
 /// One connection of a server: its buffers, and what it needs to read and answer calls.
-pub(crate) struct ServerConnection {
-    reader: ::tokio::net::tcp::OwnedReadHalf,
-    writer: ::tokio::net::tcp::OwnedWriteHalf,
+///
+/// A connection reads a call, then writes its reply: one stream, never split.
+pub(crate) struct ServerConnection<S> {
+    io: S,
     buf: BytesMut,
     /// The reply being built; its frame's start.
     pub(crate) out: Vec<u8>,
@@ -507,17 +486,15 @@ pub(crate) struct ServerConnection {
     _alive: mpsc::Sender<()>,
 }
 
-impl ServerConnection {
+impl<S: AsyncRead + AsyncWrite + Unpin> ServerConnection<S> {
     pub(crate) fn new(
-        stream: TcpStream,
+        io: S,
         options: Arc<ServerOptions>,
         stop: watch::Receiver<bool>,
         alive: mpsc::Sender<()>,
     ) -> Self {
-        let (reader, writer) = stream.into_split();
         ServerConnection {
-            reader,
-            writer,
+            io,
             buf: BytesMut::with_capacity(READ_CHUNK),
             out: Vec::with_capacity(READ_CHUNK),
             frame: None,
@@ -530,12 +507,16 @@ impl ServerConnection {
     /// The next call, with the frame of its reply begun in `out`; `None` when the connection
     /// is to close (the client left, a timeout, malformed input, shutdown).
     pub(crate) async fn next_call(&mut self) -> Option<Message> {
+        let timeouts = ReadTimeouts {
+            idle: self.options.idle_timeout,
+            message: self.options.read_timeout,
+        };
         let received = read_message(
-            &mut self.reader,
+            &mut self.io,
             &mut self.buf,
             None,
             &self.options.limits,
-            Some((&self.options, &mut self.stop)),
+            Some((timeouts, &mut self.stop)),
         )
         .await
         .ok()??;
@@ -555,7 +536,7 @@ impl ServerConnection {
         if self.out.is_empty() {
             return true;
         }
-        within(self.options.write_timeout, self.writer.write_all(&self.out))
+        within(self.options.write_timeout, self.io.write_all(&self.out))
             .await
             .is_ok()
     }
@@ -563,14 +544,15 @@ impl ServerConnection {
 
 /// Accepts connections until `signal`, spawning `serve(connection)` for each; then stops
 /// them gracefully and waits for all to close.
-pub(crate) async fn accept_loop<F, Fut>(
-    listener: TcpListener,
+pub(crate) async fn accept_loop<L, F, Fut>(
+    mut listener: L,
     options: ServerOptions,
     signal: impl Future<Output = ()>,
     mut serve: F,
 ) -> io::Result<()>
 where
-    F: FnMut(ServerConnection) -> Fut,
+    L: Listener,
+    F: FnMut(ServerConnection<L::Io>) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
     let options = Arc::new(options);
@@ -579,17 +561,19 @@ where
     let (alive, mut all_closed) = mpsc::channel::<()>(1);
     let mut signal = pin!(signal);
     loop {
-        let accepted = poll_fn(|cx| {
-            if signal.as_mut().poll(cx).is_ready() {
-                return Poll::Ready(None);
-            }
-            listener.poll_accept(cx).map(Some)
-        })
-        .await;
+        let accepted = {
+            let mut accept = pin!(listener.accept());
+            poll_fn(|cx| {
+                if signal.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(None);
+                }
+                accept.as_mut().poll(cx).map(Some)
+            })
+            .await
+        };
         match accepted {
             None => break,
             Some(Ok((stream, _))) => {
-                let _ = stream.set_nodelay(true);
                 let connection = ServerConnection::new(
                     stream,
                     Arc::clone(&options),
@@ -609,10 +593,11 @@ where
     Ok(())
 }
 
-async fn serve_connection<P: AsyncProcessor + ?Sized>(
-    mut connection: ServerConnection,
-    processor: Arc<P>,
-) {
+async fn serve_connection<S, P>(mut connection: ServerConnection<S>, processor: Arc<P>)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+    P: AsyncProcessor + ?Sized,
+{
     while let Some(call) = connection.next_call().await {
         if processor.process(&call, &mut connection.out).await.is_err() {
             return;

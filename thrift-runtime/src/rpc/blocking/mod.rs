@@ -1,9 +1,12 @@
 //! Blocking transports (feature `blocking`): a client connection over any `Read + Write`
-//! (usually a [`TcpStream`]) and a threaded server with a bounded number of workers and
-//! idle, read and write timeouts.
+//! (a [`TcpStream`], a Unix domain socket, ...) and a threaded server with a bounded number
+//! of workers and idle, read and write timeouts, on any [`Listener`] (TCP, Unix domain
+//! sockets).
+
+mod listener;
 
 use std::io::{self, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
@@ -11,9 +14,11 @@ use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
 
+pub use self::listener::{Listener, Stream};
 use super::frame::{self, FrameLimits, Received, Transport};
 use super::options::call_name;
 pub use super::options::{ClientOptions, ServerOptions};
+use super::reading::{AfterRead, MessageRead, ReadTimeouts};
 use super::service::{Channel, Processor};
 use crate::codec::{ThriftRead, ThriftWrite};
 use crate::error::{Error, Result};
@@ -52,6 +57,18 @@ impl Connection<TcpStream> {
     pub fn connect(addr: impl ToSocketAddrs, options: ClientOptions) -> Result<Self> {
         let stream = TcpStream::connect(addr)?;
         stream.set_nodelay(true)?;
+        stream.set_read_timeout(options.timeout)?;
+        stream.set_write_timeout(options.timeout)?;
+        Ok(Connection::new(stream, options))
+    }
+}
+
+#[cfg(unix)]
+impl Connection<std::os::unix::net::UnixStream> {
+    /// Connects to the Unix domain socket at `path` (the options' timeout as read and write
+    /// timeout).
+    pub fn connect_unix(path: impl AsRef<std::path::Path>, options: ClientOptions) -> Result<Self> {
+        let stream = std::os::unix::net::UnixStream::connect(path)?;
         stream.set_read_timeout(options.timeout)?;
         stream.set_write_timeout(options.timeout)?;
         Ok(Connection::new(stream, options))
@@ -135,7 +152,7 @@ impl<S: Read + Write> Channel for Connection<S> {
             &mut self.read_buf,
             Some(self.options.transport),
             &self.options.limits,
-            &mut Deadlines::none(),
+            None,
         )
         .and_then(|received| {
             received.ok_or_else(|| Error::from(io::Error::from(io::ErrorKind::UnexpectedEof)))
@@ -155,107 +172,53 @@ impl<S: Read + Write> Channel for Connection<S> {
     }
 }
 
-/// How long a read may wait, for a server connection.
-pub(crate) struct Deadlines<'a> {
-    /// For the first byte of a message.
-    idle: Option<Duration>,
-    /// For the rest of a message once its first byte is in.
-    message: Option<Duration>,
-    /// Sets the stream's read timeout.
-    set_timeout: Option<&'a dyn Fn(Option<Duration>) -> io::Result<()>>,
-    /// Stops waiting for a new message when set.
-    stop: Option<&'a AtomicBool>,
-}
-
-impl Deadlines<'_> {
-    fn none() -> Self {
-        Deadlines {
-            idle: None,
-            message: None,
-            set_timeout: None,
-            stop: None,
-        }
-    }
+/// What a server connection's reads need beyond a client's: timeouts, set on the stream
+/// before each read, and the stop flag of a shutdown.
+pub(crate) struct ServerRead<'a, S> {
+    timeouts: ReadTimeouts,
+    set_timeout: fn(&mut S, Option<Duration>) -> io::Result<()>,
+    stop: &'a AtomicBool,
 }
 
 /// How often an idle server connection looks at the stop flag.
 const STOP_POLL: Duration = Duration::from_millis(200);
 
 /// Reads until `buf` holds a whole message and splits it off; `Ok(None)` when the peer
-/// closed the connection between messages.
+/// closed the connection between messages (or, on a server, shutdown began while waiting
+/// for a new message). The rules are [`MessageRead`]'s, shared with the async transports.
 pub(crate) fn read_message<S: Read>(
     stream: &mut S,
     buf: &mut BytesMut,
     expect: Option<Transport>,
     limits: &FrameLimits,
-    deadlines: &mut Deadlines<'_>,
+    server: Option<ServerRead<'_, S>>,
 ) -> Result<Option<Received>> {
-    let idle_since = Instant::now();
-    let mut message_since = (!buf.is_empty()).then(Instant::now);
-    // Without timeouts (a client) every read is followed by an attempt: no quiet window can
-    // be waited for.
-    let mut probe = frame::UnframedProbe::default();
-    let mut quiet = deadlines.set_timeout.is_none();
-    let mut window = None;
+    let mut read = MessageRead::new(buf, expect, limits, server.as_ref().map(|s| s.timeouts));
     loop {
-        if !buf.is_empty() && probe.due(buf, quiet) {
-            match frame::decode(buf, expect, limits)? {
-                Some(received) => return Ok(Some(received)),
-                None => probe.failed(buf),
-            }
+        if let Some(received) = read.message(buf)? {
+            return Ok(Some(received));
         }
-        quiet = deadlines.set_timeout.is_none();
-        if let Some(set_timeout) = deadlines.set_timeout {
-            let now = Instant::now();
-            let (since, limit) = match message_since {
-                Some(since) => (since, deadlines.message),
-                None => (idle_since, deadlines.idle),
-            };
-            let mut wait = match limit {
-                Some(limit) => {
-                    let left = limit.saturating_sub(now - since);
-                    if left.is_zero() {
-                        return Err(Error::from(io::Error::new(
-                            io::ErrorKind::TimedOut,
-                            if message_since.is_some() {
-                                "a message took longer than the read timeout to arrive"
-                            } else {
-                                "idle connection"
-                            },
-                        )));
-                    }
-                    Some(left)
+        let next = read.next_read(buf)?;
+        if let Some(server) = &server {
+            let mut wait = next.wait(Instant::now());
+            if next.between_messages {
+                if server.stop.load(Ordering::Relaxed) {
+                    return Ok(None);
                 }
-                None => None,
-            };
-            if message_since.is_none() {
-                if let Some(stop) = deadlines.stop {
-                    if stop.load(Ordering::Relaxed) {
-                        return Ok(None);
-                    }
-                    wait = Some(wait.map_or(STOP_POLL, |w| w.min(STOP_POLL)));
-                }
+                wait = Some(wait.map_or(STOP_POLL, |w| w.min(STOP_POLL)));
             }
-            window = probe.window(buf);
-            if let Some(window) = window {
-                wait = Some(wait.map_or(window, |w| w.min(window)));
-            }
-            set_timeout(wait)?;
+            (server.set_timeout)(stream, wait)?;
         }
         let len = buf.len();
         buf.resize(len + READ_CHUNK, 0);
-        let read = stream.read(&mut buf[len..]);
-        let n = match read {
+        let n = match stream.read(&mut buf[len..]) {
             Ok(n) => n,
             Err(e) => {
                 buf.truncate(len);
                 match e.kind() {
                     io::ErrorKind::Interrupted => continue,
-                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                        if deadlines.set_timeout.is_some() =>
-                    {
-                        // Nothing came within the quiet window: look for the message's end.
-                        quiet = window.is_some();
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut if server.is_some() => {
+                        read.woke(&next);
                         continue;
                     }
                     _ => return Err(Error::from(e)),
@@ -263,23 +226,17 @@ pub(crate) fn read_message<S: Read>(
             }
         };
         buf.truncate(len + n);
-        if n == 0 {
-            return if buf.is_empty() {
-                Ok(None)
-            } else {
-                Err(Error::from(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "the peer closed the connection inside a message",
-                )))
-            };
+        if read.read(n, buf)? == AfterRead::Closed {
+            return Ok(None);
         }
-        message_since.get_or_insert_with(Instant::now);
     }
 }
 
 /// A threaded server: each connection is served by one of a bounded number of worker
 /// threads. Every client framing is accepted on the same port (buffered or framed, binary or
-/// compact, THeader with or without zlib) and answered in kind.
+/// compact, THeader with or without zlib, framed or not) and answered in kind. It serves any
+/// [`Listener`]: a [`TcpListener`](std::net::TcpListener), or a Unix domain socket's
+/// listener.
 ///
 /// ```no_run
 /// use std::net::TcpListener;
@@ -291,23 +248,38 @@ pub(crate) fn read_message<S: Read>(
 /// Server::new(ServerOptions::default()).serve(listener, processor)?;
 /// # Ok::<(), std::io::Error>(())
 /// ```
+///
+/// On a Unix domain socket (the path must not exist yet):
+///
+/// ```no_run
+/// # #[cfg(unix)] {
+/// use std::os::unix::net::UnixListener;
+/// use thrift_runtime::rpc::blocking::{Server, ServerOptions};
+/// use thrift_runtime::rpc::MultiplexedProcessor;
+///
+/// let listener = UnixListener::bind("/run/my-service.sock")?;
+/// Server::new(ServerOptions::default()).serve(listener, MultiplexedProcessor::new())?;
+/// # }
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Server {
     options: ServerOptions,
 }
 
-/// A server started by [`Server::spawn`].
+/// A server started by [`Server::spawn`]; dropping it shuts the server down.
 #[derive(Debug)]
-pub struct ServerHandle {
-    addr: SocketAddr,
+pub struct ServerHandle<A: Clone + std::fmt::Debug = SocketAddr> {
+    addr: A,
+    wake: fn(&A),
     stop: Arc<AtomicBool>,
     acceptor: Option<thread::JoinHandle<()>>,
 }
 
-impl ServerHandle {
+impl<A: Clone + std::fmt::Debug> ServerHandle<A> {
     /// The address the server listens on.
-    pub fn local_addr(&self) -> SocketAddr {
-        self.addr
+    pub fn local_addr(&self) -> A {
+        self.addr.clone()
     }
 
     /// Stops accepting, lets each connection finish the call it is serving, and waits for
@@ -319,14 +291,14 @@ impl ServerHandle {
     fn stop_and_join(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
         // Wake the acceptor.
-        let _ = TcpStream::connect(self.addr);
+        (self.wake)(&self.addr);
         if let Some(acceptor) = self.acceptor.take() {
             let _ = acceptor.join();
         }
     }
 }
 
-impl Drop for ServerHandle {
+impl<A: Clone + std::fmt::Debug> Drop for ServerHandle<A> {
     fn drop(&mut self) {
         self.stop_and_join();
     }
@@ -339,9 +311,9 @@ impl Server {
     }
 
     /// Serves on `listener` until the process ends.
-    pub fn serve<P: Processor + 'static>(
+    pub fn serve<L: Listener, P: Processor + 'static>(
         self,
-        listener: TcpListener,
+        listener: L,
         processor: P,
     ) -> io::Result<()> {
         let stop = Arc::new(AtomicBool::new(false));
@@ -350,11 +322,11 @@ impl Server {
     }
 
     /// Serves on `listener` in the background.
-    pub fn spawn<P: Processor + 'static>(
+    pub fn spawn<L: Listener, P: Processor + 'static>(
         self,
-        listener: TcpListener,
+        listener: L,
         processor: P,
-    ) -> io::Result<ServerHandle> {
+    ) -> io::Result<ServerHandle<L::Addr>> {
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
         let acceptor = {
@@ -366,14 +338,15 @@ impl Server {
         };
         Ok(ServerHandle {
             addr,
+            wake: L::wake,
             stop,
             acceptor: Some(acceptor),
         })
     }
 
-    fn run<P: Processor + 'static>(
+    fn run<L: Listener, P: Processor + 'static>(
         self,
-        listener: TcpListener,
+        listener: L,
         processor: Arc<P>,
         stop: Arc<AtomicBool>,
     ) {
@@ -381,7 +354,7 @@ impl Server {
         let workers = options.workers.max(1);
         // Connections wait here for a worker (the channel holds a few; the kernel's accept
         // queue the rest).
-        let (sender, receiver) = mpsc::sync_channel::<TcpStream>(workers);
+        let (sender, receiver) = mpsc::sync_channel::<L::Stream>(workers);
         let receiver = Arc::new(Mutex::new(receiver));
         let mut threads = Vec::with_capacity(workers);
         for index in 0..workers {
@@ -410,11 +383,12 @@ impl Server {
                 threads.push(thread);
             }
         }
-        for stream in listener.incoming() {
+        loop {
+            let accepted = listener.accept();
             if stop.load(Ordering::SeqCst) {
                 break;
             }
-            let Ok(stream) = stream else {
+            let Ok(stream) = accepted else {
                 // Out of file descriptors and the like: back off instead of spinning.
                 thread::sleep(Duration::from_millis(10));
                 continue;
@@ -431,32 +405,28 @@ impl Server {
 }
 
 /// Serves one connection until the client closes it, a timeout, an error, or shutdown.
-fn serve_connection<P: Processor + ?Sized>(
-    mut stream: TcpStream,
+fn serve_connection<S: Stream, P: Processor + ?Sized>(
+    mut stream: S,
     processor: &P,
     options: &ServerOptions,
     stop: &AtomicBool,
 ) {
-    let _ = stream.set_nodelay(true);
     if stream.set_write_timeout(options.write_timeout).is_err() {
         return;
     }
-    let timeouts = stream.try_clone();
-    let Ok(timeouts) = timeouts else {
-        return;
-    };
-    let set_timeout = move |t: Option<Duration>| timeouts.set_read_timeout(t);
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
     let mut out = Vec::with_capacity(READ_CHUNK);
     loop {
-        let mut deadlines = Deadlines {
-            idle: options.idle_timeout,
-            message: options.read_timeout,
-            set_timeout: Some(&set_timeout),
-            stop: Some(stop),
+        let server = ServerRead {
+            timeouts: ReadTimeouts {
+                idle: options.idle_timeout,
+                message: options.read_timeout,
+            },
+            set_timeout: S::set_read_timeout,
+            stop,
         };
         let received =
-            match read_message(&mut stream, &mut buf, None, &options.limits, &mut deadlines) {
+            match read_message(&mut stream, &mut buf, None, &options.limits, Some(server)) {
                 Ok(Some(received)) => received,
                 Ok(None) | Err(_) => return,
             };
@@ -504,7 +474,11 @@ pub fn respond<P: Processor + ?Sized>(
 /// `write` only: a client reading a large reply a little at a time would hold a worker for
 /// as long as it likes. The stream's write timeout is `limit` already; it is lowered to what
 /// is left only after a partial write, so a reply that fits in one write costs no extra call.
-fn write_within(stream: &mut TcpStream, bytes: &[u8], limit: Option<Duration>) -> io::Result<()> {
+fn write_within<S: Stream>(
+    stream: &mut S,
+    bytes: &[u8],
+    limit: Option<Duration>,
+) -> io::Result<()> {
     let deadline = limit.and_then(|limit| Instant::now().checked_add(limit));
     let mut rest = bytes;
     let mut lowered = false;
