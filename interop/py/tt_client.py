@@ -4,7 +4,7 @@ for our Rust server.
 
 usage: tt_client.py [--host H] [--port N] [--protocol binary|compact|header]
                     [--transport buffered|framed] [--multiplexed] [--zlib]
-                    [--header-payload binary|compact]
+                    [--header-payload binary|compact] [--domain-socket PATH]
 
 Opens one connection (retrying for up to 10 s while the server starts) and
 calls every ThriftTest method with the checks of Apache's test clients
@@ -109,7 +109,10 @@ class Connection(object):
     """One client connection: the socket, transport and protocol stack, the clients."""
 
     def __init__(self, args):
-        sock = TSocket.TSocket(args.host, args.port, socket_family=socket.AF_INET)
+        if args.domain_socket:
+            sock = TSocket.TSocket(unix_socket=args.domain_socket)
+        else:
+            sock = TSocket.TSocket(args.host, args.port, socket_family=socket.AF_INET)
         sock.setTimeout(CALL_TIMEOUT_MS)
         self.transport = ttpeer.wrap_transport(args.transport, sock)
         self._open_with_retry()

@@ -4,6 +4,7 @@ for our Rust client.
 
 usage: tt_server.py [--port N] [--protocol binary|compact|header]
                     [--transport buffered|framed] [--multiplexed] [--zlib]
+                    [--domain-socket PATH]
 
 Serves Apache's test/ThriftTest.thrift on 127.0.0.1 (the Python code is
 generated at run time by Apache's compiler, see ../ttgen.py) with one thread
@@ -138,8 +139,11 @@ class AnnouncingServerSocket(TSocket.TServerSocket):
 
     def listen(self):
         super().listen()
-        host, port = self.handle.getsockname()[:2]
-        print("listening on %s:%d" % (host, port), flush=True)
+        name = self.handle.getsockname()
+        if isinstance(name, str):  # a Unix domain socket's path
+            print("listening on %s" % name, flush=True)
+        else:
+            print("listening on %s:%d" % name[:2], flush=True)
 
 
 def make_processor(multiplexed):
@@ -169,7 +173,8 @@ def main(argv=None):
                         format="tt_server: %(levelname)s %(name)s: %(message)s")
     server = TServer.TThreadedServer(
         make_processor(args.multiplexed),
-        AnnouncingServerSocket(ttpeer.HOST, args.port, socket_family=socket.AF_INET),
+        (AnnouncingServerSocket(unix_socket=args.domain_socket) if args.domain_socket
+         else AnnouncingServerSocket(ttpeer.HOST, args.port, socket_family=socket.AF_INET)),
         ttpeer.transport_factory(args.transport),
         ttpeer.server_protocol_factory(args.protocol, zlib=args.zlib),
         daemon=True)  # connection threads do not keep the process alive

@@ -54,6 +54,8 @@ def add_stack_arguments(parser):
                         help='services "ThriftTest" and "SecondService" over one connection')
     parser.add_argument("--zlib", action="store_true",
                         help="add THeader's zlib transform (only with --protocol header)")
+    parser.add_argument("--domain-socket", metavar="PATH",
+                        help="a Unix domain socket at PATH instead of TCP (--port is unused)")
 
 
 def check_stack_arguments(parser, args):

@@ -24,6 +24,9 @@ pub struct Flags {
     pub asynchronous: bool,
     /// `--uuid`: also call `testUuid` (Apache 0.17's compiler cannot generate it).
     pub uuid: bool,
+    /// `--domain-socket PATH`: a Unix domain socket instead of TCP (`--host` and `--port`
+    /// are then unused).
+    pub domain_socket: Option<String>,
 }
 
 impl Flags {
@@ -39,6 +42,7 @@ impl Flags {
             zlib: false,
             asynchronous: false,
             uuid: false,
+            domain_socket: None,
         };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
@@ -62,6 +66,7 @@ impl Flags {
                 "--zlib" => flags.zlib = true,
                 "--async" => flags.asynchronous = true,
                 "--uuid" => flags.uuid = true,
+                "--domain-socket" => flags.domain_socket = Some(value()?),
                 other => return Err(format!("unknown flag {other}")),
             }
         }
@@ -76,7 +81,16 @@ impl Flags {
             other => Err(format!("unknown protocol {other}")),
         };
         let (protocol, transport) = match self.protocol.as_str() {
-            "header" => (parse_protocol(&self.header_payload)?, Transport::Header),
+            // THeader inside framed-transport frames, as Apache's `THeaderProtocol` over a
+            // `TFramedTransport`.
+            "header" => (
+                parse_protocol(&self.header_payload)?,
+                match self.transport.as_str() {
+                    "buffered" => Transport::Header,
+                    "framed" => Transport::FramedHeader,
+                    other => return Err(format!("unknown transport {other}")),
+                },
+            ),
             p => (
                 parse_protocol(p)?,
                 match self.transport.as_str() {

@@ -2,6 +2,7 @@
 //! prints `PASS name` / `FAIL name: reason` per call, `N passed, N failed`, exits non-zero on
 //! any failure.
 
+use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
 use thrift_interop::args::Flags;
@@ -11,6 +12,37 @@ use thrift_interop::types::{
     SecondServiceAsyncClient, SecondServiceClient, ThriftTestAsyncClient, ThriftTestClient,
 };
 use thrift_runtime::rpc::{blocking, tokio as rpc_tokio};
+
+/// The stream of a blocking connection: TCP, or a Unix domain socket (`--domain-socket`).
+enum Stream {
+    Tcp(std::net::TcpStream),
+    Unix(std::os::unix::net::UnixStream),
+}
+
+impl Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Stream::Tcp(s) => s.read(buf),
+            Stream::Unix(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Stream::Tcp(s) => s.write(buf),
+            Stream::Unix(s) => s.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Stream::Tcp(s) => s.flush(),
+            Stream::Unix(s) => s.flush(),
+        }
+    }
+}
 
 fn main() {
     let flags = match Flags::parse() {
@@ -36,20 +68,31 @@ fn main() {
             .build()
             .expect("a tokio runtime");
         runtime.block_on(async {
-            let connect = |mut options: blocking::ClientOptions| {
+            let connect = |options: blocking::ClientOptions| {
                 let addr = addr.clone();
+                let flags = &flags;
                 async move {
                     let started = Instant::now();
                     loop {
-                        match rpc_tokio::Connection::connect(addr.as_str(), options.clone()).await {
+                        let connected = match &flags.domain_socket {
+                            Some(path) => {
+                                rpc_tokio::Connection::connect_unix(path, options.clone()).await
+                            }
+                            None => {
+                                rpc_tokio::Connection::connect(addr.as_str(), options.clone()).await
+                            }
+                        };
+                        match connected {
                             Ok(c) => return c,
                             Err(e) if started.elapsed() > Duration::from_secs(10) => {
-                                eprintln!("interop-client: cannot connect to {addr}: {e}");
+                                eprintln!(
+                                    "interop-client: cannot connect to {}: {e}",
+                                    flags.domain_socket.as_deref().unwrap_or(&addr)
+                                );
                                 std::process::exit(1);
                             }
                             Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
                         }
-                        options.service = options.service.clone();
                     }
                 }
             };
@@ -76,10 +119,25 @@ fn main() {
         let connect = |options: blocking::ClientOptions| {
             let started = Instant::now();
             loop {
-                match blocking::Connection::connect(addr.as_str(), options.clone()) {
+                let connected = match &flags.domain_socket {
+                    Some(path) => {
+                        blocking::Connection::connect_unix(path, options.clone()).map(|c| {
+                            blocking::Connection::new(Stream::Unix(c.into_inner()), options.clone())
+                        })
+                    }
+                    None => {
+                        blocking::Connection::connect(addr.as_str(), options.clone()).map(|c| {
+                            blocking::Connection::new(Stream::Tcp(c.into_inner()), options.clone())
+                        })
+                    }
+                };
+                match connected {
                     Ok(c) => return c,
                     Err(e) if started.elapsed() > Duration::from_secs(10) => {
-                        eprintln!("interop-client: cannot connect to {addr}: {e}");
+                        eprintln!(
+                            "interop-client: cannot connect to {}: {e}",
+                            flags.domain_socket.as_deref().unwrap_or(&addr)
+                        );
                         std::process::exit(1);
                     }
                     Err(_) => std::thread::sleep(Duration::from_millis(100)),

@@ -1,6 +1,7 @@
 //! ThriftTest server with the flags and semantics of Apache's cross-language test servers;
-//! serves on 127.0.0.1 until killed. Every client framing is accepted on the one port, so
-//! `--protocol` and `--transport` only say what the test expects.
+//! serves on 127.0.0.1 (or a Unix domain socket, `--domain-socket PATH`) until killed. Every
+//! client framing is accepted on the one port, so `--protocol` and `--transport` only say what
+//! the test expects.
 
 use std::net::TcpListener;
 
@@ -10,7 +11,7 @@ use thrift_interop::types::{
     SecondServiceAsyncProcessor, SecondServiceProcessor, ThriftTestAsyncProcessor,
     ThriftTestProcessor,
 };
-use thrift_runtime::rpc::blocking::{Server, ServerOptions};
+use thrift_runtime::rpc::blocking::{self, Server, ServerOptions};
 use thrift_runtime::rpc::{tokio as rpc_tokio, AsyncMultiplexedProcessor, MultiplexedProcessor};
 
 fn main() -> std::io::Result<()> {
@@ -22,40 +23,70 @@ fn main() -> std::io::Result<()> {
         }
     };
     let addr = format!("127.0.0.1:{}", flags.port);
+    if let Some(path) = &flags.domain_socket {
+        // A socket file left by an earlier run would make binding fail.
+        let _ = std::fs::remove_file(path);
+    }
     if flags.asynchronous {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()?;
         runtime.block_on(async {
-            let listener = tokio::net::TcpListener::bind(&addr).await?;
-            println!("listening on {}", listener.local_addr()?);
-            let server = rpc_tokio::Server::new(ServerOptions::default());
-            if flags.multiplexed {
-                let mut processor = AsyncMultiplexedProcessor::new();
-                processor.register("ThriftTest", ThriftTestAsyncProcessor::new(TestHandler));
-                processor.register(
-                    "SecondService",
-                    SecondServiceAsyncProcessor::new(SecondHandler),
-                );
-                server.serve(listener, processor).await
-            } else {
-                server
-                    .serve(listener, ThriftTestAsyncProcessor::new(TestHandler))
-                    .await
+            match &flags.domain_socket {
+                Some(path) => {
+                    let listener = tokio::net::UnixListener::bind(path)?;
+                    println!("listening on {path}");
+                    serve_async(listener, flags.multiplexed).await
+                }
+                None => {
+                    let listener = tokio::net::TcpListener::bind(&addr).await?;
+                    println!("listening on {}", listener.local_addr()?);
+                    serve_async(listener, flags.multiplexed).await
+                }
             }
         })
     } else {
-        let listener = TcpListener::bind(&addr)?;
-        println!("listening on {}", listener.local_addr()?);
-        let server = Server::new(ServerOptions::default());
-        if flags.multiplexed {
-            let mut processor = MultiplexedProcessor::new();
-            processor.register("ThriftTest", ThriftTestProcessor::new(TestHandler));
-            processor.register("SecondService", SecondServiceProcessor::new(SecondHandler));
-            server.serve(listener, processor)
-        } else {
-            server.serve(listener, ThriftTestProcessor::new(TestHandler))
+        match &flags.domain_socket {
+            Some(path) => {
+                let listener = std::os::unix::net::UnixListener::bind(path)?;
+                println!("listening on {path}");
+                serve_blocking(listener, flags.multiplexed)
+            }
+            None => {
+                let listener = TcpListener::bind(&addr)?;
+                println!("listening on {}", listener.local_addr()?);
+                serve_blocking(listener, flags.multiplexed)
+            }
         }
+    }
+}
+
+fn serve_blocking(listener: impl blocking::Listener, multiplexed: bool) -> std::io::Result<()> {
+    let server = Server::new(ServerOptions::default());
+    if multiplexed {
+        let mut processor = MultiplexedProcessor::new();
+        processor.register("ThriftTest", ThriftTestProcessor::new(TestHandler));
+        processor.register("SecondService", SecondServiceProcessor::new(SecondHandler));
+        server.serve(listener, processor)
+    } else {
+        server.serve(listener, ThriftTestProcessor::new(TestHandler))
+    }
+}
+
+async fn serve_async(listener: impl rpc_tokio::Listener, multiplexed: bool) -> std::io::Result<()> {
+    let server = rpc_tokio::Server::new(ServerOptions::default());
+    if multiplexed {
+        let mut processor = AsyncMultiplexedProcessor::new();
+        processor.register("ThriftTest", ThriftTestAsyncProcessor::new(TestHandler));
+        processor.register(
+            "SecondService",
+            SecondServiceAsyncProcessor::new(SecondHandler),
+        );
+        server.serve(listener, processor).await
+    } else {
+        server
+            .serve(listener, ThriftTestAsyncProcessor::new(TestHandler))
+            .await
     }
 }
