@@ -30,6 +30,17 @@
 //! exception the handler returned); a panicking handler becomes `INTERNAL_ERROR` too, and the
 //! connection goes on; an unknown method gets `UNKNOWN_METHOD`.
 
+//!
+//! # Where things are (for maintainers)
+//!
+//! - Protocols: a [`ProtocolKind`] variant and one arm of `message.rs`'s `with_protocol!`;
+//!   the protocol's first bytes and THeader id are its own
+//!   ([`Protocol::MESSAGE_START`](crate::Protocol::MESSAGE_START)).
+//! - Framing, sans IO: `frame/` (detection, buffered, framed, and THeader in `frame/header.rs`).
+//! - Reading a message off a connection, sans IO: `reading.rs`, driven by both transports.
+//! - Where servers accept connections: `blocking/listener.rs`, `tokio/listener.rs` (TCP and
+//!   Unix domain sockets); a new stream transport is one more implementation there.
+
 pub mod context;
 mod message;
 mod service;
