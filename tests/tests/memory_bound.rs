@@ -517,6 +517,34 @@ fn call_frame(framing: Framing, len: usize) -> Vec<u8> {
     })
 }
 
+/// Telling a message's framing from its first bytes allocates nothing, in every framing (a
+/// frame's length word is tried as a protocol's first bytes first, on every framed message).
+#[test]
+fn detecting_a_framing_allocates_nothing() {
+    let transports = [
+        Transport::Buffered,
+        Transport::Framed,
+        Transport::Header,
+        Transport::FramedHeader,
+    ];
+    for transport in transports {
+        for protocol in ProtocolKind::ALL {
+            let framing = Framing {
+                transport,
+                protocol,
+                zlib: false,
+            };
+            let bytes = call_frame(framing, 16);
+            let (detected, count) = thrift_tests::alloc::allocations(|| frame::detect(&bytes));
+            assert!(
+                matches!(detected, Ok(Some((t, _))) if t == transport),
+                "{framing:?}: {detected:?}"
+            );
+            assert_eq!(count, 0, "{framing:?}: {count} allocations to detect");
+        }
+    }
+}
+
 /// Frames (framed, THeader with and without zlib, unframed) as a server splits them: at most
 /// `c·n + k` without zlib; a zlib bomb stops at `max_decompressed_size`, with at most twice
 /// that allocated (the output doubles as it inflates).

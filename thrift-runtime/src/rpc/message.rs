@@ -75,23 +75,31 @@ impl ProtocolKind {
     /// The protocol whose messages start as `bytes` does: `Ok(None)` when `bytes` is too short
     /// to tell, an error when no protocol starts so.
     pub fn detect(bytes: &[u8]) -> Result<Option<ProtocolKind>> {
-        let mut undecided = false;
+        match Self::start_of(bytes) {
+            Start::Protocol(kind) => Ok(Some(kind)),
+            Start::TooShort => Ok(None),
+            Start::Unknown => Err(not_a_message()),
+        }
+    }
+
+    /// How `bytes` starts, against every protocol's first bytes. No error is built: a frame's
+    /// length word is tried here first on every framed message.
+    pub(crate) fn start_of(bytes: &[u8]) -> Start {
+        let mut too_short = false;
         for kind in Self::ALL {
             let start = kind.message_start();
             let n = start.len().min(bytes.len());
             if bytes[..n] == start[..n] {
                 if n == start.len() {
-                    return Ok(Some(kind));
+                    return Start::Protocol(kind);
                 }
-                undecided = true;
+                too_short = true;
             }
         }
-        if undecided {
-            Ok(None)
+        if too_short {
+            Start::TooShort
         } else {
-            Err(Error::invalid_data(
-                "not a Thrift message (unknown protocol or transport)",
-            ))
+            Start::Unknown
         }
     }
 
@@ -153,6 +161,23 @@ impl ProtocolKind {
             Err(e) => Err(e),
         }
     }
+}
+
+/// How some bytes start ([`ProtocolKind::start_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Start {
+    /// A message of this protocol.
+    Protocol(ProtocolKind),
+    /// Too few bytes to tell.
+    TooShort,
+    /// No protocol's message.
+    Unknown,
+}
+
+/// The error for bytes that start no protocol's message, framed or not.
+#[cold]
+pub(crate) fn not_a_message() -> Error {
+    Error::invalid_data("not a Thrift message (unknown protocol or transport)")
 }
 
 fn needs_more_input(e: &Error) -> bool {

@@ -30,17 +30,20 @@ pub(crate) struct NextRead {
     pub(crate) between_messages: bool,
     /// Whether `until` is the end of a quiet window rather than a timeout.
     window: bool,
+    /// When these bounds were computed (none for a client, which has no timeouts here).
+    now: Option<Instant>,
 }
 
 impl NextRead {
-    /// The wait from `now` to `until`, at least a millisecond (a socket refuses a zero
-    /// timeout).
-    pub(crate) fn wait(&self, now: Instant) -> Option<Duration> {
-        self.until.map(|until| {
+    /// The wait until `until` from when the bounds were computed, at least a millisecond (a
+    /// socket refuses a zero timeout).
+    pub(crate) fn wait(&self) -> Option<Duration> {
+        let (until, now) = (self.until?, self.now?);
+        Some(
             until
                 .saturating_duration_since(now)
-                .max(Duration::from_millis(1))
-        })
+                .max(Duration::from_millis(1)),
+        )
     }
 }
 
@@ -108,6 +111,7 @@ impl<'a> MessageRead<'a> {
                 until: None,
                 between_messages,
                 window: false,
+                now: None,
             });
         };
         let (since, limit) = match self.message_since {
@@ -137,6 +141,7 @@ impl<'a> MessageRead<'a> {
             until: if window { window_end } else { deadline },
             between_messages,
             window,
+            now: Some(now),
         })
     }
 

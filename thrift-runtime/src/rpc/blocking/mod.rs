@@ -200,7 +200,7 @@ pub(crate) fn read_message<S: Read>(
         }
         let next = read.next_read(buf)?;
         if let Some(server) = &server {
-            let mut wait = next.wait(Instant::now());
+            let mut wait = next.wait();
             if next.between_messages {
                 if server.stop.load(Ordering::Relaxed) {
                     return Ok(None);

@@ -10,7 +10,7 @@ mod header;
 
 use bytes::{Buf, Bytes, BytesMut};
 
-use super::message::{Message, ProtocolKind};
+use super::message::{not_a_message, Message, ProtocolKind, Start};
 use crate::error::{Error, Result};
 use crate::limits::Limit;
 pub use crate::limits::{FrameLimits, DEFAULT_MAX_FRAME_SIZE};
@@ -72,8 +72,10 @@ pub struct Received {
 /// frame. (A length word never starts like a message: its first byte would make the frame
 /// larger than 2 GiB.)
 pub fn detect(buf: &[u8]) -> Result<Option<(Transport, ProtocolKind)>> {
-    if let Ok(found) = ProtocolKind::detect(buf) {
-        return Ok(found.map(|protocol| (Transport::Buffered, protocol)));
+    match ProtocolKind::start_of(buf) {
+        Start::Protocol(protocol) => return Ok(Some((Transport::Buffered, protocol))),
+        Start::TooShort => return Ok(None),
+        Start::Unknown => {}
     }
     let Some(frame) = buf.get(4..) else {
         return Ok(None);
@@ -82,14 +84,15 @@ pub fn detect(buf: &[u8]) -> Result<Option<(Transport, ProtocolKind)>> {
     if frame.get(..2) == Some(&header::MAGIC[..]) {
         return Ok(Some((Transport::Header, ProtocolKind::Binary)));
     }
-    match ProtocolKind::detect(frame) {
-        Ok(found) => Ok(found.map(|protocol| (Transport::Framed, protocol))),
-        Err(e) => match frame.get(4..6) {
+    match ProtocolKind::start_of(frame) {
+        Start::Protocol(protocol) => Ok(Some((Transport::Framed, protocol))),
+        Start::TooShort => Ok(None),
+        Start::Unknown => match frame.get(4..6) {
             None => Ok(None),
             Some(magic) if magic == header::MAGIC => {
                 Ok(Some((Transport::FramedHeader, ProtocolKind::Binary)))
             }
-            Some(_) => Err(e),
+            Some(_) => Err(not_a_message()),
         },
     }
 }
@@ -127,44 +130,25 @@ pub fn decode(
             ));
         }
     }
-    match transport {
+    let bytes = match transport {
         Transport::Buffered => {
             let Some(len) = protocol.message_len(buf, limits.read)? else {
                 return Ok(None);
             };
-            let bytes = buf.split_to(len).freeze();
-            let message = Message::parse(bytes, protocol, limits.read)?;
-            Ok(Some(Received {
-                message,
-                framing: Framing {
-                    transport,
-                    protocol,
-                    zlib: false,
-                },
-                header_seq: 0,
-            }))
+            buf.split_to(len).freeze()
         }
         Transport::Framed => {
             let Some(bytes) = take_frame(buf, limits.max_frame_size)? else {
                 return Ok(None);
             };
-            let message = Message::parse(bytes, protocol, limits.read)?;
-            Ok(Some(Received {
-                message,
-                framing: Framing {
-                    transport,
-                    protocol,
-                    zlib: false,
-                },
-                header_seq: 0,
-            }))
+            bytes
         }
         Transport::Header => {
             let max = limits.max_frame_size.min(header::MAX_FRAME);
             let Some(frame) = take_frame(buf, max)? else {
                 return Ok(None);
             };
-            header::decode(frame, transport, limits).map(Some)
+            return header::decode(frame, transport, limits).map(Some);
         }
         Transport::FramedHeader => {
             let max = limits.max_frame_size.min(header::MAX_FRAME + 4);
@@ -178,9 +162,19 @@ pub fn decode(
                 ));
             }
             frame.advance(4);
-            header::decode(frame, transport, limits).map(Some)
+            return header::decode(frame, transport, limits).map(Some);
         }
-    }
+    };
+    let message = Message::parse(bytes, protocol, limits.read)?;
+    Ok(Some(Received {
+        message,
+        framing: Framing {
+            transport,
+            protocol,
+            zlib: false,
+        },
+        header_seq: 0,
+    }))
 }
 
 /// Splits a whole frame (without its length word) off the front of `buf`, or `None` when
