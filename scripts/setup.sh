@@ -27,6 +27,12 @@ if ! command -v thrift >/dev/null 2>&1; then
     apt_install thrift-compiler
 fi
 
+# The TLS interop cells make their certificates with openssl (interop/tls_certs.sh).
+if ! command -v openssl >/dev/null 2>&1; then
+    echo "setup: installing openssl (certificates of the TLS interop cells)" >&2
+    apt_install openssl
+fi
+
 if ! "$PYENV/bin/python" -c 'import thrift' >/dev/null 2>&1; then
     if ! "$PYENV/bin/python" -m pip --version >/dev/null 2>&1; then
         echo "setup: creating the Python virtual environment $PYENV" >&2

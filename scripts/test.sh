@@ -13,6 +13,11 @@ cargo fmt --all --check
 # Every feature: the CLI (`thrift-codegen/cli`), serde and miette of the parser, the runtime's
 # RPC and string options. A user's default build is checked by tests/tests/first_hour.rs.
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
+# The runtime's transports one at a time (code only one side uses must not warn without
+# the other).
+for features in blocking,tls async,tls; do
+    cargo clippy -p thrift-runtime --lib --no-default-features --features "$features" --locked -- -D warnings
+done
 # What a build.rs user compiles: the generator and parser with their default features.
 cargo clippy -p thrift-codegen -p thrift-parser --lib --locked -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features --locked --quiet

@@ -6,12 +6,15 @@
 # median calls per second and p50/p99 latency over the rounds, server allocations per call,
 # and the per-round ratios behind the targets.
 #   ROUNDS=3 benchmarks/rpc/run.sh [SECONDS]     (default 3 rounds of 4 s per cell)
+# ours-async-tls and ours-blocking-tls are our servers over TLS (certificates made for the run
+# by interop/tls_certs.sh), driven by our clients over TLS: their rows beside the plain ones
+# are the cost of TLS.
 # Needs Debian's thrift compiler (benchmarks/setup.sh installs it).
 set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_CELL="${1:-4}"
 ROUNDS="${ROUNDS:-3}"
-CONTENDERS="${CONTENDERS:-ours-async ours-blocking apache volo}"
+CONTENDERS="${CONTENDERS:-ours-async ours-blocking ours-async-tls ours-blocking-tls apache volo}"
 cargo build --release --quiet
 BIN="target/release/thrift-rpc-benchmarks"
 case " $CONTENDERS " in
@@ -20,11 +23,13 @@ esac
 VOLO="volo/target/release/volo-echo-server"
 PORT=19190
 results="$(mktemp)"
-trap 'rm -f "$results"' EXIT
+CERTS="$(mktemp -d)"
+trap 'rm -rf "$results" "$CERTS"' EXIT
+../../interop/tls_certs.sh "$CERTS"
 own_client() {
     case "$1" in
-        ours-async) echo "$BIN load-async" ;;
-        ours-blocking) echo "$BIN load" ;;
+        ours-async | ours-async-tls) echo "$BIN load-async" ;;
+        ours-blocking | ours-blocking-tls) echo "$BIN load" ;;
         apache) echo "$BIN load-apache" ;;
         volo) echo "$VOLO load" ;;
     esac
@@ -35,6 +40,10 @@ for connections in 1 64; do
         # "same": our blocking client drives every server; "own": the contender's own client.
         for mode in same own; do
             PORT=$((PORT + 1))
+            case "$contender" in
+                *-tls) export TLS_CERTS="$CERTS" ;;
+                *) unset TLS_CERTS ;;
+            esac
             server_seconds=$(python3 -c "print($SECONDS_PER_CELL + 2.5)")
             if [ "$contender" = volo ]; then
                 "$VOLO" "$PORT" "$server_seconds" >"$results.server" &
@@ -60,7 +69,8 @@ for line in open(sys.argv[1]):
     round_, mode, contender, load, server = line.rstrip("\n").split("|")
     rows.append((int(round_), mode, contender, json.loads(load), json.loads(server)))
 contenders = list(dict.fromkeys(r[2] for r in rows))
-CLIENT = {"ours-async": "ours, async", "ours-blocking": "ours, blocking", "apache": "apache", "volo": "volo (TTHeader)"}
+CLIENT = {"ours-async": "ours, async", "ours-blocking": "ours, blocking", "apache": "apache", "volo": "volo (TTHeader)",
+          "ours-async-tls": "ours, async, TLS", "ours-blocking-tls": "ours, blocking, TLS"}
 def cells(mode, contender, connections):
     return [r for r in rows if r[1] == mode and r[2] == contender and r[3]["connections"] == connections]
 def median(mode, contender, connections, key):
@@ -79,7 +89,7 @@ for mode, title in (("same", "Every server driven by the same load generator (ou
             rps = median(mode, contender, connections, "rps")
             allocations = statistics.median(r[4]["allocations_per_call"] for r in cells(mode, contender, connections))
             ratio = f"{rps / apache:.2f}x" if apache else "n/a"
-            client = "ours, blocking" if mode == "same" else CLIENT[contender]
+            client = ("ours, blocking" + (", TLS" if contender.endswith("-tls") else "")) if mode == "same" else CLIENT[contender]
             print(f"| {connections} | {contender} | {client} | {rps:.0f} | {median(mode, contender, connections, 'p50_us'):.0f} | "
                   f"{median(mode, contender, connections, 'p99_us'):.0f} | {allocations:.2f} | {ratio} |")
     print()
@@ -97,6 +107,10 @@ for mode in ("same", "own"):
         ("ours-async", "volo", 64, "rps", "ours-async ÷ volo, calls/s, 64 connections (target ≥ 1x)"),
         ("ours-async", "volo", 64, "p99_us", "ours-async ÷ volo, p99, 64 connections (target < 1x)"),
         ("ours-blocking", "apache", 1, "rps", "ours-blocking ÷ apache, calls/s, 1 connection (target ≥ 1x)"),
+        ("ours-async-tls", "ours-async", 1, "rps", "ours-async over TLS ÷ plain, calls/s, 1 connection (the cost of TLS)"),
+        ("ours-async-tls", "ours-async", 64, "rps", "ours-async over TLS ÷ plain, calls/s, 64 connections"),
+        ("ours-blocking-tls", "ours-blocking", 1, "rps", "ours-blocking over TLS ÷ plain, calls/s, 1 connection"),
+        ("ours-blocking-tls", "ours-blocking", 64, "rps", "ours-blocking over TLS ÷ plain, calls/s, 64 connections"),
     ]:
         print(f"- [{mode} client] {what}, per round: {per_round(mode, a, b, connections, key)}")
 PY

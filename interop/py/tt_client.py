@@ -5,6 +5,7 @@ for our Rust server.
 usage: tt_client.py [--host H] [--port N] [--protocol binary|compact|header]
                     [--transport buffered|framed] [--multiplexed] [--zlib]
                     [--header-payload binary|compact] [--domain-socket PATH]
+                    [--ssl --ssl-ca FILE [--ssl-cert FILE --ssl-key FILE]]
 
 Opens one connection (retrying for up to 10 s while the server starts) and
 calls every ThriftTest method with the checks of Apache's test clients
@@ -27,6 +28,8 @@ id (also in the THeader frame) and the method's bare name (without the
   --header-payload P       the protocol inside THeader frames (default binary)
   --zlib                   (header only) compress calls with THeader's zlib transform
   --multiplexed            calls go to "ThriftTest:..."; also calls SecondService
+  --ssl                    TSSLSocket, checking the server's certificate against
+                           --ssl-ca and --host; --ssl-cert and --ssl-key for mutual TLS
 """
 
 import argparse
@@ -34,6 +37,7 @@ import logging
 import math
 import os
 import socket
+import ssl
 import struct
 import sys
 import time
@@ -44,7 +48,7 @@ import ttpeer  # noqa: E402  (generates the ThriftTest package)
 from thrift.protocol import TMultiplexedProtocol, TProtocolDecorator  # noqa: E402
 from thrift.protocol.TProtocol import TProtocolException  # noqa: E402
 from thrift.Thrift import TApplicationException, TMessageType  # noqa: E402
-from thrift.transport import TSocket  # noqa: E402
+from thrift.transport import TSocket, TSSLSocket  # noqa: E402
 from thrift.transport.THeaderTransport import THeaderTransport  # noqa: E402
 from thrift.transport.TTransport import TTransportException  # noqa: E402
 
@@ -109,7 +113,17 @@ class Connection(object):
     """One client connection: the socket, transport and protocol stack, the clients."""
 
     def __init__(self, args):
-        if args.domain_socket:
+        if args.ssl:
+            if not args.ssl_ca:
+                raise SystemExit("tt_client: --ssl needs --ssl-ca")
+            tls = dict(ca_certs=args.ssl_ca, certfile=args.ssl_cert, keyfile=args.ssl_key,
+                       cert_reqs=ssl.CERT_REQUIRED)
+            if args.domain_socket:
+                sock = TSSLSocket.TSSLSocket(unix_socket=args.domain_socket,
+                                             server_hostname="localhost", **tls)
+            else:
+                sock = TSSLSocket.TSSLSocket(args.host, args.port, **tls)
+        elif args.domain_socket:
             sock = TSocket.TSocket(unix_socket=args.domain_socket)
         else:
             sock = TSocket.TSocket(args.host, args.port, socket_family=socket.AF_INET)

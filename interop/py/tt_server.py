@@ -5,6 +5,7 @@ for our Rust client.
 usage: tt_server.py [--port N] [--protocol binary|compact|header]
                     [--transport buffered|framed] [--multiplexed] [--zlib]
                     [--domain-socket PATH]
+                    [--ssl --ssl-cert FILE --ssl-key FILE [--ssl-ca FILE]]
 
 Serves Apache's test/ThriftTest.thrift on 127.0.0.1 (the Python code is
 generated at run time by Apache's compiler, see ../ttgen.py) with one thread
@@ -16,6 +17,8 @@ per connection, until SIGTERM or SIGINT. Prints `listening on 127.0.0.1:N`
   --multiplexed      TMultiplexedProcessor with "ThriftTest" and "SecondService"
                      (calls must carry a "Service:" prefix)
   --zlib             (header only) compress replies to THeader clients with zlib
+  --ssl              TSSLServerSocket with --ssl-cert and --ssl-key; with --ssl-ca,
+                     clients must present a certificate it signed (mutual TLS)
 
 The handler behaves like Apache's reference test servers (test/py/TestServer.py,
 test/cpp/src/TestServer.cpp). testUuid is not served: Apache 0.17's compiler
@@ -27,6 +30,7 @@ import logging
 import os
 import signal
 import socket
+import ssl
 import sys
 import time
 
@@ -36,7 +40,7 @@ import ttpeer  # noqa: E402  (generates the ThriftTest package)
 from thrift.server import TServer  # noqa: E402
 from thrift.Thrift import TException  # noqa: E402
 from thrift.TMultiplexedProcessor import TMultiplexedProcessor  # noqa: E402
-from thrift.transport import TSocket  # noqa: E402
+from thrift.transport import TSocket, TSSLSocket  # noqa: E402
 
 from ThriftTest import SecondService, ThriftTest  # noqa: E402
 from ThriftTest.ttypes import Insanity, Numberz, Xception, Xception2, Xtruct  # noqa: E402
@@ -134,7 +138,7 @@ class SecondServiceHandler(object):
         return 'testString("' + thing + '")'
 
 
-class AnnouncingServerSocket(TSocket.TServerSocket):
+class Announcing(object):
     """A server socket that prints `listening on HOST:PORT` once it listens."""
 
     def listen(self):
@@ -144,6 +148,31 @@ class AnnouncingServerSocket(TSocket.TServerSocket):
             print("listening on %s" % name, flush=True)
         else:
             print("listening on %s:%d" % name[:2], flush=True)
+
+
+class AnnouncingServerSocket(Announcing, TSocket.TServerSocket):
+    pass
+
+
+class AnnouncingSSLServerSocket(Announcing, TSSLSocket.TSSLServerSocket):
+    pass
+
+
+def server_socket(args):
+    if args.ssl:
+        if not args.ssl_cert:
+            raise SystemExit("tt_server: --ssl needs --ssl-cert and --ssl-key")
+        # TSSLBase's default context is PROTOCOL_TLS_CLIENT's, for servers too, which checks
+        # host names and so cannot serve: a server context, as Apache's test server makes.
+        tls = dict(certfile=args.ssl_cert, keyfile=args.ssl_key, ca_certs=args.ssl_ca,
+                   ssl_version=ssl.PROTOCOL_TLS_SERVER,
+                   cert_reqs=ssl.CERT_REQUIRED if args.ssl_ca else ssl.CERT_NONE)
+        if args.domain_socket:
+            return AnnouncingSSLServerSocket(unix_socket=args.domain_socket, **tls)
+        return AnnouncingSSLServerSocket(ttpeer.HOST, args.port, **tls)
+    if args.domain_socket:
+        return AnnouncingServerSocket(unix_socket=args.domain_socket)
+    return AnnouncingServerSocket(ttpeer.HOST, args.port, socket_family=socket.AF_INET)
 
 
 def make_processor(multiplexed):
@@ -173,8 +202,7 @@ def main(argv=None):
                         format="tt_server: %(levelname)s %(name)s: %(message)s")
     server = TServer.TThreadedServer(
         make_processor(args.multiplexed),
-        (AnnouncingServerSocket(unix_socket=args.domain_socket) if args.domain_socket
-         else AnnouncingServerSocket(ttpeer.HOST, args.port, socket_family=socket.AF_INET)),
+        server_socket(args),
         ttpeer.transport_factory(args.transport),
         ttpeer.server_protocol_factory(args.protocol, zlib=args.zlib),
         daemon=True)  # connection threads do not keep the process alive

@@ -56,11 +56,24 @@ def add_stack_arguments(parser):
                         help="add THeader's zlib transform (only with --protocol header)")
     parser.add_argument("--domain-socket", metavar="PATH",
                         help="a Unix domain socket at PATH instead of TCP (--port is unused)")
+    parser.add_argument("--ssl", action="store_true",
+                        help="TLS (TSSLSocket, TSSLServerSocket) below the transport")
+    parser.add_argument("--ssl-cert", metavar="FILE",
+                        help="PEM certificate chain: the server's, or the client's for mutual TLS")
+    parser.add_argument("--ssl-key", metavar="FILE", help="PEM private key of --ssl-cert")
+    parser.add_argument("--ssl-ca", metavar="FILE",
+                        help="PEM CA certificates: a client trusts them to sign the server's "
+                             "certificate; a server given them requires client certificates "
+                             "they signed (mutual TLS)")
 
 
 def check_stack_arguments(parser, args):
     if args.zlib and args.protocol != "header":
         parser.error("--zlib needs --protocol header")
+    if not args.ssl and (args.ssl_cert or args.ssl_key or args.ssl_ca):
+        parser.error("--ssl-cert, --ssl-key and --ssl-ca need --ssl")
+    if bool(args.ssl_cert) != bool(args.ssl_key):
+        parser.error("--ssl-cert and --ssl-key go together")
 
 
 # ---------------------------------------------------------------- transports

@@ -1,7 +1,10 @@
 //! The flags of Apache's cross-language test clients and servers.
 
+use std::path::Path;
+use std::sync::Arc;
+
 use thrift_runtime::rpc::blocking::ClientOptions;
-use thrift_runtime::rpc::{ProtocolKind, Transport};
+use thrift_runtime::rpc::{tls, ProtocolKind, Transport};
 
 /// Parsed flags.
 #[derive(Clone, Debug)]
@@ -27,6 +30,16 @@ pub struct Flags {
     /// `--domain-socket PATH`: a Unix domain socket instead of TCP (`--host` and `--port`
     /// are then unused).
     pub domain_socket: Option<String>,
+    /// `--ssl`: TLS below the transport.
+    pub ssl: bool,
+    /// `--ssl-cert FILE`: the server's certificate chain (PEM), or the client's for mutual
+    /// TLS.
+    pub ssl_cert: Option<String>,
+    /// `--ssl-key FILE`: the private key of `--ssl-cert` (PEM).
+    pub ssl_key: Option<String>,
+    /// `--ssl-ca FILE`: CA certificates (PEM). A client trusts them to sign the server's
+    /// certificate; a server given them requires client certificates they signed.
+    pub ssl_ca: Option<String>,
 }
 
 impl Flags {
@@ -43,6 +56,10 @@ impl Flags {
             asynchronous: false,
             uuid: false,
             domain_socket: None,
+            ssl: false,
+            ssl_cert: None,
+            ssl_key: None,
+            ssl_ca: None,
         };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
@@ -67,10 +84,54 @@ impl Flags {
                 "--async" => flags.asynchronous = true,
                 "--uuid" => flags.uuid = true,
                 "--domain-socket" => flags.domain_socket = Some(value()?),
+                "--ssl" => flags.ssl = true,
+                "--ssl-cert" => flags.ssl_cert = Some(value()?),
+                "--ssl-key" => flags.ssl_key = Some(value()?),
+                "--ssl-ca" => flags.ssl_ca = Some(value()?),
                 other => return Err(format!("unknown flag {other}")),
             }
         }
+        if !flags.ssl
+            && (flags.ssl_cert.is_some() || flags.ssl_key.is_some() || flags.ssl_ca.is_some())
+        {
+            return Err("--ssl-cert, --ssl-key and --ssl-ca need --ssl".into());
+        }
+        if flags.ssl_cert.is_some() != flags.ssl_key.is_some() {
+            return Err("--ssl-cert and --ssl-key go together".into());
+        }
         Ok(flags)
+    }
+
+    /// With `--ssl`: the server's TLS configuration (`--ssl-cert`, `--ssl-key`, and
+    /// `--ssl-ca` for mutual TLS).
+    pub fn server_tls(&self) -> Result<Option<Arc<tls::rustls::ServerConfig>>, String> {
+        if !self.ssl {
+            return Ok(None);
+        }
+        let (Some(cert), Some(key)) = (&self.ssl_cert, &self.ssl_key) else {
+            return Err("--ssl needs --ssl-cert and --ssl-key on a server".into());
+        };
+        tls::server_config(cert, key, self.ssl_ca.as_deref().map(Path::new))
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+
+    /// With `--ssl`: the client's TLS configuration (`--ssl-ca`, and `--ssl-cert` with
+    /// `--ssl-key` for mutual TLS).
+    pub fn client_tls(&self) -> Result<Option<Arc<tls::rustls::ClientConfig>>, String> {
+        if !self.ssl {
+            return Ok(None);
+        }
+        let Some(ca) = &self.ssl_ca else {
+            return Err("--ssl needs --ssl-ca on a client".into());
+        };
+        let identity = match (&self.ssl_cert, &self.ssl_key) {
+            (Some(cert), Some(key)) => Some((Path::new(cert), Path::new(key))),
+            _ => None,
+        };
+        tls::client_config(ca, identity)
+            .map(Some)
+            .map_err(|e| e.to_string())
     }
 
     /// The client options these flags describe.

@@ -8,6 +8,10 @@
 //! In the first table every server is driven by the same load generator (our blocking
 //! client), so the servers are what differs; every server speaks framed binary, which all
 //! contenders share. In the second, each contender's own client calls its own server.
+//!
+//! `ours-async-tls` and `ours-blocking-tls` are our servers behind a `TlsListener`, with the
+//! certificates in the directory `TLS_CERTS` names (`interop/tls_certs.sh` makes them); with
+//! `TLS_CERTS` set, `load` and `load-async` connect over TLS too.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -80,18 +84,56 @@ impl apache::EchoSyncHandler for ApacheHandler {
     }
 }
 
+/// With `TLS_CERTS` set: the directory of `ca.pem`, `server.pem` and `server.key`.
+fn tls_certs() -> Option<std::path::PathBuf> {
+    std::env::var_os("TLS_CERTS").map(std::path::PathBuf::from)
+}
+
+fn server_tls() -> std::sync::Arc<thrift_runtime::rpc::tls::rustls::ServerConfig> {
+    let dir = tls_certs().expect("TLS_CERTS: the certificates' directory");
+    thrift_runtime::rpc::tls::server_config(dir.join("server.pem"), dir.join("server.key"), None)
+        .expect("the server's certificate")
+}
+
+fn client_tls() -> Option<std::sync::Arc<thrift_runtime::rpc::tls::rustls::ClientConfig>> {
+    let dir = tls_certs()?;
+    Some(thrift_runtime::rpc::tls::client_config(dir.join("ca.pem"), None).expect("the CA"))
+}
+
 fn serve(contender: &str, port: u16) {
     let addr = format!("127.0.0.1:{port}");
     match contender {
-        "ours-blocking" => {
+        "ours-blocking" | "ours-blocking-tls" => {
+            use thrift_runtime::rpc::blocking::{Server, ServerOptions, TlsListener};
             let listener = std::net::TcpListener::bind(&addr).expect("bind");
-            let options = thrift_runtime::rpc::blocking::ServerOptions {
+            let options = ServerOptions {
                 workers: 128,
                 ..Default::default()
             };
             let processor = ours::echo::EchoProcessor::new(OursHandler);
+            if contender.ends_with("-tls") {
+                let listener = TlsListener::new(listener, server_tls());
+                std::thread::spawn(move || Server::new(options).serve(listener, processor));
+            } else {
+                std::thread::spawn(move || Server::new(options).serve(listener, processor));
+            }
+        }
+        "ours-async-tls" => {
+            let config = server_tls();
             std::thread::spawn(move || {
-                thrift_runtime::rpc::blocking::Server::new(options).serve(listener, processor)
+                let runtime = tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .enable_all()
+                    .build()
+                    .expect("runtime");
+                runtime.block_on(async {
+                    let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
+                    let listener = thrift_runtime::rpc::tokio::TlsListener::new(listener, config);
+                    let processor = ours::echo::EchoAsyncProcessor::new(OursHandler);
+                    thrift_runtime::rpc::tokio::Server::new(Default::default())
+                        .serve(listener, processor)
+                        .await
+                })
             });
         }
         "ours-async" => {
@@ -136,26 +178,48 @@ fn serve(contender: &str, port: u16) {
     }
 }
 
-/// Our blocking client, one thread and connection per simulated client.
+/// Our blocking client, one thread and connection per simulated client (over TLS with
+/// `TLS_CERTS`).
 fn load(port: u16, connections: usize, seconds: f64) {
     use thrift_runtime::rpc::blocking::{ClientOptions, Connection};
     use thrift_runtime::rpc::{ProtocolKind, Transport};
     let addr = format!("127.0.0.1:{port}");
     let message = "x".repeat(32);
-    load::blocking(
-        connections,
-        seconds,
-        || {
-            let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
-            ours::echo::EchoClient::new(load::retry(|| {
-                Connection::connect(addr.as_str(), options.clone())
-            }))
-        },
-        |client| {
-            let reply = client.echo(message.clone()).expect("echo");
-            assert_eq!(reply.len(), message.len());
-        },
-    );
+    let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+    fn call<C: thrift_runtime::rpc::Channel>(
+        client: &mut ours::echo::EchoClient<C>,
+        message: &str,
+    ) {
+        let reply = client.echo(message.to_owned()).expect("echo");
+        assert_eq!(reply.len(), message.len());
+    }
+    match client_tls() {
+        Some(config) => load::blocking(
+            connections,
+            seconds,
+            || {
+                ours::echo::EchoClient::new(load::retry(|| {
+                    Connection::connect_tls(
+                        addr.as_str(),
+                        "localhost",
+                        config.clone(),
+                        options.clone(),
+                    )
+                }))
+            },
+            |client| call(client, &message),
+        ),
+        None => load::blocking(
+            connections,
+            seconds,
+            || {
+                ours::echo::EchoClient::new(load::retry(|| {
+                    Connection::connect(addr.as_str(), options.clone())
+                }))
+            },
+            |client| call(client, &message),
+        ),
+    }
 }
 
 /// Our async client on a 2-thread tokio runtime, one task and connection per simulated client.
@@ -168,15 +232,31 @@ fn load_async(port: u16, connections: usize, seconds: f64) {
         .build()
         .expect("runtime");
     let window = load::Window::new(seconds);
+    let tls = client_tls();
     let all = runtime.block_on(async move {
         let tasks: Vec<_> = (0..connections)
             .map(|_| {
+                let tls = tls.clone();
                 tokio::spawn(async move {
                     let addr = format!("127.0.0.1:{port}");
                     let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
                     let mut connection = None;
                     for _ in 0..100 {
-                        match rpc_tokio::Connection::connect(addr.as_str(), options.clone()).await {
+                        let connected = match &tls {
+                            Some(config) => {
+                                rpc_tokio::Connection::connect_tls(
+                                    addr.as_str(),
+                                    "localhost",
+                                    config.clone(),
+                                    options.clone(),
+                                )
+                                .await
+                            }
+                            None => {
+                                rpc_tokio::Connection::connect(addr.as_str(), options.clone()).await
+                            }
+                        };
+                        match connected {
                             Ok(c) => {
                                 connection = Some(c);
                                 break;

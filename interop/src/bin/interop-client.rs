@@ -3,6 +3,7 @@
 //! any failure.
 
 use std::io::{Read, Write};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use thrift_interop::args::Flags;
@@ -11,38 +12,13 @@ use thrift_interop::run_checks;
 use thrift_interop::types::{
     SecondServiceAsyncClient, SecondServiceClient, ThriftTestAsyncClient, ThriftTestClient,
 };
-use thrift_runtime::rpc::{blocking, tokio as rpc_tokio};
+use thrift_runtime::rpc::{blocking, tls, tokio as rpc_tokio};
 
-/// The stream of a blocking connection: TCP, or a Unix domain socket (`--domain-socket`).
-enum Stream {
-    Tcp(std::net::TcpStream),
-    Unix(std::os::unix::net::UnixStream),
-}
+/// The stream of a blocking connection: TCP, a Unix domain socket (`--domain-socket`),
+/// either under TLS (`--ssl`).
+trait Stream: Read + Write + Send {}
 
-impl Read for Stream {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match self {
-            Stream::Tcp(s) => s.read(buf),
-            Stream::Unix(s) => s.read(buf),
-        }
-    }
-}
-
-impl Write for Stream {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Stream::Tcp(s) => s.write(buf),
-            Stream::Unix(s) => s.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            Stream::Tcp(s) => s.flush(),
-            Stream::Unix(s) => s.flush(),
-        }
-    }
-}
+impl<S: Read + Write + Send> Stream for S {}
 
 fn main() {
     let flags = match Flags::parse() {
@@ -59,6 +35,17 @@ fn main() {
             std::process::exit(2);
         }
     };
+    let tls = match flags.client_tls() {
+        Ok(tls) => tls,
+        Err(e) => {
+            eprintln!("interop-client: {e}");
+            std::process::exit(2);
+        }
+    };
+    if tls.is_some() && flags.asynchronous && flags.domain_socket.is_some() {
+        eprintln!("interop-client: --async --ssl connects over TCP only");
+        std::process::exit(2);
+    }
     let addr = format!("{}:{}", flags.host, flags.port);
     let mut report = Report::default();
     if flags.asynchronous {
@@ -71,14 +58,24 @@ fn main() {
             let connect = |options: blocking::ClientOptions| {
                 let addr = addr.clone();
                 let flags = &flags;
+                let tls = tls.clone();
                 async move {
                     let started = Instant::now();
                     loop {
-                        let connected = match &flags.domain_socket {
-                            Some(path) => {
+                        let connected = match (&flags.domain_socket, &tls) {
+                            (Some(path), _) => {
                                 rpc_tokio::Connection::connect_unix(path, options.clone()).await
                             }
-                            None => {
+                            (None, Some(config)) => {
+                                rpc_tokio::Connection::connect_tls(
+                                    addr.as_str(),
+                                    &flags.host,
+                                    Arc::clone(config),
+                                    options.clone(),
+                                )
+                                .await
+                            }
+                            (None, None) => {
                                 rpc_tokio::Connection::connect(addr.as_str(), options.clone()).await
                             }
                         };
@@ -119,18 +116,8 @@ fn main() {
         let connect = |options: blocking::ClientOptions| {
             let started = Instant::now();
             loop {
-                let connected = match &flags.domain_socket {
-                    Some(path) => {
-                        blocking::Connection::connect_unix(path, options.clone()).map(|c| {
-                            blocking::Connection::new(Stream::Unix(c.into_inner()), options.clone())
-                        })
-                    }
-                    None => {
-                        blocking::Connection::connect(addr.as_str(), options.clone()).map(|c| {
-                            blocking::Connection::new(Stream::Tcp(c.into_inner()), options.clone())
-                        })
-                    }
-                };
+                let connected = connect_blocking(&flags, &addr, tls.as_ref(), &options)
+                    .map(|stream| blocking::Connection::new(stream, options.clone()));
                 match connected {
                     Ok(c) => return c,
                     Err(e) if started.elapsed() > Duration::from_secs(10) => {
@@ -168,4 +155,42 @@ fn main() {
     if report.failed > 0 {
         std::process::exit(1);
     }
+}
+
+/// A blocking connection's stream, as the flags say.
+fn connect_blocking(
+    flags: &Flags,
+    addr: &str,
+    tls: Option<&Arc<tls::rustls::ClientConfig>>,
+    options: &blocking::ClientOptions,
+) -> thrift_runtime::Result<Box<dyn Stream>> {
+    Ok(match (&flags.domain_socket, tls) {
+        (None, None) => {
+            Box::new(blocking::Connection::connect(addr, options.clone())?.into_inner())
+        }
+        (None, Some(config)) => Box::new(
+            blocking::Connection::connect_tls(
+                addr,
+                &flags.host,
+                Arc::clone(config),
+                options.clone(),
+            )?
+            .into_inner(),
+        ),
+        (Some(path), None) => {
+            Box::new(blocking::Connection::connect_unix(path, options.clone())?.into_inner())
+        }
+        (Some(path), Some(config)) => {
+            // TLS over a Unix domain socket: the session made by hand over the stream.
+            let stream = blocking::Connection::connect_unix(path, options.clone())?.into_inner();
+            let session = tls::rustls::ClientConnection::new(
+                Arc::clone(config),
+                tls::server_name("localhost")?,
+            )
+            .map_err(std::io::Error::other)?;
+            let mut stream = blocking::TlsStream::new(session, stream);
+            stream.handshake()?;
+            Box::new(stream)
+        }
+    })
 }

@@ -1,5 +1,6 @@
 //! ThriftTest server with the flags and semantics of Apache's cross-language test servers;
-//! serves on 127.0.0.1 (or a Unix domain socket, `--domain-socket PATH`) until killed. Every
+//! serves on 127.0.0.1 (or a Unix domain socket, `--domain-socket PATH`; over TLS with
+//! `--ssl --ssl-cert FILE --ssl-key FILE [--ssl-ca FILE]`) until killed. Every
 //! client framing is accepted on the one port, so `--protocol` and `--transport` only say what
 //! the test expects.
 
@@ -11,7 +12,7 @@ use thrift_interop::types::{
     SecondServiceAsyncProcessor, SecondServiceProcessor, ThriftTestAsyncProcessor,
     ThriftTestProcessor,
 };
-use thrift_runtime::rpc::blocking::{self, Server, ServerOptions};
+use thrift_runtime::rpc::blocking::{self, Server, ServerOptions, TlsListener};
 use thrift_runtime::rpc::{tokio as rpc_tokio, AsyncMultiplexedProcessor, MultiplexedProcessor};
 
 fn main() -> std::io::Result<()> {
@@ -27,36 +28,63 @@ fn main() -> std::io::Result<()> {
         // A socket file left by an earlier run would make binding fail.
         let _ = std::fs::remove_file(path);
     }
+    let tls = match flags.server_tls() {
+        Ok(tls) => tls,
+        Err(e) => {
+            eprintln!("interop-server: {e}");
+            std::process::exit(2);
+        }
+    };
     if flags.asynchronous {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()?;
         runtime.block_on(async {
-            match &flags.domain_socket {
-                Some(path) => {
+            let multiplexed = flags.multiplexed;
+            match (&flags.domain_socket, tls) {
+                (Some(path), tls) => {
                     let listener = tokio::net::UnixListener::bind(path)?;
                     println!("listening on {path}");
-                    serve_async(listener, flags.multiplexed).await
+                    match tls {
+                        Some(config) => {
+                            let listener = rpc_tokio::TlsListener::new(listener, config);
+                            serve_async(listener, multiplexed).await
+                        }
+                        None => serve_async(listener, multiplexed).await,
+                    }
                 }
-                None => {
+                (None, tls) => {
                     let listener = tokio::net::TcpListener::bind(&addr).await?;
                     println!("listening on {}", listener.local_addr()?);
-                    serve_async(listener, flags.multiplexed).await
+                    match tls {
+                        Some(config) => {
+                            let listener = rpc_tokio::TlsListener::new(listener, config);
+                            serve_async(listener, multiplexed).await
+                        }
+                        None => serve_async(listener, multiplexed).await,
+                    }
                 }
             }
         })
     } else {
+        let multiplexed = flags.multiplexed;
         match &flags.domain_socket {
             Some(path) => {
                 let listener = std::os::unix::net::UnixListener::bind(path)?;
                 println!("listening on {path}");
-                serve_blocking(listener, flags.multiplexed)
+                match tls {
+                    Some(config) => serve_blocking(TlsListener::new(listener, config), multiplexed),
+                    None => serve_blocking(listener, multiplexed),
+                }
             }
             None => {
                 let listener = TcpListener::bind(&addr)?;
                 println!("listening on {}", listener.local_addr()?);
-                serve_blocking(listener, flags.multiplexed)
+                match tls {
+                    Some(config) => serve_blocking(TlsListener::new(listener, config), multiplexed),
+                    None => serve_blocking(listener, multiplexed),
+                }
             }
         }
     }

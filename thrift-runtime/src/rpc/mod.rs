@@ -40,6 +40,8 @@
 //! - Reading a message off a connection, sans IO: `reading.rs`, driven by both transports.
 //! - Where servers accept connections: `blocking/listener.rs`, `tokio/listener.rs` (TCP and
 //!   Unix domain sockets); a new stream transport is one more implementation there.
+//! - TLS: `tls.rs` (configurations), `blocking/tls.rs` and `tokio/tls.rs` (a listener and a
+//!   client connect each).
 
 pub mod context;
 mod message;
@@ -62,6 +64,9 @@ pub mod tokio;
 
 #[cfg(feature = "tower")]
 pub mod tower;
+
+#[cfg(feature = "tls")]
+pub mod tls;
 
 pub use message::{Headers, Message, ProtocolKind};
 pub use service::{

@@ -31,12 +31,14 @@ pub(crate) struct NextRead {
     /// Whether `until` is the end of a quiet window rather than a timeout.
     window: bool,
     /// When these bounds were computed (none for a client, which has no timeouts here).
+    #[cfg_attr(not(feature = "blocking"), allow(dead_code))]
     now: Option<Instant>,
 }
 
 impl NextRead {
     /// The wait until `until` from when the bounds were computed, at least a millisecond (a
-    /// socket refuses a zero timeout).
+    /// socket refuses a zero timeout). For socket timeouts: the blocking side's.
+    #[cfg(feature = "blocking")]
     pub(crate) fn wait(&self) -> Option<Duration> {
         let (until, now) = (self.until?, self.now?);
         Some(

@@ -4,6 +4,8 @@
 //! sockets).
 
 mod listener;
+#[cfg(feature = "tls")]
+mod tls;
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
@@ -15,6 +17,8 @@ use std::time::{Duration, Instant};
 use bytes::BytesMut;
 
 pub use self::listener::{Listener, Stream};
+#[cfg(feature = "tls")]
+pub use self::tls::{TlsListener, TlsStream};
 use super::frame::{self, FrameLimits, Received, Transport};
 use super::options::call_name;
 pub use super::options::{ClientOptions, ServerOptions};

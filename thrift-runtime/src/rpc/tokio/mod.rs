@@ -9,6 +9,8 @@
 //! (feature `tower`).
 
 mod listener;
+#[cfg(feature = "tls")]
+mod tls;
 
 use std::collections::HashMap;
 use std::future::{poll_fn, Future};
@@ -25,6 +27,8 @@ use ::tokio::sync::{mpsc, oneshot, watch};
 use bytes::BytesMut;
 
 pub use self::listener::Listener;
+#[cfg(feature = "tls")]
+pub use self::tls::{TlsListener, TlsStream};
 use super::frame::{self, Received};
 use super::message::{Message, ProtocolKind};
 use super::options::call_name;

@@ -1,0 +1,394 @@
+//! TLS: both servers behind a `TlsListener` serve both clients' `connect_tls` in every
+//! framing; mutual TLS admits only clients with a certificate of its CA; a client refuses a
+//! server its CA did not sign or whose name does not match; plaintext, garbage and stalled
+//! handshakes close their connection only. Certificates are made here with rcgen.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rcgen::{
+    BasicConstraints, Certificate, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa,
+    KeyPair,
+};
+use thrift_interop::handler::TestHandler;
+use thrift_interop::types::{
+    ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
+};
+use thrift_runtime::rpc::blocking::{
+    ClientOptions, Connection, Server, ServerOptions, TlsListener, TlsStream,
+};
+use thrift_runtime::rpc::{tls, tokio as rpc_tokio, ProtocolKind, Transport};
+
+/// A CA, a server certificate for `localhost` and `127.0.0.1` and a client certificate it
+/// signed, and a second CA that signed nothing here; PEM files in a directory of their own.
+struct Certs {
+    dir: PathBuf,
+}
+
+impl Certs {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("thrift-tls-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (ca, ca_key) = authority("thrift test CA");
+        let (other, _) = authority("another CA");
+        let leaf = |names: Vec<String>, usage, name: &str| {
+            let key = KeyPair::generate().unwrap();
+            let mut params = CertificateParams::new(names).unwrap();
+            params.distinguished_name.push(DnType::CommonName, name);
+            params.extended_key_usages = vec![usage];
+            let cert = params.signed_by(&key, &ca, &ca_key).unwrap();
+            (cert.pem(), key.serialize_pem())
+        };
+        let (server, server_key) = leaf(
+            vec!["localhost".into(), "127.0.0.1".into()],
+            ExtendedKeyUsagePurpose::ServerAuth,
+            "localhost",
+        );
+        let (client, client_key) = leaf(
+            vec![],
+            ExtendedKeyUsagePurpose::ClientAuth,
+            "thrift test client",
+        );
+        for (file, pem) in [
+            ("ca.pem", ca.pem()),
+            ("other-ca.pem", other.pem()),
+            ("server.pem", server),
+            ("server.key", server_key),
+            ("client.pem", client),
+            ("client.key", client_key),
+        ] {
+            std::fs::write(dir.join(file), pem).unwrap();
+        }
+        Certs { dir }
+    }
+
+    fn path(&self, file: &str) -> PathBuf {
+        self.dir.join(file)
+    }
+
+    /// The server's configuration; with `mutual`, clients need a certificate of the CA.
+    fn server(&self, mutual: bool) -> Arc<tls::rustls::ServerConfig> {
+        let ca = self.path("ca.pem");
+        tls::server_config(
+            self.path("server.pem"),
+            self.path("server.key"),
+            mutual.then_some(ca.as_path()),
+        )
+        .unwrap()
+    }
+
+    /// A client trusting `ca` (a file here), presenting the client certificate if `identity`.
+    fn client(&self, ca: &str, identity: bool) -> Arc<tls::rustls::ClientConfig> {
+        let (cert, key) = (self.path("client.pem"), self.path("client.key"));
+        tls::client_config(
+            self.path(ca),
+            identity.then_some((cert.as_path(), key.as_path())),
+        )
+        .unwrap()
+    }
+}
+
+impl Drop for Certs {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn authority(name: &str) -> (Certificate, KeyPair) {
+    let key = KeyPair::generate().unwrap();
+    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    params.distinguished_name.push(DnType::CommonName, name);
+    let cert = params.self_signed(&key).unwrap();
+    (cert, key)
+}
+
+fn options() -> ServerOptions {
+    ServerOptions {
+        workers: 2,
+        idle_timeout: Some(Duration::from_millis(600)),
+        read_timeout: Some(Duration::from_millis(600)),
+        ..ServerOptions::default()
+    }
+}
+
+/// Starts a blocking or async ThriftTest server over TLS on 127.0.0.1; the guard stops it.
+fn start(
+    config: Arc<tls::rustls::ServerConfig>,
+    asynchronous: bool,
+) -> (SocketAddr, Box<dyn std::any::Any>) {
+    if asynchronous {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        let listener = rpc_tokio::TlsListener::new(listener, config);
+        let processor = ThriftTestAsyncProcessor::new(TestHandler);
+        runtime.spawn(rpc_tokio::Server::new(options()).serve(listener, processor));
+        (addr, Box::new(runtime))
+    } else {
+        let listener = TlsListener::new(TcpListener::bind("127.0.0.1:0").unwrap(), config);
+        let handle = Server::new(options())
+            .spawn(listener, ThriftTestProcessor::new(TestHandler))
+            .unwrap();
+        (handle.local_addr(), Box::new(handle))
+    }
+}
+
+fn client_options(protocol: ProtocolKind, transport: Transport) -> ClientOptions {
+    let mut options = ClientOptions::new(protocol, transport);
+    options.timeout = Some(Duration::from_secs(5));
+    options
+}
+
+const TRANSPORTS: [Transport; 4] = [
+    Transport::Buffered,
+    Transport::Framed,
+    Transport::Header,
+    Transport::FramedHeader,
+];
+
+/// Blocking calls over TLS in every framing.
+fn blocking_calls(addr: SocketAddr, config: &Arc<tls::rustls::ClientConfig>) {
+    for transport in TRANSPORTS {
+        for protocol in ProtocolKind::ALL {
+            let connection = Connection::connect_tls(
+                addr,
+                "localhost",
+                Arc::clone(config),
+                client_options(protocol, transport),
+            )
+            .unwrap();
+            let mut client = ThriftTestClient::new(connection);
+            let big = "x".repeat(100_000);
+            assert_eq!(client.test_string(big.clone()).unwrap(), big);
+            assert_eq!(
+                client.test_i32(-7).unwrap(),
+                -7,
+                "{protocol:?} {transport:?}"
+            );
+        }
+    }
+}
+
+/// Async calls over TLS in every framing, several at once on one connection.
+fn async_calls(addr: SocketAddr, config: &Arc<tls::rustls::ClientConfig>) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        for transport in TRANSPORTS {
+            for protocol in ProtocolKind::ALL {
+                let connection = rpc_tokio::Connection::connect_tls(
+                    addr,
+                    "127.0.0.1",
+                    Arc::clone(config),
+                    client_options(protocol, transport),
+                )
+                .await
+                .unwrap();
+                let client = ThriftTestAsyncClient::new(connection);
+                let (a, b) = tokio::join!(client.test_i64(1 << 40), client.test_string("s".into()));
+                assert_eq!(a.unwrap(), 1 << 40, "{protocol:?} {transport:?}");
+                assert_eq!(b.unwrap(), "s");
+            }
+        }
+    });
+}
+
+#[test]
+fn both_servers_serve_both_clients_over_tls_in_every_framing() {
+    let certs = Certs::new("serve");
+    let client = certs.client("ca.pem", false);
+    for asynchronous in [false, true] {
+        let (addr, _server) = start(certs.server(false), asynchronous);
+        blocking_calls(addr, &client);
+        async_calls(addr, &client);
+    }
+}
+
+#[test]
+fn mutual_tls_admits_only_clients_with_a_certificate_of_its_ca() {
+    let certs = Certs::new("mutual");
+    for asynchronous in [false, true] {
+        let (addr, _server) = start(certs.server(true), asynchronous);
+        // With the client certificate: served.
+        blocking_calls(addr, &certs.client("ca.pem", true));
+        async_calls(addr, &certs.client("ca.pem", true));
+        // Without one: the server ends the handshake (under TLS 1.3 the client learns it at
+        // its first read).
+        let options = client_options(ProtocolKind::Binary, Transport::Framed);
+        let refused = Connection::connect_tls(
+            addr,
+            "localhost",
+            certs.client("ca.pem", false),
+            options.clone(),
+        )
+        .and_then(|connection| ThriftTestClient::new(connection).test_i32(1));
+        let message = refused
+            .expect_err("a client without a certificate")
+            .to_string();
+        assert!(
+            message.contains("TLS") || message.contains("closed"),
+            "{message}"
+        );
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let refused = runtime.block_on(async {
+            let connection = rpc_tokio::Connection::connect_tls(
+                addr,
+                "localhost",
+                certs.client("ca.pem", false),
+                options,
+            )
+            .await?;
+            ThriftTestAsyncClient::new(connection).test_i32(1).await
+        });
+        assert!(refused.is_err(), "{refused:?}");
+    }
+}
+
+#[test]
+fn a_client_refuses_a_server_its_ca_did_not_sign_or_of_another_name() {
+    let certs = Certs::new("refuse");
+    for asynchronous in [false, true] {
+        let (addr, _server) = start(certs.server(false), asynchronous);
+        let options = client_options(ProtocolKind::Compact, Transport::Framed);
+        for (ca, name, why) in [
+            ("other-ca.pem", "localhost", "UnknownIssuer"),
+            ("ca.pem", "thrift.example.com", "not valid for name"),
+        ] {
+            let refused =
+                Connection::connect_tls(addr, name, certs.client(ca, false), options.clone());
+            let message = refused.expect_err("an untrusted server").to_string();
+            assert!(message.contains(why), "{message}");
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let refused = runtime.block_on(rpc_tokio::Connection::connect_tls(
+                addr,
+                name,
+                certs.client(ca, false),
+                options.clone(),
+            ));
+            let message = refused.expect_err("an untrusted server").to_string();
+            assert!(
+                message.contains(why) && message.contains("TLS"),
+                "{message}"
+            );
+        }
+        // After all that, the server still serves.
+        blocking_calls(addr, &certs.client("ca.pem", false));
+    }
+}
+
+#[test]
+fn plaintext_garbage_and_stalled_handshakes_close_their_connection_only() {
+    let certs = Certs::new("faults");
+    let client = certs.client("ca.pem", false);
+    for asynchronous in [false, true] {
+        let (addr, _server) = start(certs.server(false), asynchronous);
+        // A plaintext Thrift call: refused (an alert, then the end), never answered.
+        let options = client_options(ProtocolKind::Binary, Transport::Framed);
+        let plain = Connection::connect(addr, options)
+            .and_then(|connection| ThriftTestClient::new(connection).test_i32(1));
+        assert!(plain.is_err(), "{plain:?}");
+        // Bytes that are no TLS record: the connection is closed.
+        let mut garbage = TcpStream::connect(addr).unwrap();
+        garbage
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        garbage.write_all(&[0x16, 0x03, 0x01, 0xff, 0xff]).unwrap();
+        garbage.write_all(&[0xAB; 4096]).unwrap();
+        let mut rest = Vec::new();
+        let _ = garbage.read_to_end(&mut rest);
+        assert!(rest.len() < 64, "only an alert, if anything: {rest:?}");
+        // A client that connects and never says hello is closed after the idle timeout,
+        // and others are served meanwhile.
+        let mut stalled = TcpStream::connect(addr).unwrap();
+        stalled
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let since = Instant::now();
+        blocking_calls(addr, &client);
+        assert_eq!(stalled.read(&mut [0; 16]).unwrap(), 0);
+        let waited = since.elapsed();
+        assert!(
+            waited >= Duration::from_millis(500) && waited < Duration::from_secs(4),
+            "{waited:?}"
+        );
+        // A hello cut off half way: closed after the timeout too.
+        let mut cut = TcpStream::connect(addr).unwrap();
+        cut.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        cut.write_all(&[0x16, 0x03, 0x01, 0x02, 0x00, 0x01])
+            .unwrap();
+        assert_eq!(cut.read(&mut [0; 16]).unwrap_or(0), 0);
+        blocking_calls(addr, &client);
+    }
+}
+
+/// TLS is one more layer over any stream: a blocking server on a Unix domain socket behind
+/// a `TlsListener`, and a client making its session over a `UnixStream` by hand.
+#[cfg(unix)]
+#[test]
+fn tls_over_a_unix_domain_socket() {
+    use std::os::unix::net::{UnixListener, UnixStream};
+
+    let certs = Certs::new("unix");
+    let path: &Path = &certs.path("sock");
+    let listener = TlsListener::new(UnixListener::bind(path).unwrap(), certs.server(true));
+    let _server = Server::new(options())
+        .spawn(listener, ThriftTestProcessor::new(TestHandler))
+        .unwrap();
+    let session = tls::rustls::ClientConnection::new(
+        certs.client("ca.pem", true),
+        tls::server_name("localhost").unwrap(),
+    )
+    .unwrap();
+    let mut stream = TlsStream::new(session, UnixStream::connect(path).unwrap());
+    stream.handshake().unwrap();
+    let options = client_options(ProtocolKind::Compact, Transport::Header);
+    let mut client = ThriftTestClient::new(Connection::new(stream, options));
+    assert_eq!(
+        client.test_string("tls over unix".into()).unwrap(),
+        "tls over unix"
+    );
+}
+
+#[test]
+fn pem_files_that_are_not_what_they_should_be_name_the_file() {
+    let certs = Certs::new("pem");
+    let missing = tls::server_config(certs.path("nope.pem"), certs.path("server.key"), None);
+    let message = missing.unwrap_err().to_string();
+    assert!(message.contains("nope.pem"), "{message}");
+    // A key where a certificate should be.
+    let swapped = tls::server_config(certs.path("server.key"), certs.path("server.key"), None);
+    let message = swapped.unwrap_err().to_string();
+    assert!(
+        message.contains("server.key") && message.contains("CERTIFICATE"),
+        "{message}"
+    );
+    // A certificate where a key should be.
+    let swapped = tls::client_config(
+        certs.path("ca.pem"),
+        Some((&certs.path("client.pem"), &certs.path("client.pem"))),
+    );
+    let message = swapped.unwrap_err().to_string();
+    assert!(message.contains("client.pem"), "{message}");
+    // A key that is not the certificate's.
+    let mismatched = tls::server_config(certs.path("server.pem"), certs.path("client.key"), None);
+    assert!(mismatched.is_err());
+}

@@ -1,0 +1,234 @@
+//! TLS for the blocking transports (features `blocking` and `tls`): a [`TlsStream`] over any
+//! [`Stream`], a [`TlsListener`] around any [`Listener`], and [`Connection::connect_tls`].
+//!
+//! The server's handshake happens in the connection's first reads, on its worker thread and
+//! within the server's idle timeout, never in the accepting thread: a client that connects
+//! and stalls holds one worker as a plain-TCP client would, not the listener.
+
+use std::io::{self, Read, Write};
+use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rustls::{ClientConfig, ServerConfig};
+
+use super::{ClientOptions, Connection, Listener, Stream};
+use crate::error::Result;
+use crate::rpc::tls::{server_name, tls_error};
+
+/// A TLS session over a stream: either end, client or server. Reads and writes are
+/// plaintext; the stream's timeouts bound each read and write of TLS records, and a
+/// timed-out read leaves the session where it was (a partly received record is kept), so
+/// the read can be tried again.
+///
+/// A peer that closes its socket without a TLS `close_notify` (Apache's peers do) reads as
+/// the end of the stream; a cut-off message is still an error, as every Thrift framing
+/// carries its lengths.
+#[derive(Debug)]
+pub struct TlsStream<S> {
+    session: rustls::Connection,
+    io: S,
+    /// The socket has reached its end.
+    eof: bool,
+}
+
+impl<S: Read + Write> TlsStream<S> {
+    /// A TLS session of `session`'s side over `io`, before its handshake: the handshake is
+    /// made by the first reads and writes (or [`TlsStream::handshake`]).
+    pub fn new(session: impl Into<rustls::Connection>, io: S) -> Self {
+        TlsStream {
+            session: session.into(),
+            io,
+            eof: false,
+        }
+    }
+
+    /// Completes the handshake, if it is not complete: each read and write of it within the
+    /// stream's timeouts.
+    pub fn handshake(&mut self) -> io::Result<()> {
+        while self.session.is_handshaking() {
+            if self.session.wants_write() {
+                self.session.write_tls(&mut self.io)?;
+            } else if self.session.wants_read() {
+                if self.receive()? == 0 {
+                    return Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the peer closed the connection during the TLS handshake",
+                    ));
+                }
+            } else {
+                break;
+            }
+        }
+        self.send_records()
+    }
+
+    /// The TLS session (the peer's certificates, the protocol version, ALPN...).
+    pub fn session(&self) -> &rustls::Connection {
+        &self.session
+    }
+
+    /// The stream below.
+    pub fn get_ref(&self) -> &S {
+        &self.io
+    }
+
+    /// The stream below, mutably (writing to it directly breaks the session).
+    pub fn get_mut(&mut self) -> &mut S {
+        &mut self.io
+    }
+
+    /// Reads TLS records once and processes them; the number of bytes read (0: the end of
+    /// the stream). A record the session refuses is an error, after the alert saying so has
+    /// been sent if the socket takes it.
+    fn receive(&mut self) -> io::Result<usize> {
+        let n = self.session.read_tls(&mut self.io)?;
+        if n == 0 {
+            self.eof = true;
+        }
+        if let Err(e) = self.session.process_new_packets() {
+            let _ = self.send_records();
+            return Err(tls_error(e));
+        }
+        Ok(n)
+    }
+
+    /// Writes every pending TLS record.
+    fn send_records(&mut self) -> io::Result<()> {
+        while self.session.wants_write() {
+            if self.session.write_tls(&mut self.io)? == 0 {
+                return Err(io::ErrorKind::WriteZero.into());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<S: Read + Write> Read for TlsStream<S> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            // The handshake's answers, a key update's.
+            self.send_records()?;
+            match self.session.reader().read(buf) {
+                Ok(n) => return Ok(n),
+                // Closed without close_notify: the end, as Apache's peers close.
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(0),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e),
+            }
+            if self.eof {
+                return Ok(0);
+            }
+            self.receive()?;
+        }
+    }
+}
+
+impl<S: Read + Write> Write for TlsStream<S> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.handshake()?;
+        let n = self.session.writer().write(buf)?;
+        self.send_records()?;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.session.writer().flush()?;
+        self.send_records()?;
+        self.io.flush()
+    }
+}
+
+impl<S: Stream> Stream for TlsStream<S> {
+    fn set_read_timeout(&mut self, timeout: Option<Duration>) -> io::Result<()> {
+        self.io.set_read_timeout(timeout)
+    }
+
+    fn set_write_timeout(&mut self, timeout: Option<Duration>) -> io::Result<()> {
+        self.io.set_write_timeout(timeout)
+    }
+}
+
+/// A listener whose connections are TLS sessions, for [`Server`](super::Server): around a
+/// [`TcpListener`] (or a Unix domain socket's, or any [`Listener`]).
+///
+/// ```no_run
+/// use std::net::TcpListener;
+/// use thrift_runtime::rpc::blocking::{Server, ServerOptions, TlsListener};
+/// use thrift_runtime::rpc::{tls, MultiplexedProcessor};
+///
+/// let config = tls::server_config("server.pem", "server.key", None)?;
+/// let listener = TlsListener::new(TcpListener::bind("0.0.0.0:9443")?, config);
+/// Server::new(ServerOptions::default()).serve(listener, MultiplexedProcessor::new())?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct TlsListener<L = TcpListener> {
+    inner: L,
+    config: Arc<ServerConfig>,
+}
+
+impl<L: Listener> TlsListener<L> {
+    /// TLS with `config` on the connections of `inner`.
+    pub fn new(inner: L, config: Arc<ServerConfig>) -> Self {
+        TlsListener { inner, config }
+    }
+
+    /// The listener below.
+    pub fn get_ref(&self) -> &L {
+        &self.inner
+    }
+}
+
+impl<L: Listener> Listener for TlsListener<L> {
+    type Stream = TlsStream<L::Stream>;
+    type Addr = L::Addr;
+
+    /// Accepts a connection; its handshake is made by the worker serving it.
+    fn accept(&self) -> io::Result<Self::Stream> {
+        let io = self.inner.accept()?;
+        let session = rustls::ServerConnection::new(Arc::clone(&self.config)).map_err(tls_error)?;
+        Ok(TlsStream::new(session, io))
+    }
+
+    fn local_addr(&self) -> io::Result<L::Addr> {
+        self.inner.local_addr()
+    }
+
+    fn wake(addr: &L::Addr) {
+        L::wake(addr)
+    }
+}
+
+impl Connection<TlsStream<TcpStream>> {
+    /// Connects over TCP and makes a TLS handshake with `config`, checking the server's
+    /// certificate against `server_name` (a DNS name or an IP address); the options'
+    /// timeout bounds each read and write, the handshake's too.
+    ///
+    /// ```no_run
+    /// use std::path::Path;
+    /// use thrift_runtime::rpc::blocking::{ClientOptions, Connection};
+    /// use thrift_runtime::rpc::{tls, ProtocolKind, Transport};
+    ///
+    /// let config = tls::client_config("ca.pem", None)?;
+    /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+    /// let connection = Connection::connect_tls("hive.example.com:9083", "hive.example.com", config, options)?;
+    /// # Ok::<(), thrift_runtime::Error>(())
+    /// ```
+    pub fn connect_tls(
+        addr: impl ToSocketAddrs,
+        server_name: &str,
+        config: Arc<ClientConfig>,
+        options: ClientOptions,
+    ) -> Result<Self> {
+        let stream = Connection::connect(addr, options.clone())?.into_inner();
+        let name = self::server_name(server_name)?;
+        let session = rustls::ClientConnection::new(config, name).map_err(tls_error)?;
+        let mut stream = TlsStream::new(session, stream);
+        stream.handshake()?;
+        Ok(Connection::new(stream, options))
+    }
+}
