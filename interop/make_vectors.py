@@ -436,9 +436,19 @@ def main(argv):
     names = [v[0] for v in VECTORS]
     assert len(names) == len(set(names)), "duplicate vector names"
     index = []
+    unreadable = []
     for name, type_name, source, unknown, desc, produce in VECTORS:
         for proto in ttlib.PROTOCOLS:
             data = produce(proto)
+            if proto == "json":
+                # Apache Python's TJSONProtocol writes NaN and the infinities as bare
+                # nan/inf, which its own reader (and JSON) refuses: such a vector is left
+                # out (the Rust reader's handling of them is a unit test).
+                try:
+                    ttlib.walk(data, proto)
+                except Exception:
+                    unreadable.append(name)
+                    continue
             info = ttlib.walk(data, proto)             # well-formed, raw facts
             value = ttlib.decode(data, type_name, proto)   # Apache reads it as declared
             wt = ttlib.wire_type_problem(data, type_name, proto,
@@ -454,6 +464,10 @@ def main(argv):
                 reasons.append("set/map with %d entries" % info.max_set_map)
             if reenc != data and not unknown:
                 reasons.append("Apache Python does not reproduce the bytes")
+            if proto == "json" and any(b < 0x20 for b in data):
+                # Python writes control characters other than \b \f \n \r \t raw (not
+                # JSON); C++ and Rust escape them as \u00XX.
+                reasons.append("control characters unescaped by Apache Python's JSON writer")
             # an absent default-requiredness field is written by a re-encoder that
             # holds it as a plain value (Rust, C++); see README. (Absent fields with
             # an IDL default are filled in by Apache Python on decode, so those
@@ -489,6 +503,9 @@ def main(argv):
     n_canon = sum(e["canonical"] for e in index)
     print("wrote %d vectors (%d types, %d canonical) to %s"
           % (len(index), len({e["type"] for e in index}), n_canon, out))
+    if unreadable:
+        print("left out in JSON (Apache Python cannot read its own nan/inf): %s"
+              % ", ".join(unreadable))
     return 0
 
 

@@ -25,7 +25,7 @@ import struct
 import uuid
 
 from thrift.Thrift import TType
-from thrift.protocol import TBinaryProtocol, TCompactProtocol
+from thrift.protocol import TBinaryProtocol, TCompactProtocol, TJSONProtocol
 from thrift.transport import TTransport
 
 from thrift.protocol.TProtocol import TProtocolBase
@@ -41,9 +41,18 @@ _orig_skip = TProtocolBase.skip
 
 def _skip(self, ttype, *args, **kwargs):
     if ttype == TType.STRING:
-        self.readBinary()
+        read_string_raw(self)
         return
     return _orig_skip(self, ttype, *args, **kwargs)
+
+
+def read_string_raw(p):
+    """A string or binary whose kind the schema does not say: its raw bytes, or in JSON
+    (where a binary is base64 text and a string is not) its text, which both are."""
+    from thrift.protocol.TJSONProtocol import TJSONProtocolBase
+    if isinstance(p, TJSONProtocolBase):
+        return p.readString()
+    return p.readBinary()
 
 
 TProtocolBase.skip = _skip
@@ -51,7 +60,7 @@ TProtocolBase.skip = _skip
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXT_IDL = os.path.join(HERE, "extended.thrift")
 
-PROTOCOLS = ("binary", "compact")
+PROTOCOLS = ("binary", "compact", "json")
 
 
 class _Gen(object):
@@ -97,6 +106,8 @@ def make_protocol(name, trans):
         return TBinaryProtocol.TBinaryProtocol(trans, strictRead=False, strictWrite=True)
     if name == "compact":
         return TCompactProtocol.TCompactProtocol(trans)
+    if name == "json":
+        return TJSONProtocol.TJSONProtocol(trans)
     raise ValueError("unknown protocol %r" % name)
 
 
@@ -199,7 +210,7 @@ def _walk(p, t, info):
     else:
         readers = {TType.BOOL: p.readBool, TType.BYTE: p.readByte, TType.I16: p.readI16,
                    TType.I32: p.readI32, TType.I64: p.readI64, TType.DOUBLE: p.readDouble,
-                   TType.STRING: p.readBinary}
+                   TType.STRING: lambda: read_string_raw(p)}
         if PY_HAS_UUID:
             readers[TType.UUID] = p.readUuid
         if t not in readers:

@@ -118,7 +118,7 @@ py_thrift="$("$PYTHON" -c 'import importlib.metadata as m; print(m.version("thri
 echo "selftest_rpc: python thrift $py_thrift, $(thrift --version)"
 
 for transport in buffered framed; do
-    for protocol in binary compact; do
+    for protocol in binary compact json; do
         cell "$protocol/$transport" "--protocol $protocol --transport $transport" \
             "--protocol $protocol --transport $transport"
     done

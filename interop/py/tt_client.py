@@ -2,7 +2,7 @@
 """ThriftTest client on Apache Thrift's Python library: the trusted RPC peer
 for our Rust server.
 
-usage: tt_client.py [--host H] [--port N] [--protocol binary|compact|header]
+usage: tt_client.py [--host H] [--port N] [--protocol binary|compact|json|header]
                     [--transport buffered|framed] [--multiplexed] [--zlib]
                     [--header-payload binary|compact] [--domain-socket PATH]
                     [--ssl --ssl-ca FILE [--ssl-cert FILE --ssl-key FILE]]

@@ -2,7 +2,7 @@
 """ThriftTest server on Apache Thrift's Python library: the trusted RPC peer
 for our Rust client.
 
-usage: tt_server.py [--port N] [--protocol binary|compact|header]
+usage: tt_server.py [--port N] [--protocol binary|compact|json|header]
                     [--transport buffered|framed] [--multiplexed] [--zlib]
                     [--domain-socket PATH]
                     [--ssl --ssl-cert FILE --ssl-key FILE [--ssl-ca FILE]]

@@ -10,7 +10,7 @@ package `ThriftTest` importable.
 import os
 import sys
 
-from thrift.protocol import TBinaryProtocol, TCompactProtocol, THeaderProtocol
+from thrift.protocol import TBinaryProtocol, TCompactProtocol, THeaderProtocol, TJSONProtocol
 from thrift.transport import TTransport
 from thrift.transport.THeaderTransport import (
     THeaderClientType,
@@ -25,7 +25,7 @@ GENERATED = ttgen.generate()
 
 HOST = "127.0.0.1"
 DEFAULT_PORT = 9090
-PROTOCOLS = ("binary", "compact", "header")
+PROTOCOLS = ("binary", "compact", "json", "header")
 TRANSPORTS = ("buffered", "framed")
 HEADER_PAYLOADS = {
     "binary": THeaderSubprotocolID.BINARY,
@@ -117,6 +117,8 @@ def server_protocol_factory(name, zlib=False):
         return TBinaryProtocol.TBinaryProtocolFactory(strictRead=True, strictWrite=True)
     if name == "compact":
         return TCompactProtocol.TCompactProtocolFactory()
+    if name == "json":
+        return TJSONProtocol.TJSONProtocolFactory()
     if name == "header":
         factory = _ZlibHeaderProtocolFactory if zlib else THeaderProtocol.THeaderProtocolFactory
         return factory(allowed_client_types=ALL_HEADER_CLIENT_TYPES)
@@ -128,6 +130,8 @@ def client_protocol(name, transport, header_payload="binary", zlib=False):
         return TBinaryProtocol.TBinaryProtocol(transport, strictRead=True, strictWrite=True)
     if name == "compact":
         return TCompactProtocol.TCompactProtocol(transport)
+    if name == "json":
+        return TJSONProtocol.TJSONProtocol(transport)
     if name == "header":
         # A THeader client accepts THeader replies only.
         protocol = THeaderProtocol.THeaderProtocol(

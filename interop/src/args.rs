@@ -13,11 +13,11 @@ pub struct Flags {
     pub host: String,
     /// `--port`.
     pub port: u16,
-    /// `--protocol binary|compact|header`.
+    /// `--protocol binary|compact|json|header`.
     pub protocol: String,
     /// `--transport buffered|framed`.
     pub transport: String,
-    /// `--header-payload binary|compact`: the payload protocol with `--protocol header`.
+    /// `--header-payload binary|compact|json`: the payload protocol with `--protocol header`.
     pub header_payload: String,
     /// `--multiplexed`.
     pub multiplexed: bool,
@@ -139,6 +139,7 @@ impl Flags {
         let parse_protocol = |p: &str| match p {
             "binary" => Ok(ProtocolKind::Binary),
             "compact" => Ok(ProtocolKind::Compact),
+            "json" => Ok(ProtocolKind::Json),
             other => Err(format!("unknown protocol {other}")),
         };
         let (protocol, transport) = match self.protocol.as_str() {

@@ -11,9 +11,9 @@ use crate::golden::fixture_services_base::services_base::BaseAddArgs;
 use crate::golden::fixture_unions::unions::{Expr, HasUnion, Point, Shape};
 use thrift_runtime::rpc::frame::{self, Framing, Transport};
 use thrift_runtime::rpc::ProtocolKind;
-use thrift_runtime::{Binary, Compact, MessageType, ThriftWrite};
+use thrift_runtime::{Binary, Compact, Json, MessageType, ThriftWrite};
 
-/// Values of every fixture, encoded in both protocols: the mutation seeds.
+/// Values of every fixture, encoded in every protocol: the mutation seeds.
 pub fn encodings() -> Vec<Vec<u8>> {
     let containers = Containers {
         matrix: vec![vec![1, 2, 3], vec![], vec![-7]],
@@ -84,15 +84,16 @@ pub fn encodings() -> Vec<Vec<u8>> {
         })),
     };
     let mut out = Vec::new();
-    macro_rules! both {
+    macro_rules! every {
         ($($value:expr),*) => {
             $(
                 out.push($value.encode_to_vec::<Binary>().unwrap());
                 out.push($value.encode_to_vec::<Compact>().unwrap());
+                out.push($value.encode_to_vec::<Json>().unwrap());
             )*
         };
     }
-    both!(containers, uses_keys, base, has_union, tree, node);
+    every!(containers, uses_keys, base, has_union, tree, node);
     out
 }
 
@@ -116,7 +117,7 @@ pub fn calls() -> Vec<Vec<u8>> {
     };
     let mut out = Vec::new();
     for transport in [Transport::Buffered, Transport::Framed, Transport::Header] {
-        for protocol in [ProtocolKind::Binary, ProtocolKind::Compact] {
+        for protocol in ProtocolKind::ALL {
             for zlib in [false, true] {
                 if zlib && transport != Transport::Header {
                     continue;

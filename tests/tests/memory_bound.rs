@@ -18,7 +18,7 @@ use bytes::BytesMut;
 use thrift_runtime::rpc::frame::{self, FrameLimits, Framing, Transport};
 use thrift_runtime::rpc::ProtocolKind;
 use thrift_runtime::{
-    ApplicationException, ApplicationExceptionKind, Binary, Compact, MessageType, Protocol,
+    ApplicationException, ApplicationExceptionKind, Binary, Compact, Json, MessageType, Protocol,
     ProtocolWriter, Result, TType, ThriftRead,
 };
 use thrift_tests::alloc::{allocated_bytes, Counting};
@@ -54,10 +54,12 @@ fn mappings() -> Vec<Mapping> {
     fn both<T: for<'de> ThriftRead<'de>>(bytes: &[u8]) {
         let _ = T::decode::<Binary>(bytes);
         let _ = T::decode::<Compact>(bytes);
+        let _ = T::decode::<Json>(bytes);
     }
     fn both_borrowed<'a, T: ThriftRead<'a>>(bytes: &'a [u8]) {
         let _ = T::decode::<Binary>(bytes);
         let _ = T::decode::<Compact>(bytes);
+        let _ = T::decode::<Json>(bytes);
     }
     vec![
         // Owned, the default mapping: `Vec`, `BTreeMap`/`BTreeSet`, `String`, `Vec<u8>`.
@@ -125,6 +127,8 @@ fn mappings() -> Vec<Mapping> {
                 let _ = SharedBaseTypes::decode_bytes::<Compact>(&buffer);
                 let _ = SharedContainers::decode_bytes::<Binary>(&buffer);
                 let _ = SharedContainers::decode_bytes::<Compact>(&buffer);
+                let _ = SharedBaseTypes::decode_bytes::<Json>(&buffer);
+                let _ = SharedContainers::decode_bytes::<Json>(&buffer);
             },
         },
         // Unknown fields kept (`Builder::keep_unknown_fields`): every field of `Nothing` is
@@ -580,7 +584,7 @@ fn frames_and_zlib_bombs_are_bounded() {
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
     let mut inputs = Vec::new();
     for transport in [Transport::Buffered, Transport::Framed, Transport::Header] {
-        for protocol in [ProtocolKind::Binary, ProtocolKind::Compact] {
+        for protocol in ProtocolKind::ALL {
             for zlib in [false, true] {
                 if zlib && transport != Transport::Header {
                     continue;

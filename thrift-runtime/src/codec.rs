@@ -21,7 +21,8 @@ pub trait ThriftWrite {
     /// `write_field_stop`, `write_struct_end`).
     fn write<W: ProtocolWriter>(&self, w: &mut W) -> Result<()>;
 
-    /// Exact number of bytes `write` produces with protocol `P`.
+    /// Number of bytes `write` produces with protocol `P`: exact for binary and compact, a
+    /// lower bound for JSON ([`ProtocolSize::EXACT`]).
     fn encoded_len<P: ProtocolSize>(&self) -> usize;
 
     /// Appends the encoding to `out`: into a reused buffer as fast as [`ThriftWrite::write`]
@@ -37,12 +38,21 @@ pub trait ThriftWrite {
         self.write(&mut P::writer(out))
     }
 
-    /// Encodes into a new vector allocated once with the exact size.
+    /// Encodes into a new vector allocated once with the exact size (for JSON, with the
+    /// lower bound, grown if the text is longer).
     fn encode_to_vec<P: Protocol>(&self) -> Result<Vec<u8>> {
         let len = self.encoded_len::<P>();
         let mut out = Vec::with_capacity(len);
         self.write(&mut P::writer(&mut out))?;
-        debug_assert_eq!(out.len(), len, "encoded_len disagrees with write");
+        debug_assert!(
+            if P::EXACT {
+                out.len() == len
+            } else {
+                out.len() >= len
+            },
+            "encoded_len disagrees with write: {len} for {} bytes",
+            out.len()
+        );
         Ok(out)
     }
 

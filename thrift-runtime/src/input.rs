@@ -71,6 +71,14 @@ pub trait Input<'de> {
     fn peek_array<const N: usize>(&self) -> Option<[u8; N]> {
         None
     }
+
+    /// Every unread byte, without consuming them, when the input holds them all (slices);
+    /// `None` otherwise. The JSON reader scans a string for its end in it, then lends or
+    /// copies it whole.
+    #[inline]
+    fn lookahead(&self) -> Option<&'de [u8]> {
+        None
+    }
 }
 
 /// Input from a byte slice. Bounds-checked, never copies unless asked to,
@@ -154,6 +162,11 @@ impl<'de> SliceInput<'de> {
 }
 
 impl<'de> Input<'de> for SliceInput<'de> {
+    #[inline]
+    fn lookahead(&self) -> Option<&'de [u8]> {
+        Some(self.rest())
+    }
+
     #[inline]
     fn peek_ten(&self) -> Option<&[u8; 10]> {
         self.peek_ref::<10>()
@@ -312,6 +325,11 @@ impl<'de> Input<'de> for BytesInput<'de> {
     #[inline]
     fn peek_array<const N: usize>(&self) -> Option<[u8; N]> {
         self.slice.peek_array()
+    }
+
+    #[inline]
+    fn lookahead(&self) -> Option<&'de [u8]> {
+        self.slice.lookahead()
     }
 }
 

@@ -184,6 +184,7 @@ pub mod compact;
 pub mod error;
 mod float;
 pub mod input;
+pub mod json;
 pub mod limits;
 pub mod output;
 pub mod protocol;
@@ -214,6 +215,7 @@ pub use compact_str::CompactString;
 pub use error::{Error, ErrorKind, Result};
 pub use float::OrderedF64;
 pub use input::{BytesInput, Input, IoInput, SliceInput};
+pub use json::{Json, JsonReader, JsonWriter};
 pub use limits::{FrameLimits, Limit, ReadLimits};
 pub use output::{IoOutput, Output, SliceOutput};
 pub use protocol::{

@@ -13,7 +13,8 @@ use crate::wire::{
 };
 
 /// Decodes Thrift values from an input. Implemented by
-/// [`BinaryReader`](crate::BinaryReader) and [`CompactReader`](crate::CompactReader).
+/// [`BinaryReader`](crate::BinaryReader), [`CompactReader`](crate::CompactReader) and
+/// [`JsonReader`](crate::JsonReader).
 ///
 /// Calls must follow the structure of the data, as in Apache Thrift:
 ///
@@ -170,6 +171,15 @@ pub trait ProtocolReader<'de> {
     }
     /// Skips a `string`/`binary` without allocating.
     fn skip_binary(&mut self) -> Result<()>;
+    /// Reads a `string` or `binary` whose kind the reader does not know (an unknown field
+    /// kept by [`UnknownFields`](crate::UnknownFields)), as [`ProtocolWriter::write_raw_string`]
+    /// writes it back: its bytes in the binary and compact protocols (the default,
+    /// [`ProtocolReader::read_binary`]); in JSON, where a binary is base64 text and a string is
+    /// not, its text.
+    #[inline]
+    fn read_raw_string(&mut self) -> Result<Vec<u8>> {
+        self.read_binary()
+    }
     /// Skips one value of type `ttype` (unknown fields), recursively,
     /// within the depth limit.
     #[inline]
@@ -233,7 +243,8 @@ pub fn skip_value<'de, R: ProtocolReader<'de>>(r: &mut R, ttype: TType) -> Resul
 }
 
 /// Encodes Thrift values to an output. Implemented by
-/// [`BinaryWriter`](crate::BinaryWriter) and [`CompactWriter`](crate::CompactWriter).
+/// [`BinaryWriter`](crate::BinaryWriter), [`CompactWriter`](crate::CompactWriter) and
+/// [`JsonWriter`](crate::JsonWriter).
 ///
 /// Mirrors [`ProtocolReader`]. A `bool` field is written as
 /// `write_field_begin(TType::Bool, id)` followed by `write_bool(v)`.
@@ -310,6 +321,12 @@ pub trait ProtocolWriter {
     }
     /// Writes a `binary`.
     fn write_binary(&mut self, v: &[u8]) -> Result<()>;
+    /// Writes back what [`ProtocolReader::read_raw_string`] read (the default,
+    /// [`ProtocolWriter::write_binary`]; JSON writes the text as a string).
+    #[inline]
+    fn write_raw_string(&mut self, v: &[u8]) -> Result<()> {
+        self.write_binary(v)
+    }
 
     // Whole fields in one call: header, value and field end, so that a writer can build the
     // header and the value (or the length of a string, or a container's header) together and
@@ -410,13 +427,19 @@ fn field_begin<W: ProtocolWriter + ?Sized>(
     }
 }
 
-/// Exact encoded sizes, so generated `encoded_len` matches the writer's
-/// output byte for byte. Implemented by the markers [`Binary`](crate::Binary)
-/// and [`Compact`](crate::Compact).
+/// Encoded sizes, so generated `encoded_len` can reserve a buffer once: exact, byte for byte
+/// with the writer's output, for the markers [`Binary`](crate::Binary) and
+/// [`Compact`](crate::Compact); a lower bound for [`Json`](crate::Json) (exact unless a string
+/// needs escapes or a double is not finite), which [`ProtocolSize::EXACT`] says.
 ///
-/// Sizes of `*_end` calls other than the stop field are 0 in both
-/// protocols and have no function.
+/// Sizes of `*_end` calls other than the stop field are 0 in the binary and compact
+/// protocols and have no function (a protocol that writes something there, as JSON does,
+/// counts it in the matching `*_begin`).
 pub trait ProtocolSize {
+    /// Whether the sizes are exact (`true` unless the protocol says otherwise): when they are
+    /// not, they are a lower bound.
+    const EXACT: bool = true;
+
     /// Size of a message header.
     fn message_begin_len(name: &str, kind: MessageType, seq: i32) -> usize;
     /// Size of `write_struct_begin` (0).
@@ -466,6 +489,12 @@ pub trait ProtocolSize {
     }
     /// Size of a `string`/`binary` of `len` bytes, prefix included.
     fn binary_len(len: usize) -> usize;
+    /// Size of what [`ProtocolWriter::write_raw_string`] writes for `len` bytes (the default,
+    /// [`ProtocolSize::binary_len`]).
+    #[inline]
+    fn raw_string_len(len: usize) -> usize {
+        Self::binary_len(len)
+    }
     /// Size of a `string` (same as [`ProtocolSize::binary_len`]).
     #[inline]
     fn string_len(len: usize) -> usize {
@@ -483,12 +512,12 @@ pub trait ProtocolSize {
 }
 
 /// A wire protocol, named by a zero-sized marker type
-/// ([`Binary`](crate::Binary), [`Compact`](crate::Compact)) so that callers
+/// ([`Binary`](crate::Binary), [`Compact`](crate::Compact), [`Json`](crate::Json)) so that callers
 /// can write `value.encode_to_vec::<Compact>()`.
 pub trait Protocol: ProtocolSize {
     /// The bytes every message of this protocol starts with: how a server that accepts every
     /// protocol on one port tells which one a client speaks (strict binary `0x80 0x01`,
-    /// compact `0x82`).
+    /// compact `0x82`, JSON `[1,`).
     const MESSAGE_START: &'static [u8];
     /// The protocol's id in a THeader frame (`HeaderFormat.md`: binary 0, JSON 1, compact 2).
     const HEADER_PROTOCOL_ID: u64;

@@ -33,7 +33,8 @@ pub enum Value {
     I64(i64),
     /// `double` (ordered by [`f64::total_cmp`], so that a NaN equals itself).
     Double(OrderedF64),
-    /// `string` or `binary`: the wire does not tell them apart, so both are bytes.
+    /// `string` or `binary`: the wire does not tell them apart, so both are bytes (read from
+    /// JSON, where a binary is base64 text, the text: [`ProtocolReader::read_raw_string`]).
     Binary(Vec<u8>),
     /// `uuid`.
     Uuid([u8; 16]),
@@ -77,7 +78,7 @@ impl Value {
             TType::I32 => Value::I32(r.read_i32()?),
             TType::I64 => Value::I64(r.read_i64()?),
             TType::Double => Value::Double(OrderedF64(r.read_double()?)),
-            TType::String => Value::Binary(r.read_binary()?),
+            TType::String => Value::Binary(r.read_raw_string()?),
             TType::Uuid => Value::Uuid(r.read_uuid()?),
             TType::Struct => {
                 let token = r.read_struct_begin()?;
@@ -136,7 +137,7 @@ impl Value {
             Value::I32(v) => w.write_i32(*v),
             Value::I64(v) => w.write_i64(*v),
             Value::Double(v) => w.write_double(v.0),
-            Value::Binary(v) => w.write_binary(v),
+            Value::Binary(v) => w.write_raw_string(v),
             Value::Uuid(v) => w.write_uuid(v),
             Value::Struct(fields) => {
                 let token = w.write_struct_begin()?;
@@ -178,7 +179,7 @@ impl Value {
             Value::I32(v) => P::i32_len(*v),
             Value::I64(v) => P::i64_len(*v),
             Value::Double(v) => P::double_len(v.0),
-            Value::Binary(v) => P::binary_len(v.len()),
+            Value::Binary(v) => P::raw_string_len(v.len()),
             Value::Uuid(v) => P::uuid_len(v),
             Value::Struct(fields) => {
                 let mut prev = 0;

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use thrift_runtime::{Binary, Bytes, Compact, Protocol, ThriftRead, ThriftWrite};
+use thrift_runtime::{Binary, Bytes, Compact, Json, Protocol, ThriftRead, ThriftWrite};
 
 fn reencode<T, P>(bytes: &[u8]) -> thrift_runtime::Result<Vec<u8>>
 where
@@ -122,6 +122,9 @@ fn run(vectors: &Path, out: &Path, types: Types) -> Result<usize, String> {
                 ("compact", Types::KeepUnknown) => by_type_unknown::<Compact>(type_name, &bytes),
                 ("binary", Types::Std) => by_type_std::<Binary>(type_name, &bytes),
                 ("compact", Types::Std) => by_type_std::<Compact>(type_name, &bytes),
+                ("json", Types::Shared) => by_type_shared::<Json>(type_name, &bytes),
+                ("json", Types::KeepUnknown) => by_type_unknown::<Json>(type_name, &bytes),
+                ("json", Types::Std) => by_type_std::<Json>(type_name, &bytes),
                 (other, _) => Err(format!("unknown protocol `{other}`")),
             });
         match result {

@@ -31,6 +31,8 @@ pub enum ProtocolKind {
     Binary,
     /// `TCompactProtocol`.
     Compact,
+    /// `TJSONProtocol` ([`crate::json`]).
+    Json,
 }
 
 /// Runs `$body` with `$P` the protocol type (a [`Protocol`]) of the [`ProtocolKind`] `$kind`:
@@ -47,13 +49,21 @@ macro_rules! with_protocol {
                 type $P = $crate::Compact;
                 $body
             }
+            $crate::rpc::ProtocolKind::Json => {
+                type $P = $crate::Json;
+                $body
+            }
         }
     };
 }
 
 impl ProtocolKind {
     /// Every protocol, in the order a server tries them on a client's first bytes.
-    pub const ALL: [ProtocolKind; 2] = [ProtocolKind::Binary, ProtocolKind::Compact];
+    pub const ALL: [ProtocolKind; 3] = [
+        ProtocolKind::Binary,
+        ProtocolKind::Compact,
+        ProtocolKind::Json,
+    ];
 
     /// The bytes every message of this protocol starts with ([`Protocol::MESSAGE_START`]).
     pub fn message_start(self) -> &'static [u8] {
@@ -120,8 +130,10 @@ impl ProtocolKind {
         })
     }
 
-    /// Appends a message header only (for a body encoded beforehand: neither protocol writes
-    /// anything at a message's end).
+    /// Appends a message header only, for a body encoded beforehand; [`write_message_end`]
+    /// ends the message after the body.
+    ///
+    /// [`write_message_end`]: ProtocolKind::write_message_end
     pub fn write_message_header(
         self,
         out: &mut Vec<u8>,
@@ -130,6 +142,12 @@ impl ProtocolKind {
         seq: i32,
     ) -> Result<()> {
         with_protocol!(self, P => P::writer(out).write_message_begin(name, kind, seq))
+    }
+
+    /// Appends what ends a message after its body: nothing in the binary and compact
+    /// protocols, `]` in JSON.
+    pub fn write_message_end(self, out: &mut Vec<u8>) -> Result<()> {
+        with_protocol!(self, P => P::writer(out).write_message_end())
     }
 
     /// Appends the encoding of `value` (no message header).
@@ -206,7 +224,10 @@ pub type Headers = std::sync::Arc<[(String, String)]>;
 pub struct Message {
     bytes: Bytes,
     protocol: ProtocolKind,
+    /// Where the name is: in `bytes`, or in `decoded_name` when the protocol had to decode it
+    /// (a JSON name with escapes).
     name: Range<usize>,
+    decoded_name: Option<std::sync::Arc<str>>,
     kind: MessageType,
     seq: i32,
     limits: ReadLimits,
@@ -217,32 +238,45 @@ impl Message {
     /// Parses the header of the message in `bytes` (the body is decoded later, by
     /// [`Message::body`]).
     pub fn parse(bytes: Bytes, protocol: ProtocolKind, limits: ReadLimits) -> Result<Message> {
+        /// The name's place in the input, or the name when it is not there as is.
+        enum Name {
+            At(Range<usize>),
+            Decoded(std::sync::Arc<str>),
+        }
         fn header<'de, R: ProtocolReader<'de>>(
             r: &mut R,
             base: *const u8,
-        ) -> Result<(Range<usize>, MessageType, i32)> {
+        ) -> Result<(Name, MessageType, i32)> {
             let h = r.read_message_begin()?;
-            let name = match &h.name {
-                std::borrow::Cow::Borrowed(name) => name,
-                std::borrow::Cow::Owned(_) => {
-                    return Err(Error::invalid_data("message name not in the input"))
+            let name = match h.name {
+                // The name is a slice of the input: its offset is the distance of the pointers.
+                std::borrow::Cow::Borrowed(name) => {
+                    let start = (name.as_ptr() as usize).wrapping_sub(base as usize);
+                    Name::At(start..start + name.len())
                 }
+                // Decoded (escapes in a JSON name): kept beside the bytes.
+                std::borrow::Cow::Owned(name) => Name::Decoded(name.into()),
             };
-            // The name is a slice of the input: its offset is the distance of the pointers.
-            let start = (name.as_ptr() as usize).wrapping_sub(base as usize);
-            Ok((start..start + name.len(), h.kind, h.seq))
+            Ok((name, h.kind, h.seq))
         }
         let base = bytes.as_ptr();
         let (name, kind, seq) = with_protocol!(protocol, P => {
             header(&mut P::reader(SliceInput::new(&bytes), limits), base)?
         });
-        if bytes.get(name.clone()).is_none() {
-            return Err(Error::invalid_data("message name not in the input"));
-        }
+        let (name, decoded_name) = match name {
+            Name::At(range) => {
+                if bytes.get(range.clone()).is_none() {
+                    return Err(Error::invalid_data("message name not in the input"));
+                }
+                (range, None)
+            }
+            Name::Decoded(name) => (0..name.len(), Some(name)),
+        };
         Ok(Message {
             bytes,
             protocol,
             name,
+            decoded_name,
             kind,
             seq,
             limits,
@@ -259,8 +293,11 @@ impl Message {
     /// The method name (for a multiplexed call reaching a service's processor, without the
     /// `service:` prefix).
     pub fn name(&self) -> &str {
-        // Checked to be UTF-8 by the reader in `parse`; the fallback is never taken.
-        std::str::from_utf8(&self.bytes[self.name.clone()]).unwrap_or_default()
+        match &self.decoded_name {
+            Some(name) => name.get(self.name.clone()).unwrap_or_default(),
+            // Checked to be UTF-8 by the reader in `parse`; the fallback is never taken.
+            None => std::str::from_utf8(&self.bytes[self.name.clone()]).unwrap_or_default(),
+        }
     }
 
     /// The message type.

@@ -7,6 +7,7 @@ mod compact;
 mod fields;
 mod hostile;
 mod io;
+mod json;
 mod roundtrip;
 
 use crate::{BinaryReader, BinaryWriter, CompactReader, CompactWriter, Result, SliceInput};

@@ -8,7 +8,7 @@ use crate::rpc::frame::{self, FrameLimits, Framing, Transport};
 use crate::rpc::{Message, ProtocolKind};
 use crate::{ApplicationException, ApplicationExceptionKind, ErrorKind, Limit, MessageType};
 
-const PROTOCOLS: [ProtocolKind; 2] = ProtocolKind::ALL;
+const PROTOCOLS: [ProtocolKind; 3] = ProtocolKind::ALL;
 const TRANSPORTS: [Transport; 4] = [
     Transport::Buffered,
     Transport::Framed,

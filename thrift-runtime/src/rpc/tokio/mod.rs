@@ -329,9 +329,8 @@ fn write_raw_message(
     body: &[u8],
 ) -> Result<()> {
     protocol.write_message_header(out, name, kind, seq)?;
-    // Neither protocol writes anything at a message's end.
     out.extend_from_slice(body);
-    Ok(())
+    protocol.write_message_end(out)
 }
 
 /// Reads replies and hands each to the call it answers; closes the connection for every
