@@ -117,8 +117,11 @@ cell() {
 py_thrift="$("$PYTHON" -c 'import importlib.metadata as m; print(m.version("thrift"))')"
 echo "selftest_rpc: python thrift $py_thrift, $(thrift --version)"
 
+# Not JSON: Apache Python's TJSONProtocol writes NaN and the infinities bare (nan, inf), which its
+# own reader refuses, so its client and server fail testDouble(inf) against each other. (Against
+# the Rust peers, which read the bare form and write the quoted one, the matrix's JSON cells pass.)
 for transport in buffered framed; do
-    for protocol in binary compact json; do
+    for protocol in binary compact; do
         cell "$protocol/$transport" "--protocol $protocol --transport $transport" \
             "--protocol $protocol --transport $transport"
     done

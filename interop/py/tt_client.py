@@ -28,6 +28,7 @@ id (also in the THeader frame) and the method's bare name (without the
   --header-payload P       the protocol inside THeader frames (default binary)
   --zlib                   (header only) compress calls with THeader's zlib transform
   --multiplexed            calls go to "ThriftTest:..."; also calls SecondService
+  --transport http         THttpClient: one POST per call (HTTPS with --ssl)
   --ssl                    TSSLSocket, checking the server's certificate against
                            --ssl-ca and --host; --ssl-cert and --ssl-key for mutual TLS
 """
@@ -48,7 +49,7 @@ import ttpeer  # noqa: E402  (generates the ThriftTest package)
 from thrift.protocol import TMultiplexedProtocol, TProtocolDecorator  # noqa: E402
 from thrift.protocol.TProtocol import TProtocolException  # noqa: E402
 from thrift.Thrift import TApplicationException, TMessageType  # noqa: E402
-from thrift.transport import TSocket, TSSLSocket  # noqa: E402
+from thrift.transport import THttpClient, TSocket, TSSLSocket  # noqa: E402
 from thrift.transport.THeaderTransport import THeaderTransport  # noqa: E402
 from thrift.transport.TTransport import TTransportException  # noqa: E402
 
@@ -113,6 +114,22 @@ class Connection(object):
     """One client connection: the socket, transport and protocol stack, the clients."""
 
     def __init__(self, args):
+        if args.transport == "http":
+            scheme = "https" if args.ssl else "http"
+            tls = {}
+            if args.ssl:
+                # THttpClient's own cafile= calls load_cert_chain(None) without a client
+                # certificate: a context of ours instead.
+                context = ssl.create_default_context(cafile=args.ssl_ca)
+                if args.ssl_cert:
+                    context.load_cert_chain(certfile=args.ssl_cert, keyfile=args.ssl_key)
+                tls = dict(ssl_context=context)
+            self.transport = THttpClient.THttpClient(
+                "%s://%s:%d/" % (scheme, args.host, args.port), **tls)
+            self.transport.setTimeout(CALL_TIMEOUT_MS)
+            self.transport.open()
+            self._make_clients(args)
+            return
         if args.ssl:
             if not args.ssl_ca:
                 raise SystemExit("tt_client: --ssl needs --ssl-ca")
@@ -130,6 +147,9 @@ class Connection(object):
         sock.setTimeout(CALL_TIMEOUT_MS)
         self.transport = ttpeer.wrap_transport(args.transport, sock)
         self._open_with_retry()
+        self._make_clients(args)
+
+    def _make_clients(self, args):
         protocol = PedanticProtocol(
             ttpeer.client_protocol(args.protocol, self.transport,
                                    header_payload=args.header_payload, zlib=args.zlib),

@@ -17,6 +17,7 @@ per connection, until SIGTERM or SIGINT. Prints `listening on 127.0.0.1:N`
   --multiplexed      TMultiplexedProcessor with "ThriftTest" and "SecondService"
                      (calls must carry a "Service:" prefix)
   --zlib             (header only) compress replies to THeader clients with zlib
+  --transport http   THttpServer (one POST per call; HTTPS with --ssl)
   --ssl              TSSLServerSocket with --ssl-cert and --ssl-key; with --ssl-ca,
                      clients must present a certificate it signed (mutual TLS)
 
@@ -37,7 +38,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ttpeer  # noqa: E402  (generates the ThriftTest package)
 
-from thrift.server import TServer  # noqa: E402
+from thrift.server import THttpServer, TServer  # noqa: E402
 from thrift.Thrift import TException  # noqa: E402
 from thrift.TMultiplexedProcessor import TMultiplexedProcessor  # noqa: E402
 from thrift.transport import TSocket, TSSLSocket  # noqa: E402
@@ -200,6 +201,24 @@ def main(argv=None):
     args = parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="tt_server: %(levelname)s %(name)s: %(message)s")
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    if args.transport == "http":
+        if args.domain_socket:
+            raise SystemExit("tt_server: THttpServer listens on TCP only")
+        tls = {}
+        if args.ssl:
+            tls = dict(cert_file=args.ssl_cert, key_file=args.ssl_key)
+            if args.ssl_ca:
+                tls["cafile"] = args.ssl_ca
+        server = THttpServer.THttpServer(
+            make_processor(args.multiplexed), (ttpeer.HOST, args.port),
+            ttpeer.server_protocol_factory(args.protocol, zlib=args.zlib), **tls)
+        print("listening on %s:%d" % server.httpd.server_address[:2], flush=True)
+        try:
+            server.serve()
+        except KeyboardInterrupt:
+            pass
+        return 0
     server = TServer.TThreadedServer(
         make_processor(args.multiplexed),
         server_socket(args),

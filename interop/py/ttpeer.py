@@ -26,7 +26,7 @@ GENERATED = ttgen.generate()
 HOST = "127.0.0.1"
 DEFAULT_PORT = 9090
 PROTOCOLS = ("binary", "compact", "json", "header")
-TRANSPORTS = ("buffered", "framed")
+TRANSPORTS = ("buffered", "framed", "http")
 HEADER_PAYLOADS = {
     "binary": THeaderSubprotocolID.BINARY,
     "compact": THeaderSubprotocolID.COMPACT,

@@ -15,7 +15,7 @@ pub struct Flags {
     pub port: u16,
     /// `--protocol binary|compact|json|header`.
     pub protocol: String,
-    /// `--transport buffered|framed`.
+    /// `--transport buffered|framed|http`.
     pub transport: String,
     /// `--header-payload binary|compact|json`: the payload protocol with `--protocol header`.
     pub header_payload: String,
@@ -102,6 +102,17 @@ impl Flags {
         Ok(flags)
     }
 
+    /// `--transport http`: Thrift over HTTP POST.
+    pub fn http(&self) -> bool {
+        self.transport == "http"
+    }
+
+    /// The URL of an HTTP server (`--transport http`; https with `--ssl`).
+    pub fn url(&self) -> String {
+        let scheme = if self.ssl { "https" } else { "http" };
+        format!("{scheme}://{}:{}/", self.host, self.port)
+    }
+
     /// With `--ssl`: the server's TLS configuration (`--ssl-cert`, `--ssl-key`, and
     /// `--ssl-ca` for mutual TLS).
     pub fn server_tls(&self) -> Result<Option<Arc<tls::rustls::ServerConfig>>, String> {
@@ -156,7 +167,8 @@ impl Flags {
             p => (
                 parse_protocol(p)?,
                 match self.transport.as_str() {
-                    "buffered" => Transport::Buffered,
+                    // HTTP: one POST per message, no framing (the options' transport is unused).
+                    "buffered" | "http" => Transport::Buffered,
                     "framed" => Transport::Framed,
                     other => return Err(format!("unknown transport {other}")),
                 },

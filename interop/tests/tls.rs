@@ -5,14 +5,10 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rcgen::{
-    BasicConstraints, Certificate, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa,
-    KeyPair,
-};
 use thrift_interop::handler::TestHandler;
 use thrift_interop::types::{
     ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
@@ -22,90 +18,8 @@ use thrift_runtime::rpc::blocking::{
 };
 use thrift_runtime::rpc::{tls, tokio as rpc_tokio, ProtocolKind, Transport};
 
-/// A CA, a server certificate for `localhost` and `127.0.0.1` and a client certificate it
-/// signed, and a second CA that signed nothing here; PEM files in a directory of their own.
-struct Certs {
-    dir: PathBuf,
-}
-
-impl Certs {
-    fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("thrift-tls-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let (ca, ca_key) = authority("thrift test CA");
-        let (other, _) = authority("another CA");
-        let leaf = |names: Vec<String>, usage, name: &str| {
-            let key = KeyPair::generate().unwrap();
-            let mut params = CertificateParams::new(names).unwrap();
-            params.distinguished_name.push(DnType::CommonName, name);
-            params.extended_key_usages = vec![usage];
-            let cert = params.signed_by(&key, &ca, &ca_key).unwrap();
-            (cert.pem(), key.serialize_pem())
-        };
-        let (server, server_key) = leaf(
-            vec!["localhost".into(), "127.0.0.1".into()],
-            ExtendedKeyUsagePurpose::ServerAuth,
-            "localhost",
-        );
-        let (client, client_key) = leaf(
-            vec![],
-            ExtendedKeyUsagePurpose::ClientAuth,
-            "thrift test client",
-        );
-        for (file, pem) in [
-            ("ca.pem", ca.pem()),
-            ("other-ca.pem", other.pem()),
-            ("server.pem", server),
-            ("server.key", server_key),
-            ("client.pem", client),
-            ("client.key", client_key),
-        ] {
-            std::fs::write(dir.join(file), pem).unwrap();
-        }
-        Certs { dir }
-    }
-
-    fn path(&self, file: &str) -> PathBuf {
-        self.dir.join(file)
-    }
-
-    /// The server's configuration; with `mutual`, clients need a certificate of the CA.
-    fn server(&self, mutual: bool) -> Arc<tls::rustls::ServerConfig> {
-        let ca = self.path("ca.pem");
-        tls::server_config(
-            self.path("server.pem"),
-            self.path("server.key"),
-            mutual.then_some(ca.as_path()),
-        )
-        .unwrap()
-    }
-
-    /// A client trusting `ca` (a file here), presenting the client certificate if `identity`.
-    fn client(&self, ca: &str, identity: bool) -> Arc<tls::rustls::ClientConfig> {
-        let (cert, key) = (self.path("client.pem"), self.path("client.key"));
-        tls::client_config(
-            self.path(ca),
-            identity.then_some((cert.as_path(), key.as_path())),
-        )
-        .unwrap()
-    }
-}
-
-impl Drop for Certs {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn authority(name: &str) -> (Certificate, KeyPair) {
-    let key = KeyPair::generate().unwrap();
-    let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    params.distinguished_name.push(DnType::CommonName, name);
-    let cert = params.self_signed(&key).unwrap();
-    (cert, key)
-}
+mod support;
+use support::Certs;
 
 fn options() -> ServerOptions {
     ServerOptions {

@@ -12,7 +12,7 @@ use thrift_interop::run_checks;
 use thrift_interop::types::{
     SecondServiceAsyncClient, SecondServiceClient, ThriftTestAsyncClient, ThriftTestClient,
 };
-use thrift_runtime::rpc::{blocking, tls, tokio as rpc_tokio};
+use thrift_runtime::rpc::{blocking, http, tls, tokio as rpc_tokio};
 
 /// The stream of a blocking connection: TCP, a Unix domain socket (`--domain-socket`),
 /// either under TLS (`--ssl`).
@@ -54,6 +54,40 @@ fn main() {
             .enable_all()
             .build()
             .expect("a tokio runtime");
+        if flags.http() {
+            runtime.block_on(async {
+                let channel = |options: blocking::ClientOptions| {
+                    let channel =
+                        http::HttpClient::new(&flags.url(), options).and_then(|c| match &tls {
+                            Some(config) => c.with_tls(Arc::clone(config)),
+                            None => Ok(c),
+                        });
+                    channel.unwrap_or_else(|e| {
+                        eprintln!("interop-client: {e}");
+                        std::process::exit(2);
+                    })
+                };
+                let mut main_options = options.clone();
+                if flags.multiplexed {
+                    main_options.service = Some("ThriftTest".into());
+                }
+                let client = ThriftTestAsyncClient::new(channel(main_options));
+                run_checks!(&mut report, &client, flags.uuid, await);
+                if flags.multiplexed {
+                    let mut second = options.clone();
+                    second.service = Some("SecondService".into());
+                    let client = SecondServiceAsyncClient::new(channel(second));
+                    report.check(
+                        "secondtestString",
+                        thrift_interop::checks::expect(
+                            client.secondtest_string("foobar".into()).await,
+                            "testString(\"foobar\")".to_string(),
+                        ),
+                    );
+                }
+            });
+            finish(&report);
+        }
         runtime.block_on(async {
             let connect = |options: blocking::ClientOptions| {
                 let addr = addr.clone();
@@ -112,6 +146,35 @@ fn main() {
                 );
             }
         });
+    } else if flags.http() {
+        let channel = |options: blocking::ClientOptions| {
+            let channel = http::HttpConnection::new(&flags.url(), options).map(|c| match &tls {
+                Some(config) => c.with_tls(Arc::clone(config)),
+                None => c,
+            });
+            channel.unwrap_or_else(|e| {
+                eprintln!("interop-client: {e}");
+                std::process::exit(2);
+            })
+        };
+        let mut main_options = options.clone();
+        if flags.multiplexed {
+            main_options.service = Some("ThriftTest".into());
+        }
+        let mut client = ThriftTestClient::new(channel(main_options));
+        run_checks!(&mut report, &mut client, flags.uuid);
+        if flags.multiplexed {
+            let mut second = options.clone();
+            second.service = Some("SecondService".into());
+            let mut client = SecondServiceClient::new(channel(second));
+            report.check(
+                "secondtestString",
+                thrift_interop::checks::expect(
+                    client.secondtest_string("foobar".into()),
+                    "testString(\"foobar\")".to_string(),
+                ),
+            );
+        }
     } else {
         let connect = |options: blocking::ClientOptions| {
             let started = Instant::now();
@@ -151,10 +214,13 @@ fn main() {
             );
         }
     }
+    finish(&report);
+}
+
+/// Prints the summary and exits, non-zero if anything failed.
+fn finish(report: &Report) -> ! {
     println!("{} passed, {} failed", report.passed, report.failed);
-    if report.failed > 0 {
-        std::process::exit(1);
-    }
+    std::process::exit(if report.failed > 0 { 1 } else { 0 });
 }
 
 /// A blocking connection's stream, as the flags say.

@@ -13,7 +13,9 @@ use thrift_interop::types::{
     ThriftTestProcessor,
 };
 use thrift_runtime::rpc::blocking::{self, Server, ServerOptions, TlsListener};
-use thrift_runtime::rpc::{tokio as rpc_tokio, AsyncMultiplexedProcessor, MultiplexedProcessor};
+use thrift_runtime::rpc::{
+    http, tokio as rpc_tokio, AsyncMultiplexedProcessor, MultiplexedProcessor,
+};
 
 fn main() -> std::io::Result<()> {
     let flags = match Flags::parse() {
@@ -35,6 +37,32 @@ fn main() -> std::io::Result<()> {
             std::process::exit(2);
         }
     };
+    if flags.http() {
+        if !flags.asynchronous || flags.domain_socket.is_some() {
+            eprintln!(
+                "interop-server: --transport http needs --async and TCP (no blocking HTTP server)"
+            );
+            std::process::exit(2);
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
+        return runtime.block_on(async {
+            let listener = tokio::net::TcpListener::bind(&addr).await?;
+            println!("listening on {}", listener.local_addr()?);
+            match tls {
+                Some(config) => {
+                    serve_http(
+                        rpc_tokio::TlsListener::new(listener, config),
+                        flags.multiplexed,
+                    )
+                    .await
+                }
+                None => serve_http(listener, flags.multiplexed).await,
+            }
+        });
+    }
     if flags.asynchronous {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -99,6 +127,28 @@ fn serve_blocking(listener: impl blocking::Listener, multiplexed: bool) -> std::
         server.serve(listener, processor)
     } else {
         server.serve(listener, ThriftTestProcessor::new(TestHandler))
+    }
+}
+
+async fn serve_http(listener: impl rpc_tokio::Listener, multiplexed: bool) -> std::io::Result<()> {
+    let options = ServerOptions::default();
+    let forever = std::future::pending();
+    if multiplexed {
+        let mut processor = AsyncMultiplexedProcessor::new();
+        processor.register("ThriftTest", ThriftTestAsyncProcessor::new(TestHandler));
+        processor.register(
+            "SecondService",
+            SecondServiceAsyncProcessor::new(SecondHandler),
+        );
+        http::serve(listener, processor, options, forever).await
+    } else {
+        http::serve(
+            listener,
+            ThriftTestAsyncProcessor::new(TestHandler),
+            options,
+            forever,
+        )
+        .await
     }
 }
 

@@ -42,6 +42,7 @@
 //!   Unix domain sockets); a new stream transport is one more implementation there.
 //! - TLS: `tls.rs` (configurations), `blocking/tls.rs` and `tokio/tls.rs` (a listener and a
 //!   client connect each).
+//! - HTTP: `http/` (the async client and server on hyper, the blocking client).
 
 pub mod context;
 mod message;
@@ -67,6 +68,9 @@ pub mod tower;
 
 #[cfg(feature = "tls")]
 pub mod tls;
+
+#[cfg(feature = "http")]
+pub mod http;
 
 pub use message::{Headers, Message, ProtocolKind};
 pub use service::{

@@ -1,0 +1,473 @@
+//! [`HttpConnection`]: Thrift calls as HTTP `POST`s, blocking, on one keep-alive connection.
+
+use std::io::{self, Write};
+use std::net::TcpStream;
+#[cfg(feature = "tls")]
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use super::{status_error, too_large, Url, CONTENT_TYPE};
+use crate::codec::{ThriftRead, ThriftWrite};
+use crate::error::{Error, Result};
+use crate::rpc::blocking::{ClientOptions, Stream};
+use crate::rpc::message::Message;
+use crate::rpc::options::call_name;
+use crate::rpc::service::Channel;
+use crate::wire::MessageType;
+
+/// The most a response's status line and headers may take.
+const MAX_HEAD: usize = 64 * 1024;
+/// Bytes offered to one `read`.
+const READ_CHUNK: usize = 16 * 1024;
+
+/// A blocking HTTP client channel on one connection, kept alive between calls and opened
+/// again when the server has closed it (an idle keep-alive connection the server dropped is
+/// retried once on a new one; nothing else is retried). One call at a time, as every blocking
+/// channel. [`ClientOptions`] gives the protocol, the multiplexed service name, the limits and
+/// the read and write timeout; its transport and THeader settings do not apply.
+///
+/// ```no_run
+/// use thrift_runtime::rpc::blocking::ClientOptions;
+/// use thrift_runtime::rpc::http::HttpConnection;
+/// use thrift_runtime::rpc::{ProtocolKind, Transport};
+///
+/// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
+/// let channel = HttpConnection::new("http://jaeger-collector:14268/api/traces", options)?;
+/// // let mut client = jaeger::CollectorClient::new(channel);
+/// # Ok::<(), thrift_runtime::Error>(())
+/// ```
+pub struct HttpConnection {
+    url: Url,
+    text: String,
+    options: ClientOptions,
+    head: Vec<u8>,
+    stream: Option<Box<dyn Stream>>,
+    /// Whether `stream` has carried a call already (a failure then may be a stale
+    /// keep-alive connection).
+    reused: bool,
+    seq: i32,
+    buf: Vec<u8>,
+    out: Vec<u8>,
+    name: String,
+    #[cfg(feature = "tls")]
+    tls: Option<Arc<rustls::ClientConfig>>,
+}
+
+impl std::fmt::Debug for HttpConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpConnection")
+            .field("url", &self.text)
+            .field("protocol", &self.options.protocol)
+            .field("connected", &self.stream.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a call's exchange failed.
+enum Failure {
+    /// Before any byte of a response arrived on a reused connection: worth one retry.
+    Stale(Error),
+    Other(Error),
+}
+
+impl HttpConnection {
+    /// A client of the Thrift endpoint at `url` (`http://host[:port]/path`; `https://` with
+    /// [`HttpConnection::with_tls`]). Connects at the first call.
+    pub fn new(url: &str, options: ClientOptions) -> Result<Self> {
+        let parsed = Url::parse(url)?;
+        let mut connection = HttpConnection {
+            head: Vec::new(),
+            text: url.to_owned(),
+            options,
+            stream: None,
+            reused: false,
+            seq: 0,
+            buf: Vec::new(),
+            out: Vec::new(),
+            name: String::new(),
+            #[cfg(feature = "tls")]
+            tls: None,
+            url: parsed,
+        };
+        connection.head = format!(
+            "POST {} HTTP/1.1\r\nHost: {}\r\nContent-Type: {CONTENT_TYPE}\r\nAccept: {CONTENT_TYPE}\r\nUser-Agent: thrift-rs\r\n",
+            connection.url.path,
+            connection.url.authority()
+        )
+        .into_bytes();
+        Ok(connection)
+    }
+
+    /// Sends `name: value` with every call.
+    pub fn header(mut self, name: &str, value: &str) -> Result<Self> {
+        let token = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+        if !token || value.bytes().any(|b| b == b'\r' || b == b'\n' || b == 0) {
+            return Err(Error::from(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("not an HTTP header: {name:?}: {value:?}"),
+            )));
+        }
+        self.head
+            .extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
+        Ok(self)
+    }
+
+    /// HTTPS with this `rustls` configuration: needed for an `https://` URL. The server's
+    /// certificate is checked against the URL's host.
+    #[cfg(feature = "tls")]
+    pub fn with_tls(mut self, config: Arc<rustls::ClientConfig>) -> Self {
+        self.tls = Some(config);
+        self
+    }
+
+    /// The URL calls go to.
+    pub fn url(&self) -> &str {
+        &self.text
+    }
+
+    fn connect(&self) -> Result<Box<dyn Stream>> {
+        let tcp = TcpStream::connect((self.url.host.as_str(), self.url.port)).map_err(|e| {
+            Error::from(io::Error::new(
+                e.kind(),
+                format!("cannot connect to {}: {e}", self.text),
+            ))
+        })?;
+        tcp.set_nodelay(true)?;
+        tcp.set_read_timeout(self.options.timeout)?;
+        tcp.set_write_timeout(self.options.timeout)?;
+        if self.url.https {
+            #[cfg(feature = "tls")]
+            if let Some(config) = &self.tls {
+                let name = crate::rpc::tls::server_name(&self.url.host)?;
+                let session = rustls::ClientConnection::new(Arc::clone(config), name)
+                    .map_err(crate::rpc::tls::tls_error)?;
+                let mut stream = crate::rpc::blocking::TlsStream::new(session, tcp);
+                stream.handshake()?;
+                return Ok(Box::new(stream));
+            }
+            return Err(Error::from(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "an https:// URL needs HttpConnection::with_tls (feature `tls`)",
+            )));
+        }
+        Ok(Box::new(tcp))
+    }
+
+    /// Sends the message in `self.out` and returns the response's body (for a oneway call,
+    /// nothing: once the status says the call was taken).
+    fn exchange(&mut self, oneway: bool) -> Result<Bytes> {
+        match self.try_exchange(oneway) {
+            Ok(body) => Ok(body),
+            Err(Failure::Stale(_)) => {
+                self.stream = None;
+                self.try_exchange(oneway).map_err(|f| match f {
+                    Failure::Stale(e) | Failure::Other(e) => e,
+                })
+            }
+            Err(Failure::Other(e)) => Err(e),
+        }
+    }
+
+    fn try_exchange(&mut self, oneway: bool) -> std::result::Result<Bytes, Failure> {
+        let reused = self.stream.is_some() && self.reused;
+        if self.stream.is_none() {
+            self.stream = Some(self.connect().map_err(Failure::Other)?);
+            self.reused = false;
+        }
+        let outcome = self.send_and_receive(reused, oneway);
+        match &outcome {
+            Ok((_, true)) => self.reused = true,
+            _ => self.stream = None,
+        }
+        outcome.map(|(body, _)| body)
+    }
+
+    /// One request and its response: the body, and whether the connection stays open.
+    fn send_and_receive(
+        &mut self,
+        reused: bool,
+        oneway: bool,
+    ) -> std::result::Result<(Bytes, bool), Failure> {
+        let Some(stream) = self.stream.as_mut() else {
+            return Err(Failure::Other(Error::from(io::Error::from(
+                io::ErrorKind::NotConnected,
+            ))));
+        };
+        let stale = |e: io::Error| {
+            if reused {
+                Failure::Stale(Error::from(e))
+            } else {
+                Failure::Other(Error::from(e))
+            }
+        };
+        let mut request = Vec::with_capacity(self.head.len() + 32 + self.out.len());
+        request.extend_from_slice(&self.head);
+        request.extend_from_slice(format!("Content-Length: {}\r\n\r\n", self.out.len()).as_bytes());
+        request.extend_from_slice(&self.out);
+        stream.write_all(&request).map_err(stale)?;
+        stream.flush().map_err(stale)?;
+        let mut response = Response {
+            stream: stream.as_mut(),
+            buf: &mut self.buf,
+            pos: 0,
+        };
+        response.buf.clear();
+        let head = match response.head() {
+            Ok(head) => head,
+            Err(e) if response.buf.is_empty() && is_closed(&e) => return Err(stale(e)),
+            Err(e) => return Err(Failure::Other(Error::from(e))),
+        };
+        if head.status != 200 {
+            return Err(Failure::Other(status_error(head.status, &self.text)));
+        }
+        if oneway {
+            // Accepted: a oneway caller does not wait for the body (Apache's THttpServer ends
+            // it only when the handler is done). The connection is kept if the body is empty.
+            let empty = head.content_length == Some(0);
+            return Ok((Bytes::new(), empty && head.keep_alive));
+        }
+        let max = self.options.limits.max_frame_size;
+        let body = response.body(&head, max).map_err(Failure::Other)?;
+        Ok((body, head.keep_alive && head.framed))
+    }
+
+    fn encode<A: ThriftWrite>(&mut self, method: &str, kind: MessageType, args: &A) -> Result<i32> {
+        self.seq = self.seq.wrapping_add(1);
+        let name = call_name(self.options.service.as_deref(), method, &mut self.name);
+        self.out.clear();
+        self.options
+            .protocol
+            .write_message(&mut self.out, name, kind, self.seq, args)?;
+        if self.out.len() > self.options.limits.max_frame_size {
+            return Err(too_large());
+        }
+        Ok(self.seq)
+    }
+}
+
+fn is_closed(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::UnexpectedEof
+            | io::ErrorKind::ConnectionReset
+            | io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::BrokenPipe
+    )
+}
+
+impl Channel for HttpConnection {
+    fn call<A, R>(&mut self, method: &'static str, args: &A) -> Result<R>
+    where
+        A: ThriftWrite,
+        R: for<'de> ThriftRead<'de>,
+    {
+        let seq = self.encode(method, MessageType::Call, args)?;
+        let body = self.exchange(false)?;
+        let reply = Message::parse(body, self.options.protocol, self.options.limits.read)?;
+        reply.reply_body(method, seq)
+    }
+
+    /// Sends the call and waits for the server's response status (HTTP answers every
+    /// request), not for its body.
+    fn call_oneway<A: ThriftWrite>(&mut self, method: &'static str, args: &A) -> Result<()> {
+        self.encode(method, MessageType::Oneway, args)?;
+        self.exchange(true).map(drop)
+    }
+}
+
+/// What a response's head says.
+struct Head {
+    status: u16,
+    /// Where the body starts in the buffer.
+    body_at: usize,
+    content_length: Option<usize>,
+    chunked: bool,
+    keep_alive: bool,
+    /// Whether the body's end is known without the connection closing.
+    framed: bool,
+}
+
+/// Reading one response off a stream, through a buffer.
+struct Response<'a> {
+    stream: &'a mut dyn Stream,
+    buf: &'a mut Vec<u8>,
+    /// How much of `buf` has been consumed.
+    pos: usize,
+}
+
+impl Response<'_> {
+    /// Reads more into the buffer; `Ok(0)` at the end of the stream.
+    fn fill(&mut self) -> io::Result<usize> {
+        let len = self.buf.len();
+        self.buf.resize(len + READ_CHUNK, 0);
+        let n = loop {
+            match self.stream.read(&mut self.buf[len..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.buf.truncate(len);
+                    return Err(e);
+                }
+            }
+        };
+        self.buf.truncate(len + n);
+        Ok(n)
+    }
+
+    fn head(&mut self) -> io::Result<Head> {
+        loop {
+            let mut headers = [httparse::EMPTY_HEADER; 64];
+            let mut response = httparse::Response::new(&mut headers);
+            match response.parse(self.buf) {
+                Ok(httparse::Status::Complete(body_at)) => {
+                    let status = response.code.unwrap_or(0);
+                    let http11 = response.version == Some(1);
+                    let mut head = Head {
+                        status,
+                        body_at,
+                        content_length: None,
+                        chunked: false,
+                        keep_alive: http11,
+                        framed: false,
+                    };
+                    for header in response.headers.iter() {
+                        let value = std::str::from_utf8(header.value).unwrap_or("").trim();
+                        if header.name.eq_ignore_ascii_case("content-length") {
+                            head.content_length = Some(value.parse().map_err(|_| {
+                                io::Error::new(
+                                    io::ErrorKind::InvalidData,
+                                    "HTTP: bad Content-Length",
+                                )
+                            })?);
+                        } else if header.name.eq_ignore_ascii_case("transfer-encoding") {
+                            head.chunked = value.to_ascii_lowercase().ends_with("chunked");
+                        } else if header.name.eq_ignore_ascii_case("connection") {
+                            let value = value.to_ascii_lowercase();
+                            if value.contains("close") {
+                                head.keep_alive = false;
+                            } else if value.contains("keep-alive") {
+                                head.keep_alive = true;
+                            }
+                        }
+                    }
+                    head.framed = head.chunked || head.content_length.is_some();
+                    self.pos = body_at;
+                    // 1xx: informational, the real response follows.
+                    if (100..200).contains(&status) {
+                        self.buf.drain(..body_at);
+                        self.pos = 0;
+                        continue;
+                    }
+                    return Ok(head);
+                }
+                Ok(httparse::Status::Partial) => {
+                    if self.buf.len() > MAX_HEAD {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            "HTTP: response headers larger than 64 KiB",
+                        ));
+                    }
+                }
+                Err(e) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("HTTP: a malformed response: {e}"),
+                    ))
+                }
+            }
+            if self.fill()? == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+        }
+    }
+
+    /// Makes `n` unconsumed bytes available; an error if the stream ends first.
+    fn need(&mut self, n: usize) -> io::Result<()> {
+        while self.buf.len() - self.pos < n {
+            if self.fill()? == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+        }
+        Ok(())
+    }
+
+    fn body(&mut self, head: &Head, max: usize) -> Result<Bytes> {
+        let _ = head.body_at;
+        if head.chunked {
+            return self.chunked(max);
+        }
+        if let Some(len) = head.content_length {
+            if len > max {
+                return Err(too_large());
+            }
+            self.need(len)?;
+            let body = Bytes::copy_from_slice(&self.buf[self.pos..self.pos + len]);
+            self.pos += len;
+            return Ok(body);
+        }
+        // Neither: the body ends with the connection (HTTP/1.0 servers, Apache's Python one).
+        loop {
+            if self.buf.len() - self.pos > max {
+                return Err(too_large());
+            }
+            if self.fill()? == 0 {
+                return Ok(Bytes::copy_from_slice(&self.buf[self.pos..]));
+            }
+        }
+    }
+
+    fn chunked(&mut self, max: usize) -> Result<Bytes> {
+        let mut body = Vec::new();
+        loop {
+            let line = self.line()?;
+            let size = line.split(';').next().unwrap_or("").trim();
+            let size = usize::from_str_radix(size, 16).map_err(|_| {
+                Error::from(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "HTTP: bad chunk size",
+                ))
+            })?;
+            if size == 0 {
+                // Trailers, up to the empty line.
+                while !self.line()?.is_empty() {}
+                return Ok(Bytes::from(body));
+            }
+            if body.len().saturating_add(size) > max {
+                return Err(too_large());
+            }
+            self.need(size + 2)?;
+            body.extend_from_slice(&self.buf[self.pos..self.pos + size]);
+            if &self.buf[self.pos + size..self.pos + size + 2] != b"\r\n" {
+                return Err(Error::from(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "HTTP: a chunk without its CRLF",
+                )));
+            }
+            self.pos += size + 2;
+        }
+    }
+
+    /// The next line (without its CRLF), at most 4 KiB.
+    fn line(&mut self) -> Result<String> {
+        loop {
+            if let Some(at) = self.buf[self.pos..].windows(2).position(|w| w == b"\r\n") {
+                let line = String::from_utf8_lossy(&self.buf[self.pos..self.pos + at]).into_owned();
+                self.pos += at + 2;
+                return Ok(line);
+            }
+            if self.buf.len() - self.pos > 4096 {
+                return Err(Error::from(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "HTTP: a chunk line longer than 4 KiB",
+                )));
+            }
+            if self.fill()? == 0 {
+                return Err(Error::from(io::Error::from(io::ErrorKind::UnexpectedEof)));
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Thrift over HTTP (feature `http`), as Apache's `THttpClient` and `THttpServer` speak it and
+//! Jaeger's collector, HiveServer2, HBase and browsers use it: each call is one `POST` whose
+//! body is the whole message (no framing), `Content-Type: application/x-thrift`, and the reply
+//! is the response's body (empty for a oneway call). Binary, compact and JSON messages; a
+//! server detects which from the body.
+//!
+//! - [`HttpClient`]: an async [`AsyncChannel`](crate::rpc::AsyncChannel) for generated async
+//!   clients, with a keep-alive pool of HTTP/1.1 connections (many calls at once use several),
+//!   custom headers, and HTTPS with feature `tls`.
+//! - [`HttpService`]: a processor as a tower `Service<http::Request<B>>`, to mount at a path
+//!   in an axum or hyper app; [`serve`] runs it on any [`Listener`](crate::rpc::tokio::Listener)
+//!   (TCP, a Unix domain socket, a `TlsListener` for HTTPS).
+//! - [`HttpConnection`] (with feature `blocking`): a blocking
+//!   [`Channel`](crate::rpc::Channel) on one keep-alive connection.
+//!
+//! Limits: a request or reply body larger than `FrameLimits::max_frame_size` is refused (the
+//! server answers `413 Payload Too Large` before reading it when `Content-Length` says so), and
+//! decoding has the usual `ReadLimits`. Statuses other than 200 are errors that name the status.
+
+#[cfg(feature = "blocking")]
+mod blocking;
+mod client;
+mod server;
+
+#[cfg(feature = "blocking")]
+pub use self::blocking::HttpConnection;
+pub use self::client::HttpClient;
+pub use self::server::{serve, HttpService};
+
+use std::io;
+
+use crate::error::{Error, Result};
+
+/// The content type of Thrift over HTTP, whatever the protocol (Apache's clients and servers
+/// all send it).
+pub const CONTENT_TYPE: &str = "application/x-thrift";
+
+/// Where an HTTP client sends its calls: `http://host[:port]/path` or `https://...`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Url {
+    pub(crate) https: bool,
+    pub(crate) host: String,
+    pub(crate) port: u16,
+    /// The request target: the path and query, `/` at least.
+    pub(crate) path: String,
+}
+
+impl Url {
+    pub(crate) fn parse(url: &str) -> Result<Url> {
+        let bad = |why: &str| {
+            Error::from(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("not an http:// or https:// URL: {url:?}: {why}"),
+            ))
+        };
+        let (https, rest) = if let Some(rest) = url.strip_prefix("http://") {
+            (false, rest)
+        } else if let Some(rest) = url.strip_prefix("https://") {
+            (true, rest)
+        } else {
+            return Err(bad("the scheme must be http or https"));
+        };
+        let (authority, path) = match rest.find(['/', '?']) {
+            Some(at) if rest.as_bytes()[at] == b'/' => (&rest[..at], rest[at..].to_owned()),
+            Some(at) => (&rest[..at], format!("/{}", &rest[at..])),
+            None => (rest, "/".to_owned()),
+        };
+        if authority.contains('@') {
+            return Err(bad(
+                "user information is not supported (send an Authorization header)",
+            ));
+        }
+        let default_port = if https { 443 } else { 80 };
+        let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
+            let (host, rest) = v6.split_once(']').ok_or_else(|| bad("an unclosed '['"))?;
+            let port = match rest.strip_prefix(':') {
+                Some(port) => port.parse().map_err(|_| bad("a bad port"))?,
+                None if rest.is_empty() => default_port,
+                None => return Err(bad("junk after the address")),
+            };
+            (host.to_owned(), port)
+        } else {
+            match authority.rsplit_once(':') {
+                Some((host, port)) => (
+                    host.to_owned(),
+                    port.parse().map_err(|_| bad("a bad port"))?,
+                ),
+                None => (authority.to_owned(), default_port),
+            }
+        };
+        if host.is_empty() {
+            return Err(bad("no host"));
+        }
+        if path.bytes().any(|b| b <= b' ' || b == 0x7f) {
+            return Err(bad("spaces or control characters in the path"));
+        }
+        Ok(Url {
+            https,
+            host,
+            port,
+            path,
+        })
+    }
+
+    /// The `Host` header's value.
+    pub(crate) fn authority(&self) -> String {
+        let host = if self.host.contains(':') {
+            format!("[{}]", self.host)
+        } else {
+            self.host.clone()
+        };
+        let default_port = if self.https { 443 } else { 80 };
+        if self.port == default_port {
+            host
+        } else {
+            format!("{host}:{}", self.port)
+        }
+    }
+}
+
+/// A response's status other than 200, as an error.
+pub(crate) fn status_error(status: u16, url: &str) -> Error {
+    Error::from(io::Error::other(format!(
+        "HTTP status {status} from {url} (200 expected)"
+    )))
+}
+
+/// A body over the frame size limit, as an error.
+pub(crate) fn too_large() -> Error {
+    Error::limit(
+        crate::limits::Limit::FrameSize,
+        "HTTP body larger than max_frame_size",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Url;
+
+    #[test]
+    fn urls_parse_as_a_user_expects() {
+        let u = Url::parse("http://collector:14268/api/traces?format=jaeger.thrift").unwrap();
+        assert_eq!(
+            (u.https, u.host.as_str(), u.port, u.path.as_str()),
+            (
+                false,
+                "collector",
+                14268,
+                "/api/traces?format=jaeger.thrift"
+            )
+        );
+        assert_eq!(u.authority(), "collector:14268");
+        let u = Url::parse("https://sandbox.evernote.com").unwrap();
+        assert_eq!(
+            (u.port, u.path.as_str(), u.authority().as_str()),
+            (443, "/", "sandbox.evernote.com")
+        );
+        let u = Url::parse("http://[::1]:9090?x").unwrap();
+        assert_eq!(
+            (u.host.as_str(), u.port, u.path.as_str()),
+            ("::1", 9090, "/?x")
+        );
+        assert_eq!(u.authority(), "[::1]:9090");
+        for bad in [
+            "ftp://x/",
+            "http://",
+            "http://h:port/",
+            "http://u@h/",
+            "http://h/a b",
+            "h:80",
+        ] {
+            assert!(Url::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! [`HttpService`] and [`serve`]: a processor answering Thrift calls POSTed over HTTP.
+
+use std::convert::Infallible;
+use std::future::{poll_fn, Future};
+use std::io;
+use std::pin::{pin, Pin};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Body;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::sync::{mpsc, watch};
+
+use super::CONTENT_TYPE;
+use crate::limits::FrameLimits;
+use crate::rpc::message::{Message, ProtocolKind};
+use crate::rpc::options::ServerOptions;
+use crate::rpc::service::AsyncProcessor;
+use crate::rpc::tokio::Listener;
+use crate::wire::MessageType;
+
+/// A processor as an HTTP service: each `POST` carries one call (binary, compact or JSON,
+/// detected from the body) and gets its reply as the response body, `200 OK`, in the call's
+/// protocol. A oneway call is answered at once with an empty body, and its handler runs on a
+/// task of its own. A tower
+/// `Service<http::Request<B>>` for any body type, so it mounts at a path of an axum router
+/// (`Router::new().route_service("/thrift", HttpService::new(processor))`) or any hyper
+/// server; [`serve`] runs it alone.
+///
+/// Refused, with nothing processed: another method (`405`, `Allow: POST`); a body over
+/// `max_frame_size` (`413`, before reading it when its `Content-Length` says so); a body that
+/// is not one whole call (`400`); a processor that cannot write its reply (`500`). A handler's
+/// errors and panics are exceptions in a `200` reply, as on the other transports.
+pub struct HttpService<P> {
+    processor: Arc<P>,
+    limits: FrameLimits,
+    body_timeout: Option<Duration>,
+}
+
+impl<P> Clone for HttpService<P> {
+    fn clone(&self) -> Self {
+        HttpService {
+            processor: Arc::clone(&self.processor),
+            limits: self.limits,
+            body_timeout: self.body_timeout,
+        }
+    }
+}
+
+impl<P> std::fmt::Debug for HttpService<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpService")
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: AsyncProcessor + 'static> HttpService<P> {
+    /// Serves `processor` (a generated `FooAsyncProcessor`, or a multiplexed one) with the
+    /// default limits and a 30 s limit on receiving a request's body.
+    pub fn new(processor: P) -> Self {
+        HttpService {
+            processor: Arc::new(processor),
+            limits: FrameLimits::default(),
+            body_timeout: Some(Duration::from_secs(30)),
+        }
+    }
+
+    /// With these limits (`max_frame_size` bounds bodies; `read` the decoding).
+    pub fn limits(mut self, limits: FrameLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// How long receiving a request's body may take (`None`: as long as it takes).
+    pub fn body_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.body_timeout = timeout;
+        self
+    }
+
+    /// Answers one request.
+    pub async fn handle<B>(&self, request: http::Request<B>) -> http::Response<Full<Bytes>>
+    where
+        B: Body,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        if request.method() != http::Method::POST {
+            let mut response = status(http::StatusCode::METHOD_NOT_ALLOWED, "POST a Thrift call");
+            response
+                .headers_mut()
+                .insert(http::header::ALLOW, http::HeaderValue::from_static("POST"));
+            return response;
+        }
+        let max = self.limits.max_frame_size;
+        let declared = request
+            .headers()
+            .get(http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        if declared.is_some_and(|len| len > max as u64) {
+            return status(
+                http::StatusCode::PAYLOAD_TOO_LARGE,
+                "body larger than max_frame_size",
+            );
+        }
+        let content_type = request.headers().get(http::header::CONTENT_TYPE).cloned();
+        let collect = Limited::new(request.into_body(), max).collect();
+        let collected = match self.body_timeout {
+            Some(limit) => match tokio::time::timeout(limit, collect).await {
+                Ok(collected) => collected,
+                Err(_) => return status(http::StatusCode::REQUEST_TIMEOUT, "body too slow"),
+            },
+            None => collect.await,
+        };
+        let body = match collected {
+            Ok(collected) => collected.to_bytes(),
+            Err(e) if e.is::<http_body_util::LengthLimitError>() => {
+                return status(
+                    http::StatusCode::PAYLOAD_TOO_LARGE,
+                    "body larger than max_frame_size",
+                )
+            }
+            Err(_) => return status(http::StatusCode::BAD_REQUEST, "the body could not be read"),
+        };
+        let Ok(Some(protocol)) = ProtocolKind::detect(&body) else {
+            return status(http::StatusCode::BAD_REQUEST, "not a Thrift message");
+        };
+        let call = match protocol
+            .message_len(&body, self.limits.read)
+            .and_then(|len| match len {
+                Some(len) if len == body.len() => Message::parse(body, protocol, self.limits.read),
+                _ => Err(crate::Error::invalid_data("not one whole message")),
+            }) {
+            Ok(call) if matches!(call.kind(), MessageType::Call | MessageType::Oneway) => call,
+            _ => return status(http::StatusCode::BAD_REQUEST, "not one whole Thrift call"),
+        };
+        let reply_type = content_type.unwrap_or(http::HeaderValue::from_static(CONTENT_TYPE));
+        if call.kind() == MessageType::Oneway {
+            // Answered at once (a oneway caller does not wait for the handler, as with
+            // Apache's THttpServer); the handler runs on its own task.
+            let processor = Arc::clone(&self.processor);
+            tokio::spawn(async move {
+                let mut out = Vec::new();
+                let _ = processor.process(&call, &mut out).await;
+            });
+            let mut response = http::Response::new(Full::new(Bytes::new()));
+            response
+                .headers_mut()
+                .insert(http::header::CONTENT_TYPE, reply_type);
+            return response;
+        }
+        let mut out = Vec::new();
+        if self.processor.process(&call, &mut out).await.is_err() {
+            return status(
+                http::StatusCode::INTERNAL_SERVER_ERROR,
+                "the reply could not be written",
+            );
+        }
+        if out.len() > max {
+            return status(
+                http::StatusCode::INTERNAL_SERVER_ERROR,
+                "reply larger than max_frame_size",
+            );
+        }
+        let mut response = http::Response::new(Full::new(Bytes::from(out)));
+        response
+            .headers_mut()
+            .insert(http::header::CONTENT_TYPE, reply_type);
+        response
+    }
+}
+
+fn status(code: http::StatusCode, why: &'static str) -> http::Response<Full<Bytes>> {
+    let mut response = http::Response::new(Full::new(Bytes::from_static(why.as_bytes())));
+    *response.status_mut() = code;
+    response.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+impl<P, B> tower_service::Service<http::Request<B>> for HttpService<P>
+where
+    P: AsyncProcessor + 'static,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    type Response = http::Response<Full<Bytes>>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        let service = self.clone();
+        Box::pin(async move { Ok(service.handle(request).await) })
+    }
+}
+
+/// Serves `processor` over HTTP/1.1 on `listener` until `signal` completes, then stops
+/// accepting, lets each connection finish the request it is serving, and returns once all are
+/// closed. Any [`Listener`]: a tokio `TcpListener`, a `UnixListener`, a `TlsListener` (HTTPS).
+/// Keep-alive; from `options`: `idle_timeout` bounds the wait for a request's headers,
+/// `read_timeout` the receiving of its body, `limits` the bodies and their decoding.
+///
+/// ```no_run
+/// # async fn run() -> std::io::Result<()> {
+/// use thrift_runtime::rpc::http;
+/// use thrift_runtime::rpc::tokio::ServerOptions;
+/// use thrift_runtime::rpc::AsyncMultiplexedProcessor;
+///
+/// let listener = tokio::net::TcpListener::bind("0.0.0.0:9090").await?;
+/// let processor = AsyncMultiplexedProcessor::new(); // or `FooAsyncProcessor::new(handler)`
+/// let shutdown = async { let _ = tokio::signal::ctrl_c().await; };
+/// http::serve(listener, processor, ServerOptions::default(), shutdown).await
+/// # }
+/// ```
+pub async fn serve<L, P>(
+    mut listener: L,
+    processor: P,
+    options: ServerOptions,
+    signal: impl Future<Output = ()>,
+) -> io::Result<()>
+where
+    L: Listener,
+    P: AsyncProcessor + 'static,
+{
+    let service = HttpService::new(processor)
+        .limits(options.limits)
+        .body_timeout(options.read_timeout);
+    let idle = options.idle_timeout;
+    let (stop_sender, stop) = watch::channel(false);
+    let (alive, mut all_closed) = mpsc::channel::<()>(1);
+    let mut signal = pin!(signal);
+    loop {
+        let accepted = {
+            let mut accept = pin!(listener.accept());
+            poll_fn(|cx| {
+                if signal.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(None);
+                }
+                accept.as_mut().poll(cx).map(Some)
+            })
+            .await
+        };
+        let io = match accepted {
+            None => break,
+            Some(Ok((io, _))) => io,
+            // Out of file descriptors and the like: back off instead of spinning.
+            Some(Err(_)) => {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            }
+        };
+        let service = service.clone();
+        let mut stop = stop.clone();
+        let alive = alive.clone();
+        tokio::spawn(async move {
+            let _alive = alive;
+            let hyper_service = hyper::service::service_fn(move |request| {
+                let service = service.clone();
+                async move { Ok::<_, Infallible>(service.handle(request).await) }
+            });
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder.timer(TokioTimer::new()).keep_alive(true);
+            if let Some(idle) = idle {
+                builder.header_read_timeout(idle);
+            }
+            let mut connection = pin!(builder.serve_connection(TokioIo::new(io), hyper_service));
+            let finished = {
+                let mut stopped = pin!(stop.wait_for(|stop| *stop));
+                poll_fn(|cx| {
+                    if connection.as_mut().poll(cx).is_ready() {
+                        return Poll::Ready(true);
+                    }
+                    match stopped.as_mut().poll(cx) {
+                        Poll::Ready(_) => Poll::Ready(false),
+                        Poll::Pending => Poll::Pending,
+                    }
+                })
+                .await
+            };
+            if !finished {
+                // Shutdown: the request being served is answered, then the connection closes.
+                connection.as_mut().graceful_shutdown();
+                let _ = connection.await;
+            }
+        });
+    }
+    drop(listener);
+    let _ = stop_sender.send(true);
+    drop(alive);
+    let _ = all_closed.recv().await;
+    Ok(())
+}
