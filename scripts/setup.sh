@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests and benchmarks need besides Rust: Apache Thrift's compiler (Debian's
-# thrift-compiler) and Python's thrift package, the trusted peers for interop checks.
+# thrift-compiler) and Python's thrift package (with thrift-sasl and pure-sasl), the trusted
+# peers for interop checks, and openssl for the TLS cells' certificates.
 # Idempotent: installs only what is missing.
 #
 # The Python package goes into a virtual environment of its own, target/pyenv in the checkout
@@ -33,7 +34,7 @@ if ! command -v openssl >/dev/null 2>&1; then
     apt_install openssl
 fi
 
-if ! "$PYENV/bin/python" -c 'import thrift' >/dev/null 2>&1; then
+if ! "$PYENV/bin/python" -c 'import thrift, thrift_sasl, puresasl' >/dev/null 2>&1; then
     if ! "$PYENV/bin/python" -m pip --version >/dev/null 2>&1; then
         echo "setup: creating the Python virtual environment $PYENV" >&2
         # Debian ships venv's pip bootstrap (ensurepip) separately, in python3-venv.
@@ -42,8 +43,9 @@ if ! "$PYENV/bin/python" -c 'import thrift' >/dev/null 2>&1; then
         fi
         python3 -m venv --clear "$PYENV"
     fi
-    echo "setup: installing the Python thrift package into $PYENV" >&2
-    "$PYENV/bin/python" -m pip install --quiet --disable-pip-version-check thrift
+    # thrift-sasl and pure-sasl: the SASL PLAIN client of the SASL interop cells.
+    echo "setup: installing the Python thrift, thrift-sasl and pure-sasl packages into $PYENV" >&2
+    "$PYENV/bin/python" -m pip install --quiet --disable-pip-version-check thrift thrift-sasl pure-sasl
 fi
 
 thrift --version >&2

@@ -29,6 +29,8 @@ id (also in the THeader frame) and the method's bare name (without the
   --zlib                   (header only) compress calls with THeader's zlib transform
   --multiplexed            calls go to "ThriftTest:..."; also calls SecondService
   --transport http         THttpClient: one POST per call (HTTPS with --ssl)
+  --sasl plain             thrift_sasl's TSaslClientTransport with pure-sasl's PLAIN,
+                           as --sasl-user with --sasl-password
   --ssl                    TSSLSocket, checking the server's certificate against
                            --ssl-ca and --host; --ssl-cert and --ssl-key for mutual TLS
 """
@@ -145,7 +147,11 @@ class Connection(object):
         else:
             sock = TSocket.TSocket(args.host, args.port, socket_family=socket.AF_INET)
         sock.setTimeout(CALL_TIMEOUT_MS)
-        self.transport = ttpeer.wrap_transport(args.transport, sock)
+        if args.sasl:
+            # thrift_sasl (PyPI) with pure-sasl's PLAIN; messages framed by the SASL transport.
+            self.transport = ttpeer.sasl_client_transport(sock, args.sasl_user, args.sasl_password)
+        else:
+            self.transport = ttpeer.wrap_transport(args.transport, sock)
         self._open_with_retry()
         self._make_clients(args)
 

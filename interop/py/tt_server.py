@@ -18,6 +18,8 @@ per connection, until SIGTERM or SIGINT. Prints `listening on 127.0.0.1:N`
                      (calls must carry a "Service:" prefix)
   --zlib             (header only) compress replies to THeader clients with zlib
   --transport http   THttpServer (one POST per call; HTTPS with --ssl)
+  --sasl plain       clients authenticate with SASL PLAIN as --sasl-user and
+                     --sasl-password (then every message is framed; --transport is unused)
   --ssl              TSSLServerSocket with --ssl-cert and --ssl-key; with --ssl-ca,
                      clients must present a certificate it signed (mutual TLS)
 
@@ -219,10 +221,12 @@ def main(argv=None):
         except KeyboardInterrupt:
             pass
         return 0
+    transports = (ttpeer.SaslServerTransportFactory(args.sasl_user, args.sasl_password)
+                  if args.sasl else ttpeer.transport_factory(args.transport))
     server = TServer.TThreadedServer(
         make_processor(args.multiplexed),
         server_socket(args),
-        ttpeer.transport_factory(args.transport),
+        transports,
         ttpeer.server_protocol_factory(args.protocol, zlib=args.zlib),
         daemon=True)  # connection threads do not keep the process alive
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))

@@ -30,6 +30,12 @@ pub struct Flags {
     /// `--domain-socket PATH`: a Unix domain socket instead of TCP (`--host` and `--port`
     /// are then unused).
     pub domain_socket: Option<String>,
+    /// `--sasl plain`: SASL PLAIN below the protocol (every message then framed).
+    pub sasl: bool,
+    /// `--sasl-user U` (default `thrift`).
+    pub sasl_user: String,
+    /// `--sasl-password P` (default `thrift`).
+    pub sasl_password: String,
     /// `--ssl`: TLS below the transport.
     pub ssl: bool,
     /// `--ssl-cert FILE`: the server's certificate chain (PEM), or the client's for mutual
@@ -56,6 +62,9 @@ impl Flags {
             asynchronous: false,
             uuid: false,
             domain_socket: None,
+            sasl: false,
+            sasl_user: "thrift".into(),
+            sasl_password: "thrift".into(),
             ssl: false,
             ssl_cert: None,
             ssl_key: None,
@@ -84,6 +93,12 @@ impl Flags {
                 "--async" => flags.asynchronous = true,
                 "--uuid" => flags.uuid = true,
                 "--domain-socket" => flags.domain_socket = Some(value()?),
+                "--sasl" => match value()?.as_str() {
+                    "plain" => flags.sasl = true,
+                    other => return Err(format!("--sasl: unknown mechanism {other} (plain)")),
+                },
+                "--sasl-user" => flags.sasl_user = value()?,
+                "--sasl-password" => flags.sasl_password = value()?,
                 "--ssl" => flags.ssl = true,
                 "--ssl-cert" => flags.ssl_cert = Some(value()?),
                 "--ssl-key" => flags.ssl_key = Some(value()?),
@@ -173,6 +188,12 @@ impl Flags {
                     other => return Err(format!("unknown transport {other}")),
                 },
             ),
+        };
+        // SASL frames every message, whatever `--transport` says.
+        let transport = if self.sasl {
+            Transport::Framed
+        } else {
+            transport
         };
         let mut options = ClientOptions::new(protocol, transport);
         options.zlib = self.zlib;

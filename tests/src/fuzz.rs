@@ -114,10 +114,67 @@ pub fn decode(data: &[u8]) {
     skip::<Json>(data);
 }
 
+/// A connection in memory: reads what a client sent, keeps what the server writes.
+struct Wire<'a> {
+    input: &'a [u8],
+    output: Vec<u8>,
+}
+
+impl std::io::Read for Wire<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.input.read(buf)
+    }
+}
+
+impl std::io::Write for Wire<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.output.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Any bytes as a client's SASL negotiation and what follows it, read by a server's
+/// `SaslStream` (PLAIN and nothing else offered): an error or the end, never a panic; the
+/// server writes only negotiation messages (a status byte 1..=5, then a length).
+fn sasl(data: &[u8]) {
+    use std::io::Read;
+    use std::sync::Arc;
+    use thrift_runtime::rpc::blocking::SaslStream;
+    use thrift_runtime::rpc::sasl::SaslServerConfig;
+    thread_local! {
+        static CONFIG: Arc<SaslServerConfig> =
+            Arc::new(SaslServerConfig::new().plain(|c| c.user == "u" && c.password == "p"));
+    }
+    let config = CONFIG.with(Arc::clone);
+    let mut stream = SaslStream::new(
+        Wire {
+            input: data,
+            output: Vec::new(),
+        },
+        config,
+    );
+    let mut buf = [0u8; 4096];
+    while let Ok(n) = stream.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+    }
+    let said = &stream.get_ref().output;
+    if let Some(&status) = said.first() {
+        assert!((1..=5).contains(&status), "a negotiation message: {said:?}");
+    }
+}
+
 /// The `frame` target: any bytes as what a server receives (framed, THeader with zlib and
-/// info headers, unframed), split off by `frame::decode` with the default limits, then parsed
-/// as a call. Errors, never a panic, and never more than the limits allow.
+/// info headers, unframed; also as a SASL negotiation), split off by `frame::decode` with the
+/// default limits, then parsed as a call. Errors, never a panic, and never more than the
+/// limits allow.
 pub fn frame(data: &[u8]) {
+    sasl(data);
     let limits = FrameLimits::default();
     let mut buf = BytesMut::from(data);
     // Every message the bytes hold, as a server's loop would take them.

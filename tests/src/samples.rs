@@ -170,6 +170,13 @@ pub fn calls() -> Vec<Vec<u8>> {
             }
         }
     }
+    // A SASL PLAIN negotiation (user `u`, password `p`, as the fuzz target's server takes),
+    // then a framed call: what a SASL client sends first.
+    let mut sasl = b"\x01\x00\x00\x00\x05PLAIN\x02\x00\x00\x00\x04\x00u\x00p".to_vec();
+    if let Some(framed) = out.iter().find(|bytes| bytes.len() > 4 && bytes[4] == 0x80) {
+        sasl.extend_from_slice(framed);
+    }
+    out.push(sasl);
     out
 }
 

@@ -12,6 +12,7 @@ use thrift_interop::run_checks;
 use thrift_interop::types::{
     SecondServiceAsyncClient, SecondServiceClient, ThriftTestAsyncClient, ThriftTestClient,
 };
+use thrift_runtime::rpc::sasl::Plain;
 use thrift_runtime::rpc::{blocking, http, tls, tokio as rpc_tokio};
 
 /// The stream of a blocking connection: TCP, a Unix domain socket (`--domain-socket`),
@@ -97,6 +98,14 @@ fn main() {
                     let started = Instant::now();
                     loop {
                         let connected = match (&flags.domain_socket, &tls) {
+                            _ if flags.sasl => {
+                                rpc_tokio::Connection::connect_sasl(
+                                    addr.as_str(),
+                                    Plain::new(&flags.sasl_user, &flags.sasl_password),
+                                    options.clone(),
+                                )
+                                .await
+                            }
                             (Some(path), _) => {
                                 rpc_tokio::Connection::connect_unix(path, options.clone()).await
                             }
@@ -231,6 +240,14 @@ fn connect_blocking(
     options: &blocking::ClientOptions,
 ) -> thrift_runtime::Result<Box<dyn Stream>> {
     Ok(match (&flags.domain_socket, tls) {
+        _ if flags.sasl => Box::new(
+            blocking::Connection::connect_sasl(
+                addr,
+                Plain::new(&flags.sasl_user, &flags.sasl_password),
+                options.clone(),
+            )?
+            .into_inner(),
+        ),
         (None, None) => {
             Box::new(blocking::Connection::connect(addr, options.clone())?.into_inner())
         }

@@ -6,13 +6,16 @@
 
 use std::net::TcpListener;
 
+use std::sync::Arc;
 use thrift_interop::args::Flags;
 use thrift_interop::handler::{SecondHandler, TestHandler};
 use thrift_interop::types::{
     SecondServiceAsyncProcessor, SecondServiceProcessor, ThriftTestAsyncProcessor,
     ThriftTestProcessor,
 };
-use thrift_runtime::rpc::blocking::{self, Server, ServerOptions, TlsListener};
+
+use thrift_runtime::rpc::blocking::{self, SaslListener, Server, ServerOptions, TlsListener};
+use thrift_runtime::rpc::sasl::SaslServerConfig;
 use thrift_runtime::rpc::{
     http, tokio as rpc_tokio, AsyncMultiplexedProcessor, MultiplexedProcessor,
 };
@@ -62,6 +65,34 @@ fn main() -> std::io::Result<()> {
                 None => serve_http(listener, flags.multiplexed).await,
             }
         });
+    }
+    if flags.sasl {
+        if flags.domain_socket.is_some() || tls.is_some() {
+            eprintln!("interop-server: --sasl serves plain TCP only here");
+            std::process::exit(2);
+        }
+        let (user, password) = (flags.sasl_user.clone(), flags.sasl_password.clone());
+        let config = Arc::new(
+            SaslServerConfig::new().plain(move |c| c.user == user && c.password == password),
+        );
+        if flags.asynchronous {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()?;
+            return runtime.block_on(async {
+                let listener = tokio::net::TcpListener::bind(&addr).await?;
+                println!("listening on {}", listener.local_addr()?);
+                serve_async(
+                    rpc_tokio::SaslListener::new(listener, config),
+                    flags.multiplexed,
+                )
+                .await
+            });
+        }
+        let listener = TcpListener::bind(&addr)?;
+        println!("listening on {}", listener.local_addr()?);
+        return serve_blocking(SaslListener::new(listener, config), flags.multiplexed);
     }
     if flags.asynchronous {
         let runtime = tokio::runtime::Builder::new_multi_thread()

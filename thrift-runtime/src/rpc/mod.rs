@@ -43,6 +43,8 @@
 //! - TLS: `tls.rs` (configurations), `blocking/tls.rs` and `tokio/tls.rs` (a listener and a
 //!   client connect each).
 //! - HTTP: `http/` (the async client and server on hyper, the blocking client).
+//! - SASL: `sasl/` (mechanisms, the negotiation sans IO), `blocking/sasl.rs` and
+//!   `tokio/sasl.rs` (a listener and a client connect each).
 
 pub mod context;
 mod message;
@@ -71,6 +73,9 @@ pub mod tls;
 
 #[cfg(feature = "http")]
 pub mod http;
+
+#[cfg(all(feature = "sasl", any(feature = "blocking", feature = "async")))]
+pub mod sasl;
 
 pub use message::{Headers, Message, ProtocolKind};
 pub use service::{

@@ -4,6 +4,8 @@
 //! sockets).
 
 mod listener;
+#[cfg(feature = "sasl")]
+mod sasl;
 #[cfg(feature = "tls")]
 mod tls;
 
@@ -17,6 +19,8 @@ use std::time::{Duration, Instant};
 use bytes::BytesMut;
 
 pub use self::listener::{Listener, Stream};
+#[cfg(feature = "sasl")]
+pub use self::sasl::{SaslListener, SaslStream};
 #[cfg(feature = "tls")]
 pub use self::tls::{TlsListener, TlsStream};
 use super::frame::{self, FrameLimits, Received, Transport};

@@ -9,6 +9,8 @@
 //! (feature `tower`).
 
 mod listener;
+#[cfg(feature = "sasl")]
+mod sasl;
 #[cfg(feature = "tls")]
 mod tls;
 
@@ -27,6 +29,8 @@ use ::tokio::sync::{mpsc, oneshot, watch};
 use bytes::BytesMut;
 
 pub use self::listener::Listener;
+#[cfg(feature = "sasl")]
+pub use self::sasl::{SaslListener, SaslStream};
 #[cfg(feature = "tls")]
 pub use self::tls::{TlsListener, TlsStream};
 use super::frame::{self, Received};

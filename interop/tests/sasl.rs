@@ -1,0 +1,229 @@
+//! SASL: both servers behind a `SaslListener` authenticate both clients' `connect_sasl` with
+//! PLAIN and serve them; wrong credentials, unknown mechanisms, garbage, truncated and stalled
+//! negotiations get `BAD`/`ERROR` or are closed, and the server goes on; a mechanism of the
+//! user's plugs in through the traits.
+
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use thrift_interop::handler::TestHandler;
+use thrift_interop::types::{
+    ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
+};
+use thrift_runtime::rpc::blocking::{
+    ClientOptions, Connection, SaslListener, Server, ServerOptions,
+};
+use thrift_runtime::rpc::sasl::{
+    self, ClientMechanism, Plain, SaslServerConfig, ServerMechanism, ServerStep,
+};
+use thrift_runtime::rpc::{tokio as rpc_tokio, ProtocolKind, Transport};
+use thrift_runtime::ErrorKind;
+
+/// A challenge-response mechanism of the test's own: the server challenges with a number,
+/// the client answers with it doubled.
+struct Doubling;
+
+impl ClientMechanism for Doubling {
+    fn name(&self) -> &str {
+        "X-DOUBLING"
+    }
+
+    fn initial_response(&mut self) -> io::Result<Vec<u8>> {
+        Ok(b"hello".to_vec())
+    }
+
+    fn respond(&mut self, challenge: &[u8]) -> io::Result<Vec<u8>> {
+        let n: u32 = std::str::from_utf8(challenge).unwrap().parse().unwrap();
+        Ok((n * 2).to_string().into_bytes())
+    }
+}
+
+struct DoublingServer {
+    asked: bool,
+}
+
+impl ServerMechanism for DoublingServer {
+    fn step(&mut self, response: &[u8]) -> ServerStep {
+        if !self.asked {
+            self.asked = true;
+            return ServerStep::Challenge(b"21".to_vec());
+        }
+        if response == b"42" {
+            ServerStep::Complete("doubler".into())
+        } else {
+            ServerStep::Reject("wrong answer".into())
+        }
+    }
+}
+
+fn config() -> Arc<SaslServerConfig> {
+    Arc::new(
+        SaslServerConfig::new()
+            .plain(|c| c.user == "hive" && c.password == "s3cret")
+            .mechanism("X-DOUBLING", || Box::new(DoublingServer { asked: false })),
+    )
+}
+
+fn server_options() -> ServerOptions {
+    ServerOptions {
+        workers: 2,
+        idle_timeout: Some(Duration::from_millis(600)),
+        read_timeout: Some(Duration::from_millis(600)),
+        ..ServerOptions::default()
+    }
+}
+
+fn start(asynchronous: bool) -> (SocketAddr, Box<dyn std::any::Any>) {
+    if asynchronous {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        let listener = rpc_tokio::SaslListener::new(listener, config());
+        let processor = ThriftTestAsyncProcessor::new(TestHandler);
+        runtime.spawn(rpc_tokio::Server::new(server_options()).serve(listener, processor));
+        (addr, Box::new(runtime))
+    } else {
+        let listener = SaslListener::new(TcpListener::bind("127.0.0.1:0").unwrap(), config());
+        let handle = Server::new(server_options())
+            .spawn(listener, ThriftTestProcessor::new(TestHandler))
+            .unwrap();
+        (handle.local_addr(), Box::new(handle))
+    }
+}
+
+fn options(protocol: ProtocolKind) -> ClientOptions {
+    let mut options = ClientOptions::new(protocol, Transport::Buffered);
+    options.timeout = Some(Duration::from_secs(5));
+    options
+}
+
+#[test]
+fn both_servers_authenticate_and_serve_both_clients() {
+    for asynchronous in [false, true] {
+        let (addr, _server) = start(asynchronous);
+        for protocol in ProtocolKind::ALL {
+            let connection =
+                Connection::connect_sasl(addr, Plain::new("hive", "s3cret"), options(protocol))
+                    .unwrap();
+            assert_eq!(connection.options().transport, Transport::Framed);
+            let mut client = ThriftTestClient::new(connection);
+            let big = "y".repeat(50_000);
+            assert_eq!(client.test_string(big.clone()).unwrap(), big);
+            assert_eq!(client.test_i32(3).unwrap(), 3, "{protocol:?}");
+        }
+        // A challenge-response mechanism of the user's own.
+        let mut client = ThriftTestClient::new(
+            Connection::connect_sasl(addr, Doubling, options(ProtocolKind::Compact)).unwrap(),
+        );
+        assert_eq!(client.test_i64(7).unwrap(), 7);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let connection = rpc_tokio::Connection::connect_sasl(
+                addr,
+                Plain::new("hive", "s3cret").authzid("hive"),
+                options(ProtocolKind::Binary),
+            )
+            .await
+            .unwrap();
+            let client = ThriftTestAsyncClient::new(connection);
+            let (a, b) = tokio::join!(client.test_i32(1), client.test_string("s".into()));
+            assert_eq!((a.unwrap(), b.unwrap().as_str()), (1, "s"));
+        });
+    }
+}
+
+/// Reads what the server says until it closes (or 5 s pass).
+fn said(stream: &mut TcpStream) -> Vec<u8> {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut out = Vec::new();
+    let _ = stream.read_to_end(&mut out);
+    out
+}
+
+#[test]
+fn bad_credentials_and_bad_negotiations_are_refused_and_the_server_goes_on() {
+    for asynchronous in [false, true] {
+        let (addr, _server) = start(asynchronous);
+        for (user, password) in [("hive", "wrong"), ("nobody", "s3cret"), ("", "")] {
+            let refused = Connection::connect_sasl(
+                addr,
+                Plain::new(user, password),
+                options(ProtocolKind::Binary),
+            );
+            let e = refused.expect_err("refused");
+            assert!(
+                matches!(e.kind(), ErrorKind::Io(io) if io.kind() == io::ErrorKind::PermissionDenied),
+                "{e:?}"
+            );
+            let message = e.to_string();
+            assert!(message.contains("authentication failed"), "{message}");
+            assert!(!message.contains("s3cret"), "nothing leaked: {message}");
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let refused = runtime.block_on(rpc_tokio::Connection::connect_sasl(
+            addr,
+            Plain::new("hive", "wrong"),
+            options(ProtocolKind::Binary),
+        ));
+        assert!(refused.is_err());
+        // An unknown mechanism: BAD, then closed.
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream.write_all(b"\x01\x00\x00\x00\x06GSSAPI").unwrap();
+        let reply = said(&mut stream);
+        assert_eq!(reply[0], sasl::BAD, "{reply:?}");
+        assert!(String::from_utf8_lossy(&reply[5..]).contains("unsupported mechanism"));
+        // A Thrift call without authenticating: ERROR, then closed, nothing served.
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream
+            .write_all(
+                b"\x00\x00\x00\x15\x80\x01\x00\x01\x00\x00\x00\x08testVoid\x00\x00\x00\x01\x00",
+            )
+            .unwrap();
+        let reply = said(&mut stream);
+        assert_eq!(reply.first(), Some(&sasl::ERROR), "{reply:?}");
+        // A negotiation message cut short, then the client goes: closed.
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream.write_all(b"\x01\x00\x00\x00\x05PLA").unwrap();
+        stream.shutdown(std::net::Shutdown::Write).unwrap();
+        assert!(said(&mut stream).is_empty());
+        // A declared length over the limit: refused before anything is buffered.
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream.write_all(b"\x01\x7f\xff\xff\xff").unwrap();
+        assert_eq!(said(&mut stream).first(), Some(&sasl::ERROR));
+        // A client that connects and never negotiates: closed after the idle timeout.
+        let mut stalled = TcpStream::connect(addr).unwrap();
+        let since = Instant::now();
+        assert!(said(&mut stalled).is_empty());
+        let waited = since.elapsed();
+        assert!(
+            waited >= Duration::from_millis(500) && waited < Duration::from_secs(4),
+            "{waited:?}"
+        );
+        // After all of that, the server serves.
+        let mut client = ThriftTestClient::new(
+            Connection::connect_sasl(
+                addr,
+                Plain::new("hive", "s3cret"),
+                options(ProtocolKind::Binary),
+            )
+            .unwrap(),
+        );
+        assert_eq!(client.test_i32(9).unwrap(), 9);
+    }
+}

@@ -1,0 +1,254 @@
+//! SASL (feature `sasl`), as Hive Metastore, HiveServer2, Impala, HBase and Accumulo speak it
+//! (Apache's `TSaslClientTransport`/`TSaslServerTransport`): a negotiation at the start of the
+//! connection, then every message in a frame of its own, a 4-byte length and the bytes, which
+//! is the framed transport's format (`Transport::Framed`).
+//!
+//! The negotiation is a few messages, each a status byte (`START` 1, `OK` 2, `BAD` 3, `ERROR`
+//! 4, `COMPLETE` 5), a 4-byte big-endian length and a payload: the client sends `START` with
+//! the mechanism's name and `OK` with its initial response; the server answers `OK` with a
+//! challenge (and the client `OK` with a response) until it sends `COMPLETE`, or `BAD` with a
+//! reason and closes the connection.
+//!
+//! - Mechanisms: [`Plain`] (`PLAIN`, RFC 4616: user name and password) is built in, on both
+//!   sides ([`PlainServer`] checks credentials with a function of yours); others (GSSAPI for
+//!   Kerberos) plug in through [`ClientMechanism`] and [`ServerMechanism`]. Only mechanisms
+//!   without a security layer are supported (no `auth-int`/`auth-conf` wrapping), as for PLAIN
+//!   and for GSSAPI with `qop=auth`, what Hive and Impala use.
+//! - Clients: `Connection::connect_sasl` (blocking and async), or [`handshake`] /
+//!   [`handshake_async`] over any stream and then `Connection::new` with `Transport::Framed`.
+//! - Servers: a `SaslListener` around any listener (`blocking::SaslListener`,
+//!   `tokio::SaslListener`): each connection's negotiation runs in its first reads, on its
+//!   worker or task, within the server's idle timeout; a client that fails it gets `BAD` and
+//!   is closed, nothing else is said.
+
+mod negotiation;
+
+use std::fmt;
+use std::io;
+use std::sync::Arc;
+
+pub use self::negotiation::handshake;
+#[cfg(feature = "async")]
+pub use self::negotiation::handshake_async;
+pub(crate) use self::negotiation::ServerNegotiation;
+
+/// Negotiation status: the client starts, naming its mechanism.
+pub const START: u8 = 1;
+/// Negotiation status: a challenge or a response follows.
+pub const OK: u8 = 2;
+/// Negotiation status: refused (bad credentials, an unknown mechanism); the payload says why.
+pub const BAD: u8 = 3;
+/// Negotiation status: a failure of the peer.
+pub const ERROR: u8 = 4;
+/// Negotiation status: authenticated.
+pub const COMPLETE: u8 = 5;
+
+/// The largest negotiation payload read (Kerberos tickets take a few KiB).
+pub const MAX_NEGOTIATION_PAYLOAD: usize = 1 << 20;
+
+/// The client side of a SASL mechanism.
+pub trait ClientMechanism: Send {
+    /// The mechanism's registered name (`PLAIN`, `GSSAPI`).
+    fn name(&self) -> &str;
+    /// The initial response, sent with the mechanism's name.
+    fn initial_response(&mut self) -> io::Result<Vec<u8>>;
+    /// The response to a server's challenge.
+    fn respond(&mut self, challenge: &[u8]) -> io::Result<Vec<u8>>;
+}
+
+/// What a server mechanism says to a client's response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ServerStep {
+    /// Another round: this challenge goes to the client.
+    Challenge(Vec<u8>),
+    /// Authenticated, as this identity (what handlers may be told about; kept by the stream).
+    Complete(String),
+    /// Refused; the reason goes to the client in a `BAD` message.
+    Reject(String),
+}
+
+/// The server side of a SASL mechanism, one per connection.
+pub trait ServerMechanism: Send {
+    /// Answers the client's initial response, then each of its responses.
+    fn step(&mut self, response: &[u8]) -> ServerStep;
+}
+
+/// `PLAIN` (RFC 4616) on the client: an optional authorization identity, a user name and a
+/// password, sent in the clear, so over TLS or a trusted network only.
+#[derive(Clone)]
+pub struct Plain {
+    authzid: String,
+    user: String,
+    password: String,
+}
+
+impl fmt::Debug for Plain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Plain")
+            .field("authzid", &self.authzid)
+            .field("user", &self.user)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Plain {
+    /// `user` with `password`, no separate authorization identity.
+    pub fn new(user: impl Into<String>, password: impl Into<String>) -> Self {
+        Plain {
+            authzid: String::new(),
+            user: user.into(),
+            password: password.into(),
+        }
+    }
+
+    /// Acts as `authzid` (a proxy user), authenticated as the user.
+    pub fn authzid(mut self, authzid: impl Into<String>) -> Self {
+        self.authzid = authzid.into();
+        self
+    }
+}
+
+impl ClientMechanism for Plain {
+    fn name(&self) -> &str {
+        "PLAIN"
+    }
+
+    fn initial_response(&mut self) -> io::Result<Vec<u8>> {
+        let mut out =
+            Vec::with_capacity(self.authzid.len() + self.user.len() + self.password.len() + 2);
+        out.extend_from_slice(self.authzid.as_bytes());
+        out.push(0);
+        out.extend_from_slice(self.user.as_bytes());
+        out.push(0);
+        out.extend_from_slice(self.password.as_bytes());
+        Ok(out)
+    }
+
+    fn respond(&mut self, _challenge: &[u8]) -> io::Result<Vec<u8>> {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "SASL PLAIN: the server sent a challenge (PLAIN has none)",
+        ))
+    }
+}
+
+/// What a `PLAIN` client presented.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PlainCredentials<'a> {
+    /// The authorization identity (empty: the user's own).
+    pub authzid: &'a str,
+    /// The user name.
+    pub user: &'a str,
+    /// The password.
+    pub password: &'a str,
+}
+
+impl fmt::Debug for PlainCredentials<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PlainCredentials")
+            .field("authzid", &self.authzid)
+            .field("user", &self.user)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The function a [`PlainServer`] checks credentials with: whether they are good.
+pub type Authenticator = dyn Fn(&PlainCredentials<'_>) -> bool + Send + Sync;
+
+/// `PLAIN` on the server: the client's credentials go to the authenticator; refused ones get
+/// `BAD` "authentication failed" (the same reason for a wrong user and a wrong password).
+pub struct PlainServer {
+    authenticate: Arc<Authenticator>,
+}
+
+impl ServerMechanism for PlainServer {
+    fn step(&mut self, response: &[u8]) -> ServerStep {
+        let mut parts = response.split(|&b| b == 0);
+        let (Some(authzid), Some(user), Some(password), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return ServerStep::Reject("malformed PLAIN response".into());
+        };
+        let (Ok(authzid), Ok(user), Ok(password)) = (
+            std::str::from_utf8(authzid),
+            std::str::from_utf8(user),
+            std::str::from_utf8(password),
+        ) else {
+            return ServerStep::Reject("malformed PLAIN response".into());
+        };
+        let credentials = PlainCredentials {
+            authzid,
+            user,
+            password,
+        };
+        if !user.is_empty() && (self.authenticate)(&credentials) {
+            ServerStep::Complete(if authzid.is_empty() { user } else { authzid }.to_owned())
+        } else {
+            ServerStep::Reject("authentication failed".into())
+        }
+    }
+}
+
+type Factory = Arc<dyn Fn() -> Box<dyn ServerMechanism> + Send + Sync>;
+
+/// The mechanisms a server offers, by name, each made anew for every connection.
+#[derive(Clone, Default)]
+pub struct SaslServerConfig {
+    mechanisms: Vec<(String, Factory)>,
+}
+
+impl fmt::Debug for SaslServerConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.mechanisms.iter().map(|(name, _)| name))
+            .finish()
+    }
+}
+
+impl SaslServerConfig {
+    /// No mechanism yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Offers `PLAIN`, checking credentials with `authenticate`.
+    ///
+    /// ```
+    /// use thrift_runtime::rpc::sasl::SaslServerConfig;
+    ///
+    /// let config = SaslServerConfig::new()
+    ///     .plain(|c| c.user == "hive" && c.password == std::env::var("HIVE_PASSWORD").unwrap_or_default());
+    /// ```
+    pub fn plain(
+        self,
+        authenticate: impl Fn(&PlainCredentials<'_>) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        let authenticate: Arc<Authenticator> = Arc::new(authenticate);
+        self.mechanism("PLAIN", move || {
+            Box::new(PlainServer {
+                authenticate: Arc::clone(&authenticate),
+            })
+        })
+    }
+
+    /// Offers the mechanism `name`, one `make()` per connection.
+    pub fn mechanism<M: ServerMechanism + 'static>(
+        mut self,
+        name: &str,
+        make: impl Fn() -> Box<M> + Send + Sync + 'static,
+    ) -> Self {
+        self.mechanisms.retain(|(n, _)| n != name);
+        self.mechanisms.push((
+            name.to_owned(),
+            Arc::new(move || make() as Box<dyn ServerMechanism>),
+        ));
+        self
+    }
+
+    pub(crate) fn make(&self, name: &[u8]) -> Option<Box<dyn ServerMechanism>> {
+        self.mechanisms
+            .iter()
+            .find(|(n, _)| n.as_bytes() == name)
+            .map(|(_, make)| make())
+    }
+}
