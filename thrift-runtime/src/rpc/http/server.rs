@@ -12,14 +12,13 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Body;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::sync::{mpsc, watch};
 
 use super::CONTENT_TYPE;
 use crate::limits::FrameLimits;
 use crate::rpc::message::{Message, ProtocolKind};
 use crate::rpc::options::ServerOptions;
 use crate::rpc::service::AsyncProcessor;
-use crate::rpc::tokio::Listener;
+use crate::rpc::tokio::{accept_each, Listener, Shutdown};
 use crate::wire::MessageType;
 
 /// A processor as an HTTP service: each `POST` carries one call (binary, compact or JSON,
@@ -223,7 +222,7 @@ where
 /// # }
 /// ```
 pub async fn serve<L, P>(
-    mut listener: L,
+    listener: L,
     processor: P,
     options: ServerOptions,
     signal: impl Future<Output = ()>,
@@ -236,33 +235,10 @@ where
         .limits(options.limits)
         .body_timeout(options.read_timeout);
     let idle = options.idle_timeout;
-    let (stop_sender, stop) = watch::channel(false);
-    let (alive, mut all_closed) = mpsc::channel::<()>(1);
-    let mut signal = pin!(signal);
-    loop {
-        let accepted = {
-            let mut accept = pin!(listener.accept());
-            poll_fn(|cx| {
-                if signal.as_mut().poll(cx).is_ready() {
-                    return Poll::Ready(None);
-                }
-                accept.as_mut().poll(cx).map(Some)
-            })
-            .await
-        };
-        let io = match accepted {
-            None => break,
-            Some(Ok((io, _))) => io,
-            // Out of file descriptors and the like: back off instead of spinning.
-            Some(Err(_)) => {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-                continue;
-            }
-        };
+    accept_each(listener, signal, move |io, shutdown| {
         let service = service.clone();
-        let mut stop = stop.clone();
-        let alive = alive.clone();
-        tokio::spawn(async move {
+        async move {
+            let Shutdown { mut stop, alive } = shutdown;
             let _alive = alive;
             let hyper_service = hyper::service::service_fn(move |request| {
                 let service = service.clone();
@@ -292,11 +268,7 @@ where
                 connection.as_mut().graceful_shutdown();
                 let _ = connection.await;
             }
-        });
-    }
-    drop(listener);
-    let _ = stop_sender.send(true);
-    drop(alive);
-    let _ = all_closed.recv().await;
-    Ok(())
+        }
+    })
+    .await
 }

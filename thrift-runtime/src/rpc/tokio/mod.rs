@@ -552,7 +552,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> ServerConnection<S> {
 /// Accepts connections until `signal`, spawning `serve(connection)` for each; then stops
 /// them gracefully and waits for all to close.
 pub(crate) async fn accept_loop<L, F, Fut>(
-    mut listener: L,
+    listener: L,
     options: ServerOptions,
     signal: impl Future<Output = ()>,
     mut serve: F,
@@ -563,6 +563,37 @@ where
     Fut: Future<Output = ()> + Send + 'static,
 {
     let options = Arc::new(options);
+    accept_each(listener, signal, move |io, shutdown| {
+        serve(ServerConnection::new(
+            io,
+            Arc::clone(&options),
+            shutdown.stop,
+            shutdown.alive,
+        ))
+    })
+    .await
+}
+
+/// What each connection of an async server holds: the shutdown's signal, and a sender whose
+/// drop tells the server the connection has closed.
+pub(crate) struct Shutdown {
+    pub(crate) stop: watch::Receiver<bool>,
+    pub(crate) alive: mpsc::Sender<()>,
+}
+
+/// The accept loop of every async server (Thrift's, tower's, HTTP's): accepts until `signal`,
+/// spawning `serve(io, shutdown)` for each connection; then drops the listener, signals every
+/// connection to stop, and returns once all have closed.
+pub(crate) async fn accept_each<L, F, Fut>(
+    mut listener: L,
+    signal: impl Future<Output = ()>,
+    mut serve: F,
+) -> io::Result<()>
+where
+    L: Listener,
+    F: FnMut(L::Io, Shutdown) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
     let (stop_sender, stop) = watch::channel(false);
     // Every connection holds a sender; `recv` ends when all are gone.
     let (alive, mut all_closed) = mpsc::channel::<()>(1);
@@ -580,14 +611,12 @@ where
         };
         match accepted {
             None => break,
-            Some(Ok((stream, _))) => {
-                let connection = ServerConnection::new(
-                    stream,
-                    Arc::clone(&options),
-                    stop.clone(),
-                    alive.clone(),
-                );
-                ::tokio::spawn(serve(connection));
+            Some(Ok((io, _))) => {
+                let shutdown = Shutdown {
+                    stop: stop.clone(),
+                    alive: alive.clone(),
+                };
+                ::tokio::spawn(serve(io, shutdown));
             }
             // Out of file descriptors and the like: back off instead of spinning.
             Some(Err(_)) => ::tokio::time::sleep(Duration::from_millis(10)).await,
