@@ -15,7 +15,7 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 # The runtime's transports one at a time (code only one side uses must not warn without
 # the other).
-for features in blocking,tls,sasl async,tls,sasl async,http; do
+for features in blocking,tls,sasl,udp async,tls,sasl,udp async,http; do
     cargo clippy -p thrift-runtime --lib --no-default-features --features "$features" --locked -- -D warnings
 done
 # What a build.rs user compiles: the generator and parser with their default features.

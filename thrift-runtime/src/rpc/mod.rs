@@ -43,6 +43,7 @@
 //! - TLS: `tls.rs` (configurations), `blocking/tls.rs` and `tokio/tls.rs` (a listener and a
 //!   client connect each).
 //! - HTTP: `http/` (the async client and server on hyper, the blocking client).
+//! - UDP: `udp.rs` (oneway calls, one per datagram: clients and servers of both kinds).
 //! - SASL: `sasl/` (mechanisms, the negotiation sans IO), `blocking/sasl.rs` and
 //!   `tokio/sasl.rs` (a listener and a client connect each).
 
@@ -76,6 +77,9 @@ pub mod http;
 
 #[cfg(all(feature = "sasl", any(feature = "blocking", feature = "async")))]
 pub mod sasl;
+
+#[cfg(all(feature = "udp", any(feature = "blocking", feature = "async")))]
+pub mod udp;
 
 pub use message::{Headers, Message, ProtocolKind};
 pub use service::{
