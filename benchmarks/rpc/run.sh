@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_CELL="${1:-4}"
 ROUNDS="${ROUNDS:-3}"
-CONTENDERS="${CONTENDERS:-ours-async ours-blocking ours-async-tls ours-blocking-tls apache volo}"
+CONTENDERS="${CONTENDERS:-ours-async ours-blocking ours-async-tls ours-blocking-tls ours-async-http apache volo}"
 cargo build --release --quiet
 BIN="target/release/thrift-rpc-benchmarks"
 case " $CONTENDERS " in
@@ -28,7 +28,7 @@ trap 'rm -rf "$results" "$CERTS"' EXIT
 ../../interop/tls_certs.sh "$CERTS"
 own_client() {
     case "$1" in
-        ours-async | ours-async-tls) echo "$BIN load-async" ;;
+        ours-async | ours-async-tls | ours-async-http) echo "$BIN load-async" ;;
         ours-blocking | ours-blocking-tls) echo "$BIN load" ;;
         apache) echo "$BIN load-apache" ;;
         volo) echo "$VOLO load" ;;
@@ -43,6 +43,10 @@ for connections in 1 64; do
             case "$contender" in
                 *-tls) export TLS_CERTS="$CERTS" ;;
                 *) unset TLS_CERTS ;;
+            esac
+            case "$contender" in
+                *-http) export HTTP=1 ;;
+                *) unset HTTP ;;
             esac
             server_seconds=$(python3 -c "print($SECONDS_PER_CELL + 2.5)")
             if [ "$contender" = volo ]; then
@@ -70,7 +74,8 @@ for line in open(sys.argv[1]):
     rows.append((int(round_), mode, contender, json.loads(load), json.loads(server)))
 contenders = list(dict.fromkeys(r[2] for r in rows))
 CLIENT = {"ours-async": "ours, async", "ours-blocking": "ours, blocking", "apache": "apache", "volo": "volo (TTHeader)",
-          "ours-async-tls": "ours, async, TLS", "ours-blocking-tls": "ours, blocking, TLS"}
+          "ours-async-tls": "ours, async, TLS", "ours-blocking-tls": "ours, blocking, TLS",
+          "ours-async-http": "ours, async, HTTP"}
 def cells(mode, contender, connections):
     return [r for r in rows if r[1] == mode and r[2] == contender and r[3]["connections"] == connections]
 def median(mode, contender, connections, key):
@@ -89,7 +94,8 @@ for mode, title in (("same", "Every server driven by the same load generator (ou
             rps = median(mode, contender, connections, "rps")
             allocations = statistics.median(r[4]["allocations_per_call"] for r in cells(mode, contender, connections))
             ratio = f"{rps / apache:.2f}x" if apache else "n/a"
-            client = ("ours, blocking" + (", TLS" if contender.endswith("-tls") else "")) if mode == "same" else CLIENT[contender]
+            suffix = {"tls": ", TLS", "http": ", HTTP"}.get(contender.rsplit("-", 1)[-1], "")
+            client = "ours, blocking" + suffix if mode == "same" else CLIENT[contender]
             print(f"| {connections} | {contender} | {client} | {rps:.0f} | {median(mode, contender, connections, 'p50_us'):.0f} | "
                   f"{median(mode, contender, connections, 'p99_us'):.0f} | {allocations:.2f} | {ratio} |")
     print()
@@ -111,6 +117,8 @@ for mode in ("same", "own"):
         ("ours-async-tls", "ours-async", 64, "rps", "ours-async over TLS ÷ plain, calls/s, 64 connections"),
         ("ours-blocking-tls", "ours-blocking", 1, "rps", "ours-blocking over TLS ÷ plain, calls/s, 1 connection"),
         ("ours-blocking-tls", "ours-blocking", 64, "rps", "ours-blocking over TLS ÷ plain, calls/s, 64 connections"),
+        ("ours-async-http", "ours-async", 1, "rps", "ours-async over HTTP ÷ framed TCP, calls/s, 1 connection (the cost of HTTP)"),
+        ("ours-async-http", "ours-async", 64, "rps", "ours-async over HTTP ÷ framed TCP, calls/s, 64 connections"),
     ]:
         print(f"- [{mode} client] {what}, per round: {per_round(mode, a, b, connections, key)}")
 PY

@@ -11,7 +11,9 @@
 //!
 //! `ours-async-tls` and `ours-blocking-tls` are our servers behind a `TlsListener`, with the
 //! certificates in the directory `TLS_CERTS` names (`interop/tls_certs.sh` makes them); with
-//! `TLS_CERTS` set, `load` and `load-async` connect over TLS too.
+//! `TLS_CERTS` set, `load` and `load-async` connect over TLS too. `ours-async-http` is our async
+//! HTTP server (`rpc::http::serve`), driven with `HTTP=1` by our blocking `HttpConnection`
+//! (`load`) and async `HttpClient` (`load-async`), one kept-alive connection per client.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -84,6 +86,11 @@ impl apache::EchoSyncHandler for ApacheHandler {
     }
 }
 
+/// With `HTTP=1`: `load` and `load-async` call over HTTP (the `ours-async-http` server).
+fn http() -> bool {
+    std::env::var_os("HTTP").is_some_and(|v| v == "1")
+}
+
 /// With `TLS_CERTS` set: the directory of `ca.pem`, `server.pem` and `server.key`.
 fn tls_certs() -> Option<std::path::PathBuf> {
     std::env::var_os("TLS_CERTS").map(std::path::PathBuf::from)
@@ -133,6 +140,26 @@ fn serve(contender: &str, port: u16) {
                     thrift_runtime::rpc::tokio::Server::new(Default::default())
                         .serve(listener, processor)
                         .await
+                })
+            });
+        }
+        "ours-async-http" => {
+            std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .enable_all()
+                    .build()
+                    .expect("runtime");
+                runtime.block_on(async {
+                    let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
+                    let processor = ours::echo::EchoAsyncProcessor::new(OursHandler);
+                    thrift_runtime::rpc::http::serve(
+                        listener,
+                        processor,
+                        Default::default(),
+                        std::future::pending(),
+                    )
+                    .await
                 })
             });
         }
@@ -193,6 +220,19 @@ fn load(port: u16, connections: usize, seconds: f64) {
         let reply = client.echo(message.to_owned()).expect("echo");
         assert_eq!(reply.len(), message.len());
     }
+    if http() {
+        let url = format!("http://127.0.0.1:{port}/");
+        return load::blocking(
+            connections,
+            seconds,
+            || {
+                ours::echo::EchoClient::new(load::retry(|| {
+                    thrift_runtime::rpc::http::HttpConnection::new(&url, options.clone())
+                }))
+            },
+            |client| call(client, &message),
+        );
+    }
     match client_tls() {
         Some(config) => load::blocking(
             connections,
@@ -232,6 +272,42 @@ fn load_async(port: u16, connections: usize, seconds: f64) {
         .build()
         .expect("runtime");
     let window = load::Window::new(seconds);
+    if http() {
+        let all = runtime.block_on(async move {
+            let tasks: Vec<_> = (0..connections)
+                .map(|_| {
+                    tokio::spawn(async move {
+                        // One client (one kept-alive connection) per simulated client.
+                        let url = format!("http://127.0.0.1:{port}/");
+                        let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
+                        let channel =
+                            thrift_runtime::rpc::http::HttpClient::new(&url, options).expect("url");
+                        let client = ours::echo::EchoAsyncClient::new(channel);
+                        let message = "x".repeat(32);
+                        let mut latencies = Vec::with_capacity(1 << 16);
+                        tokio::time::sleep_until(window.start.into()).await;
+                        loop {
+                            let t = Instant::now();
+                            if t >= window.end {
+                                break;
+                            }
+                            let reply = client.echo(message.clone()).await.expect("echo");
+                            assert_eq!(reply.len(), message.len());
+                            window.record(&mut latencies, t);
+                        }
+                        latencies
+                    })
+                })
+                .collect();
+            let mut all = Vec::new();
+            for task in tasks {
+                all.extend(task.await.expect("a load task"));
+            }
+            all
+        });
+        load::report(connections, seconds, all);
+        return;
+    }
     let tls = client_tls();
     let all = runtime.block_on(async move {
         let tasks: Vec<_> = (0..connections)
