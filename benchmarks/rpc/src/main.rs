@@ -282,28 +282,11 @@ fn load_async(port: u16, connections: usize, seconds: f64) {
                         let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
                         let channel =
                             thrift_runtime::rpc::http::HttpClient::new(&url, options).expect("url");
-                        let client = ours::echo::EchoAsyncClient::new(channel);
-                        let message = "x".repeat(32);
-                        let mut latencies = Vec::with_capacity(1 << 16);
-                        tokio::time::sleep_until(window.start.into()).await;
-                        loop {
-                            let t = Instant::now();
-                            if t >= window.end {
-                                break;
-                            }
-                            let reply = client.echo(message.clone()).await.expect("echo");
-                            assert_eq!(reply.len(), message.len());
-                            window.record(&mut latencies, t);
-                        }
-                        latencies
+                        echo_until(ours::echo::EchoAsyncClient::new(channel), window).await
                     })
                 })
                 .collect();
-            let mut all = Vec::new();
-            for task in tasks {
-                all.extend(task.await.expect("a load task"));
-            }
-            all
+            gather(tasks).await
         });
         load::report(connections, seconds, all);
         return;
@@ -341,29 +324,43 @@ fn load_async(port: u16, connections: usize, seconds: f64) {
                         }
                     }
                     let client = ours::echo::EchoAsyncClient::new(connection.expect("connect"));
-                    let message = "x".repeat(32);
-                    let mut latencies = Vec::with_capacity(1 << 16);
-                    tokio::time::sleep_until(window.start.into()).await;
-                    loop {
-                        let t = Instant::now();
-                        if t >= window.end {
-                            break;
-                        }
-                        let reply = client.echo(message.clone()).await.expect("echo");
-                        assert_eq!(reply.len(), message.len());
-                        window.record(&mut latencies, t);
-                    }
-                    latencies
+                    echo_until(client, window).await
                 })
             })
             .collect();
-        let mut all = Vec::new();
-        for task in tasks {
-            all.extend(task.await.expect("a load task"));
-        }
-        all
+        gather(tasks).await
     });
     load::report(connections, seconds, all);
+}
+
+/// One simulated async client: echo calls one after the other through the window; the
+/// latencies measured.
+async fn echo_until<C: thrift_runtime::rpc::AsyncChannel>(
+    client: ours::echo::EchoAsyncClient<C>,
+    window: load::Window,
+) -> Vec<u32> {
+    let message = "x".repeat(32);
+    let mut latencies = Vec::with_capacity(1 << 16);
+    tokio::time::sleep_until(window.start.into()).await;
+    loop {
+        let t = Instant::now();
+        if t >= window.end {
+            break;
+        }
+        let reply = client.echo(message.clone()).await.expect("echo");
+        assert_eq!(reply.len(), message.len());
+        window.record(&mut latencies, t);
+    }
+    latencies
+}
+
+/// Every task's latencies.
+async fn gather(tasks: Vec<tokio::task::JoinHandle<Vec<u32>>>) -> Vec<u32> {
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await.expect("a load task"));
+    }
+    all
 }
 
 /// Apache's blocking client (`TTcpChannel`, framed, binary), one thread per simulated client.
