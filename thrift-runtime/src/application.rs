@@ -10,9 +10,28 @@ use crate::protocol::{ProtocolReader, ProtocolSize, ProtocolWriter};
 use crate::wire::TType;
 
 /// The `type` field of an [`ApplicationException`]. A plain `i32` so that
-/// values unknown to this crate survive a round trip.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// values unknown to this crate survive a round trip. Printed (`Debug` and `Display`) by
+/// its name in Apache's libraries, `UNKNOWN_METHOD`, or by number when it has none.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct ApplicationExceptionKind(pub i32);
+
+impl fmt::Debug for ApplicationExceptionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "ApplicationExceptionKind({})", self.0),
+        }
+    }
+}
+
+impl fmt::Display for ApplicationExceptionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "{}", self.0),
+        }
+    }
+}
 
 impl ApplicationExceptionKind {
     /// 0: the type from the peer is unknown.
@@ -37,6 +56,25 @@ impl ApplicationExceptionKind {
     pub const INVALID_PROTOCOL: Self = Self(9);
     /// 10: unsupported client type.
     pub const UNSUPPORTED_CLIENT_TYPE: Self = Self(10);
+
+    /// The name of the constant, as Apache's libraries spell it (`UNKNOWN_METHOD`); `None` for
+    /// a value none of them defines.
+    pub fn name(self) -> Option<&'static str> {
+        Some(match self.0 {
+            0 => "UNKNOWN",
+            1 => "UNKNOWN_METHOD",
+            2 => "INVALID_MESSAGE_TYPE",
+            3 => "WRONG_METHOD_NAME",
+            4 => "BAD_SEQUENCE_ID",
+            5 => "MISSING_RESULT",
+            6 => "INTERNAL_ERROR",
+            7 => "PROTOCOL_ERROR",
+            8 => "INVALID_TRANSFORM",
+            9 => "INVALID_PROTOCOL",
+            10 => "UNSUPPORTED_CLIENT_TYPE",
+            _ => return None,
+        })
+    }
 }
 
 /// `exception TApplicationException { 1: string message, 2: i32 type }`.
@@ -60,7 +98,7 @@ impl ApplicationException {
 
 impl fmt::Display for ApplicationException {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "application exception {}: {}", self.kind.0, self.message)
+        write!(f, "application exception {}: {}", self.kind, self.message)
     }
 }
 

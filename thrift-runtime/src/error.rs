@@ -46,11 +46,36 @@ pub enum ErrorKind {
     /// Borrowed reads (`read_str`, `read_bytes`) were attempted on an input
     /// that cannot lend its bytes (an [`crate::IoInput`]).
     BorrowUnsupported,
-    /// An error from the underlying reader or writer.
+    /// An error from the underlying reader or writer (other than the ones classified as
+    /// [`ErrorKind::TimedOut`] and [`ErrorKind::Closed`]).
     Io(std::io::Error),
     /// The peer answered with a `TApplicationException` (boxed to keep
-    /// [`Error`] small).
+    /// [`Error`] small). Only the peer sends these: an error of this side never becomes one.
     Application(Box<crate::ApplicationException>),
+    /// A local timeout ran out: a client's [`ClientOptions::timeout`](crate::rpc) (connect,
+    /// write, or wait for the reply), a tower `timeout` layer around an async client, or a
+    /// server's idle, read or write timeout. The call may or may not have reached the peer.
+    /// An I/O error of kind `TimedOut` or `WouldBlock` (what a blocking socket's timeout
+    /// gives) becomes this; [`Error::io_error`] keeps it.
+    TimedOut,
+    /// The connection was closed (by the peer, by a reset, or by an earlier failure on it)
+    /// before the reply arrived. An I/O error of kind `UnexpectedEof`, `ConnectionReset`,
+    /// `ConnectionAborted`, `BrokenPipe` or `NotConnected` becomes this; [`Error::io_error`]
+    /// keeps it. Connect again (a [`Pool`](crate::rpc) does).
+    Closed,
+    /// Connecting to `address` failed (refused, unreachable, a name that does not resolve, or
+    /// the client's `ClientOptions::timeout` ran out while
+    /// connecting): nothing was sent. A TLS or SASL handshake that fails once connected is
+    /// [`ErrorKind::Io`] (`PermissionDenied` when a SASL server refuses the credentials).
+    Connect {
+        /// The address tried last, as it was given (`host:port`, a URL, a socket path).
+        address: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// An error from something else in the call's path: a tower layer around a client (a
+    /// concurrency limit, a load shedder) or a user's own channel.
+    Other(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl ErrorKind {
@@ -67,6 +92,10 @@ impl ErrorKind {
             ErrorKind::BorrowUnsupported => "input cannot lend borrowed data",
             ErrorKind::Io(_) => "i/o error",
             ErrorKind::Application(_) => "application exception",
+            ErrorKind::TimedOut => "timed out",
+            ErrorKind::Closed => "connection closed",
+            ErrorKind::Connect { .. } => "cannot connect",
+            ErrorKind::Other(_) => "call failed",
         }
     }
 }
@@ -82,14 +111,21 @@ pub struct Error {
 struct Inner {
     kind: ErrorKind,
     context: &'static str,
+    /// The I/O error a [`ErrorKind::TimedOut`] or [`ErrorKind::Closed`] was made from.
+    io: Option<std::io::Error>,
 }
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Error")
-            .field("kind", &self.inner.kind)
-            .field("context", &self.inner.context)
-            .finish()
+        let mut d = f.debug_struct("Error");
+        d.field("kind", &self.inner.kind);
+        if !self.inner.context.is_empty() {
+            d.field("context", &self.inner.context);
+        }
+        if let Some(io) = &self.inner.io {
+            d.field("io", io);
+        }
+        d.finish()
     }
 }
 
@@ -100,7 +136,11 @@ impl Error {
     #[inline(never)]
     pub fn new(kind: ErrorKind, context: &'static str) -> Error {
         Error {
-            inner: Box::new(Inner { kind, context }),
+            inner: Box::new(Inner {
+                kind,
+                context,
+                io: None,
+            }),
         }
     }
 
@@ -119,6 +159,66 @@ impl Error {
     #[inline]
     pub fn context(&self) -> &'static str {
         self.inner.context
+    }
+
+    /// The I/O error behind this one, if any: that of [`ErrorKind::Io`] and
+    /// [`ErrorKind::Connect`], or the one a [`ErrorKind::TimedOut`] or [`ErrorKind::Closed`]
+    /// was made from.
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        match &self.inner.kind {
+            ErrorKind::Io(e) | ErrorKind::Connect { source: e, .. } => Some(e),
+            _ => self.inner.io.as_ref(),
+        }
+    }
+
+    /// Whether a local timeout ran out ([`ErrorKind::TimedOut`]).
+    pub fn is_timeout(&self) -> bool {
+        matches!(self.inner.kind, ErrorKind::TimedOut)
+    }
+
+    /// Whether the connection is gone: it closed ([`ErrorKind::Closed`]) or could not be made
+    /// ([`ErrorKind::Connect`]). Connecting again may help; the same call on this connection
+    /// will not.
+    pub fn is_disconnected(&self) -> bool {
+        matches!(
+            self.inner.kind,
+            ErrorKind::Closed | ErrorKind::Connect { .. }
+        )
+    }
+
+    /// The exception the peer sent ([`ErrorKind::Application`]).
+    pub fn application_exception(&self) -> Option<&crate::ApplicationException> {
+        match &self.inner.kind {
+            ErrorKind::Application(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// [`ErrorKind::TimedOut`] saying which timeout.
+    #[cold]
+    #[inline(never)]
+    pub fn timed_out(context: &'static str) -> Error {
+        Error::new(ErrorKind::TimedOut, context)
+    }
+
+    /// [`ErrorKind::Closed`] saying how.
+    #[cold]
+    #[inline(never)]
+    pub fn closed(context: &'static str) -> Error {
+        Error::new(ErrorKind::Closed, context)
+    }
+
+    /// [`ErrorKind::Connect`]: connecting to `address` failed.
+    #[cold]
+    #[inline(never)]
+    pub fn connect(address: impl Into<String>, source: std::io::Error) -> Error {
+        Error::new(
+            ErrorKind::Connect {
+                address: address.into(),
+                source,
+            },
+            "",
+        )
     }
 
     /// [`ErrorKind::UnexpectedEof`].
@@ -188,7 +288,19 @@ impl From<std::io::Error> for Error {
     #[cold]
     #[inline(never)]
     fn from(err: std::io::Error) -> Error {
-        Error::new(ErrorKind::Io(err), "")
+        use std::io::ErrorKind as Io;
+        let kind = match err.kind() {
+            Io::TimedOut | Io::WouldBlock => ErrorKind::TimedOut,
+            Io::UnexpectedEof
+            | Io::ConnectionReset
+            | Io::ConnectionAborted
+            | Io::BrokenPipe
+            | Io::NotConnected => ErrorKind::Closed,
+            _ => return Error::new(ErrorKind::Io(err), ""),
+        };
+        let mut e = Error::new(kind, "");
+        e.inner.io = Some(err);
+        e
     }
 }
 
@@ -202,11 +314,15 @@ impl fmt::Display for Error {
             } => write!(f, " `{struct_name}.{field_name}`")?,
             ErrorKind::Io(err) => write!(f, ": {err}")?,
             ErrorKind::LimitExceeded(limit) => write!(f, ": {limit}")?,
-            ErrorKind::Application(e) => write!(f, " {}: {}", e.kind.0, e.message)?,
+            ErrorKind::Application(e) => write!(f, " {}: {}", e.kind, e.message)?,
+            ErrorKind::Connect { address, source } => write!(f, " to {address}: {source}")?,
+            ErrorKind::Other(e) => write!(f, ": {e}")?,
             _ => {}
         }
         if !self.inner.context.is_empty() {
             write!(f, " ({})", self.inner.context)?;
+        } else if let Some(io) = &self.inner.io {
+            write!(f, " ({io})")?;
         }
         Ok(())
     }
@@ -215,9 +331,14 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.inner.kind {
-            ErrorKind::Io(err) => Some(err),
+            ErrorKind::Io(err) | ErrorKind::Connect { source: err, .. } => Some(err),
             ErrorKind::Application(e) => Some(&**e),
-            _ => None,
+            ErrorKind::Other(e) => Some(&**e),
+            _ => self
+                .inner
+                .io
+                .as_ref()
+                .map(|e| e as &(dyn std::error::Error + 'static)),
         }
     }
 }

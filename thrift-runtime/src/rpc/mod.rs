@@ -44,6 +44,8 @@
 //!   client connect each).
 //! - HTTP: `http/` (the async client and server on hyper, the blocking client).
 //! - UDP: `udp.rs` (oneway calls, one per datagram: clients and servers of both kinds).
+//! - Pools (a bound on connections, reconnecting, failover): `pool.rs` (what both share),
+//!   `blocking/pool.rs`, `tokio/pool.rs`.
 //! - SASL: `sasl/` (mechanisms, the negotiation sans IO), `blocking/sasl.rs` and
 //!   `tokio/sasl.rs` (a listener and a client connect each).
 
@@ -59,6 +61,9 @@ mod options;
 
 #[cfg(any(feature = "blocking", feature = "async"))]
 mod reading;
+
+#[cfg(any(feature = "blocking", feature = "async"))]
+pub mod pool;
 
 #[cfg(feature = "blocking")]
 pub mod blocking;
@@ -90,3 +95,5 @@ pub use service::{
 
 #[cfg(any(feature = "blocking", feature = "async"))]
 pub use frame::{FrameLimits, Framing, Transport, DEFAULT_MAX_FRAME_SIZE};
+#[cfg(any(feature = "blocking", feature = "async"))]
+pub use pool::PoolOptions;

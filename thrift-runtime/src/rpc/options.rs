@@ -62,6 +62,16 @@ pub(crate) fn call_name<'a>(
     }
 }
 
+/// An address as the user wrote it: `"host:9090"` without its quotes, `("host", 9090)`,
+/// `127.0.0.1:9090`.
+pub(crate) fn address_text(addr: &impl std::fmt::Debug) -> String {
+    let text = format!("{addr:?}");
+    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        Some(inner) => inner.to_owned(),
+        None => text,
+    }
+}
+
 /// Settings of a server (blocking or async).
 #[derive(Clone, Debug)]
 pub struct ServerOptions {

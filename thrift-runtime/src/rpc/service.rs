@@ -314,6 +314,13 @@ pub trait Channel {
 
     /// Sends a oneway call: returns once it is written.
     fn call_oneway<A: ThriftWrite>(&mut self, method: &'static str, args: &A) -> Result<()>;
+
+    /// Whether the channel can take another call: `false` once a failure left it unusable
+    /// (a connection that may hold part of a reply), so that a pool closes it rather than
+    /// give it to the next caller. `true` unless the channel says otherwise.
+    fn is_usable(&self) -> bool {
+        true
+    }
 }
 
 impl<C: Channel + ?Sized> Channel for &mut C {
@@ -328,6 +335,10 @@ impl<C: Channel + ?Sized> Channel for &mut C {
     fn call_oneway<A: ThriftWrite>(&mut self, method: &'static str, args: &A) -> Result<()> {
         (**self).call_oneway(method, args)
     }
+
+    fn is_usable(&self) -> bool {
+        (**self).is_usable()
+    }
 }
 
 /// A call as an async channel sends it: the method and the encoded args struct (the channel
@@ -340,6 +351,29 @@ pub struct ClientRequest {
     pub oneway: bool,
     /// The args struct, encoded in the channel's [`AsyncChannel::protocol`].
     pub body: Vec<u8>,
+    /// The protocol `body` is encoded in: a connection refuses a call encoded in another
+    /// protocol than its own (a [`ServiceChannel`](crate::rpc) made with the wrong one).
+    pub protocol: ProtocolKind,
+}
+
+impl ClientRequest {
+    /// `Ok` when the call is encoded in `protocol`, the one the connection speaks.
+    pub fn check_protocol(&self, protocol: ProtocolKind) -> Result<()> {
+        if self.protocol == protocol {
+            return Ok(());
+        }
+        Err(Error::new(
+            crate::error::ErrorKind::Other(
+                format!(
+                    "the call to `{}` is encoded in the {:?} protocol, but the connection \
+                     speaks {:?}: give the channel the connection's protocol",
+                    self.method, self.protocol, protocol
+                )
+                .into(),
+            ),
+            "",
+        ))
+    }
 }
 
 /// An async connection (or pool, or balancer) as generated async clients
@@ -371,11 +405,13 @@ where
     R: for<'de> ThriftRead<'de>,
 {
     let mut body = Vec::new();
-    channel.protocol().encode(args, &mut body)?;
+    let protocol = channel.protocol();
+    protocol.encode(args, &mut body)?;
     let request = ClientRequest {
         method,
         oneway: false,
         body,
+        protocol,
     };
     match channel.send(request).await? {
         Some(reply) => reply.reply_body(method, reply.seq()),
@@ -393,11 +429,13 @@ where
     A: ThriftWrite,
 {
     let mut body = Vec::new();
-    channel.protocol().encode(args, &mut body)?;
+    let protocol = channel.protocol();
+    protocol.encode(args, &mut body)?;
     let request = ClientRequest {
         method,
         oneway: true,
         body,
+        protocol,
     };
     channel.send(request).await.map(|_| ())
 }

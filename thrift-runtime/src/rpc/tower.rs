@@ -20,7 +20,7 @@ use super::message::{Message, ProtocolKind};
 use super::service::{AsyncChannel, AsyncProcessor, ClientRequest};
 use super::tokio::{accept_loop, Connection, Listener, Server};
 use crate::application::{ApplicationException, ApplicationExceptionKind};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 /// A boxed error, as tower's layers return them.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -28,14 +28,19 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// A boxed, `Send` future.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
+/// A layer's error as this crate's: its own errors come back as they were, tower's
+/// `timeout` layer running out is [`ErrorKind::TimedOut`], anything else (a load shedder, a
+/// concurrency limit's error, a user's layer) is [`ErrorKind::Other`]. Never an
+/// [`ApplicationException`]: only the peer sends those.
 fn to_error(e: BoxError) -> Error {
-    match e.downcast::<Error>() {
-        Ok(e) => *e,
-        Err(e) => Error::from(ApplicationException::new(
-            ApplicationExceptionKind::UNKNOWN,
-            e.to_string(),
-        )),
+    let e = match e.downcast::<Error>() {
+        Ok(e) => return *e,
+        Err(e) => e,
+    };
+    if e.is::<tower::timeout::error::Elapsed>() {
+        return Error::timed_out("a tower timeout layer ran out");
     }
+    Error::new(ErrorKind::Other(e), "")
 }
 
 impl Service<ClientRequest> for Connection {
@@ -89,7 +94,8 @@ impl std::fmt::Debug for ServiceChannel {
 }
 
 impl ServiceChannel {
-    /// A channel calling `service`, whose connections speak `protocol`.
+    /// A channel calling `service`, whose connections speak `protocol` (the connection
+    /// refuses a call encoded in another protocol: see [`ClientRequest::check_protocol`]).
     pub fn new<S>(service: S, protocol: ProtocolKind) -> Self
     where
         S: Service<ClientRequest, Response = Option<Message>> + Clone + Send + 'static,

@@ -332,6 +332,7 @@ mod async_udp {
                 if !request.oneway {
                     return Err(not_oneway());
                 }
+                request.check_protocol(this.options.protocol)?;
                 let seq = this.seq.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
                 let protocol = this.options.protocol;
                 let mut name = String::new();

@@ -331,7 +331,75 @@ fn error_display_and_source() {
     assert_eq!(std::mem::size_of::<crate::Result<u64>>(), 16);
     assert_eq!(
         format!("{:?}", Error::limit(Limit::Depth, "")),
-        "Error { kind: LimitExceeded(Depth), context: \"\" }"
+        "Error { kind: LimitExceeded(Depth) }"
+    );
+}
+
+#[test]
+fn error_taxonomy() {
+    use crate::{ApplicationException, ApplicationExceptionKind};
+    use std::io;
+    // Timeouts of sockets (blocking: WouldBlock on Unix) are TimedOut, not raw I/O.
+    for kind in [io::ErrorKind::WouldBlock, io::ErrorKind::TimedOut] {
+        let e = Error::from(io::Error::new(kind, "Resource temporarily unavailable"));
+        assert!(
+            e.is_timeout() && matches!(e.kind(), ErrorKind::TimedOut),
+            "{e:?}"
+        );
+        assert_eq!(e.io_error().map(io::Error::kind), Some(kind));
+        assert_eq!(
+            e.to_string(),
+            "timed out (Resource temporarily unavailable)"
+        );
+        assert!(std::error::Error::source(&e).is_some());
+    }
+    for kind in [
+        io::ErrorKind::UnexpectedEof,
+        io::ErrorKind::ConnectionReset,
+        io::ErrorKind::BrokenPipe,
+        io::ErrorKind::NotConnected,
+    ] {
+        let e = Error::from(io::Error::from(kind));
+        assert!(
+            matches!(e.kind(), ErrorKind::Closed) && e.is_disconnected(),
+            "{e:?}"
+        );
+    }
+    let refused = Error::connect(
+        "db.example:9090",
+        io::Error::from(io::ErrorKind::ConnectionRefused),
+    );
+    assert!(refused.is_disconnected() && !refused.is_timeout());
+    assert_eq!(
+        refused.to_string(),
+        "cannot connect to db.example:9090: connection refused"
+    );
+    assert!(format!("{refused:?}").contains("db.example:9090"));
+    // Other I/O errors stay I/O errors.
+    let other = Error::from(io::Error::other("disk full"));
+    assert!(matches!(other.kind(), ErrorKind::Io(_)) && !other.is_disconnected());
+    // Exceptions print their kind's name; unknown kinds their number.
+    let e = Error::from(ApplicationException::new(
+        ApplicationExceptionKind::UNKNOWN_METHOD,
+        "Invalid method name: 'nope'",
+    ));
+    assert_eq!(
+        e.to_string(),
+        "application exception UNKNOWN_METHOD: Invalid method name: 'nope'"
+    );
+    assert_eq!(
+        e.application_exception().map(|a| a.kind),
+        Some(ApplicationExceptionKind::UNKNOWN_METHOD)
+    );
+    assert!(format!("{e:?}").contains("kind: UNKNOWN_METHOD"));
+    assert_eq!(
+        format!("{:?}", ApplicationExceptionKind(42)),
+        "ApplicationExceptionKind(42)"
+    );
+    assert_eq!(ApplicationExceptionKind(42).to_string(), "42");
+    assert_eq!(
+        format!("{:?}", Error::timed_out("x")),
+        "Error { kind: TimedOut, context: \"x\" }"
     );
 }
 
@@ -366,7 +434,10 @@ fn application_exception() {
     let h = r.read_message_begin().unwrap();
     assert_eq!(h.kind, MessageType::Exception);
     let err: Error = ApplicationException::read(&mut r).unwrap().into();
-    assert_eq!(err.to_string(), "application exception 1: no such method");
+    assert_eq!(
+        err.to_string(),
+        "application exception UNKNOWN_METHOD: no such method"
+    );
     assert!(matches!(err.kind(), ErrorKind::Application(a) if **a == e));
     assert_eq!(r.input().position(), msg.len());
 }

@@ -4,6 +4,7 @@
 //! sockets).
 
 mod listener;
+mod pool;
 #[cfg(feature = "sasl")]
 mod sasl;
 #[cfg(feature = "tls")]
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 use bytes::BytesMut;
 
 pub use self::listener::{Listener, Stream};
+pub use self::pool::{Pool, Pooled};
 #[cfg(feature = "sasl")]
 pub use self::sasl::{SaslListener, SaslStream};
 #[cfg(feature = "tls")]
@@ -61,9 +63,14 @@ pub struct Connection<S = TcpStream> {
 }
 
 impl Connection<TcpStream> {
-    /// Connects over TCP (`TCP_NODELAY` on, the options' timeout as read and write timeout).
-    pub fn connect(addr: impl ToSocketAddrs, options: ClientOptions) -> Result<Self> {
-        let stream = TcpStream::connect(addr)?;
+    /// Connects over TCP (`TCP_NODELAY` on; the options' timeout bounds connecting to each
+    /// address the name resolves to, and is the read and write timeout). A failure is
+    /// [`ErrorKind::Connect`](crate::ErrorKind::Connect), naming `addr`.
+    pub fn connect(
+        addr: impl ToSocketAddrs + std::fmt::Debug,
+        options: ClientOptions,
+    ) -> Result<Self> {
+        let stream = connect_tcp(&addr, options.timeout)?;
         stream.set_nodelay(true)?;
         stream.set_read_timeout(options.timeout)?;
         stream.set_write_timeout(options.timeout)?;
@@ -76,11 +83,39 @@ impl Connection<std::os::unix::net::UnixStream> {
     /// Connects to the Unix domain socket at `path` (the options' timeout as read and write
     /// timeout).
     pub fn connect_unix(path: impl AsRef<std::path::Path>, options: ClientOptions) -> Result<Self> {
-        let stream = std::os::unix::net::UnixStream::connect(path)?;
+        let path = path.as_ref();
+        let stream = std::os::unix::net::UnixStream::connect(path)
+            .map_err(|e| Error::connect(path.display().to_string(), e))?;
         stream.set_read_timeout(options.timeout)?;
         stream.set_write_timeout(options.timeout)?;
         Ok(Connection::new(stream, options))
     }
+}
+
+/// Connects to the first address `addr` resolves to that answers, each within `timeout`;
+/// errors name `addr` as given.
+pub(crate) fn connect_tcp(
+    addr: &(impl ToSocketAddrs + std::fmt::Debug),
+    timeout: Option<Duration>,
+) -> Result<TcpStream> {
+    let fail = |e| Error::connect(super::options::address_text(addr), e);
+    let mut last = None;
+    for resolved in addr.to_socket_addrs().map_err(fail)? {
+        let attempt = match timeout {
+            Some(limit) => TcpStream::connect_timeout(&resolved, limit),
+            None => TcpStream::connect(resolved),
+        };
+        match attempt {
+            Ok(stream) => return Ok(stream),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(fail(last.unwrap_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the name resolves to no address",
+        )
+    })))
 }
 
 impl<S: Read + Write> Connection<S> {
@@ -114,10 +149,9 @@ impl<S: Read + Write> Connection<S> {
 
     fn check_usable(&self) -> Result<()> {
         if self.broken {
-            Err(Error::from(io::Error::new(
-                io::ErrorKind::NotConnected,
+            Err(Error::closed(
                 "an earlier call on this connection failed; connect again",
-            )))
+            ))
         } else {
             Ok(())
         }
@@ -163,7 +197,8 @@ impl<S: Read + Write> Channel for Connection<S> {
             None,
         )
         .and_then(|received| {
-            received.ok_or_else(|| Error::from(io::Error::from(io::ErrorKind::UnexpectedEof)))
+            received
+                .ok_or_else(|| Error::closed("the server closed the connection before replying"))
         });
         match received {
             Ok(received) => received.message.reply_body(method, seq),
@@ -177,6 +212,10 @@ impl<S: Read + Write> Channel for Connection<S> {
     fn call_oneway<A: ThriftWrite>(&mut self, method: &'static str, args: &A) -> Result<()> {
         self.check_usable()?;
         self.send(method, MessageType::Oneway, args).map(|_| ())
+    }
+
+    fn is_usable(&self) -> bool {
+        !self.broken
     }
 }
 

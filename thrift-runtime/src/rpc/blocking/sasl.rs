@@ -188,7 +188,7 @@ impl Connection<TcpStream> {
     /// # Ok::<(), thrift_runtime::Error>(())
     /// ```
     pub fn connect_sasl(
-        addr: impl ToSocketAddrs,
+        addr: impl ToSocketAddrs + std::fmt::Debug,
         mut mechanism: impl ClientMechanism,
         mut options: ClientOptions,
     ) -> Result<Self> {

@@ -219,7 +219,7 @@ impl Connection<TlsStream<TcpStream>> {
     /// # Ok::<(), thrift_runtime::Error>(())
     /// ```
     pub fn connect_tls(
-        addr: impl ToSocketAddrs,
+        addr: impl ToSocketAddrs + std::fmt::Debug,
         server_name: &str,
         config: Arc<ClientConfig>,
         options: ClientOptions,

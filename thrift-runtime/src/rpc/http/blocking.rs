@@ -130,12 +130,8 @@ impl HttpConnection {
     }
 
     fn connect(&self) -> Result<Box<dyn Stream>> {
-        let tcp = TcpStream::connect((self.url.host.as_str(), self.url.port)).map_err(|e| {
-            Error::from(io::Error::new(
-                e.kind(),
-                format!("cannot connect to {}: {e}", self.text),
-            ))
-        })?;
+        let tcp = TcpStream::connect((self.url.host.as_str(), self.url.port))
+            .map_err(|e| Error::connect(self.text.as_str(), e))?;
         tcp.set_nodelay(true)?;
         tcp.set_read_timeout(self.options.timeout)?;
         tcp.set_write_timeout(self.options.timeout)?;

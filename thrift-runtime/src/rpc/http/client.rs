@@ -153,6 +153,7 @@ impl AsyncChannel for HttpClient {
 impl Inner {
     async fn call(&self, request: ClientRequest) -> Result<Option<Message>> {
         let protocol = self.options.protocol;
+        request.check_protocol(protocol)?;
         let seq = self.seq.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
         let kind = if request.oneway {
             MessageType::Oneway
@@ -259,12 +260,7 @@ impl Inner {
     async fn connect(&self) -> Result<SendRequest<Full<Bytes>>> {
         let tcp = TcpStream::connect((self.url.host.as_str(), self.url.port))
             .await
-            .map_err(|e| {
-                Error::from(io::Error::new(
-                    e.kind(),
-                    format!("cannot connect to {}: {e}", self.text),
-                ))
-            })?;
+            .map_err(|e| Error::connect(self.text.as_str(), e))?;
         tcp.set_nodelay(true)?;
         if self.url.https {
             #[cfg(feature = "tls")]

@@ -9,6 +9,7 @@
 //! (feature `tower`).
 
 mod listener;
+mod pool;
 #[cfg(feature = "sasl")]
 mod sasl;
 #[cfg(feature = "tls")]
@@ -29,6 +30,7 @@ use ::tokio::sync::{mpsc, oneshot, watch};
 use bytes::BytesMut;
 
 pub use self::listener::Listener;
+pub use self::pool::Pool;
 #[cfg(feature = "sasl")]
 pub use self::sasl::{SaslListener, SaslStream};
 #[cfg(feature = "tls")]
@@ -134,9 +136,16 @@ impl std::fmt::Debug for Queued {
 
 impl Connection {
     /// Connects over TCP (`TCP_NODELAY` on, within the options' timeout). Needs a tokio
-    /// runtime with IO and timers.
-    pub async fn connect(addr: impl ToSocketAddrs, options: ClientOptions) -> Result<Self> {
-        let stream = within(options.timeout, TcpStream::connect(addr)).await?;
+    /// runtime with IO and timers. A failure (a timeout too) is
+    /// [`ErrorKind::Connect`](crate::ErrorKind::Connect), naming `addr`.
+    pub async fn connect(
+        addr: impl ToSocketAddrs + std::fmt::Debug,
+        options: ClientOptions,
+    ) -> Result<Self> {
+        let address = || crate::rpc::options::address_text(&addr);
+        let stream = within(options.timeout, TcpStream::connect(&addr))
+            .await
+            .map_err(|e| Error::connect(address(), e))?;
         stream.set_nodelay(true)?;
         Ok(Connection::new(stream, options))
     }
@@ -148,7 +157,10 @@ impl Connection {
         path: impl AsRef<std::path::Path>,
         options: ClientOptions,
     ) -> Result<Self> {
-        let stream = within(options.timeout, ::tokio::net::UnixStream::connect(path)).await?;
+        let path = path.as_ref();
+        let stream = within(options.timeout, ::tokio::net::UnixStream::connect(path))
+            .await
+            .map_err(|e| Error::connect(path.display().to_string(), e))?;
         Ok(Connection::new(stream, options))
     }
 
@@ -178,7 +190,14 @@ impl Connection {
         }
     }
 
+    /// Whether the connection has closed (its peer left, a write failed): every call on it
+    /// fails with [`ErrorKind::Closed`](crate::ErrorKind::Closed) from now on.
+    pub fn is_closed(&self) -> bool {
+        self.shared.lock().is_none()
+    }
+
     async fn call(&self, request: ClientRequest) -> Result<Option<Message>> {
+        request.check_protocol(self.protocol)?;
         let seq = self
             .shared
             .seq
@@ -207,12 +226,9 @@ impl Connection {
             })
             .map_err(|_| closed())?;
         let outcome = match self.timeout {
-            Some(limit) => ::tokio::time::timeout(limit, receiver).await.map_err(|_| {
-                Error::from(io::Error::new(
-                    io::ErrorKind::TimedOut,
-                    "no reply within the client's timeout",
-                ))
-            })?,
+            Some(limit) => ::tokio::time::timeout(limit, receiver)
+                .await
+                .map_err(|_| Error::timed_out("no reply within the client's timeout"))?,
             None => receiver.await,
         };
         outcome.map_err(|_| closed())?
@@ -233,10 +249,7 @@ async fn within<T>(
 }
 
 fn closed() -> Error {
-    Error::from(io::Error::new(
-        io::ErrorKind::NotConnected,
-        "the connection is closed",
-    ))
+    Error::closed("the connection closed before the reply")
 }
 
 impl AsyncChannel for Connection {

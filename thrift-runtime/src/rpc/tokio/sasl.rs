@@ -168,7 +168,7 @@ impl Connection {
     /// calls are then framed, as SASL transports frame them (`options.transport` is set to
     /// `Transport::Framed`). A refusal is a `PermissionDenied` error with the server's reason.
     pub async fn connect_sasl(
-        addr: impl ToSocketAddrs,
+        addr: impl ToSocketAddrs + std::fmt::Debug,
         mut mechanism: impl ClientMechanism,
         mut options: ClientOptions,
     ) -> Result<Self> {

@@ -191,7 +191,7 @@ impl Connection {
     /// # Ok(()) }
     /// ```
     pub async fn connect_tls(
-        addr: impl ToSocketAddrs,
+        addr: impl ToSocketAddrs + std::fmt::Debug,
         server_name: &str,
         config: Arc<ClientConfig>,
         options: ClientOptions,

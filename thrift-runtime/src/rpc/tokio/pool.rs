@@ -1,0 +1,173 @@
+//! An async connection pool: a bound on connections, reconnecting after a closed one,
+//! failover across endpoints (see [`rpc::pool`](crate::rpc::pool)).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use super::{ClientOptions, Connection};
+use crate::error::{Error, Result};
+use crate::rpc::message::{Message, ProtocolKind};
+use crate::rpc::pool::{retry, Endpoints, PoolOptions};
+use crate::rpc::service::{AsyncChannel, ClientRequest};
+
+type Connect =
+    Box<dyn Fn(String) -> Pin<Box<dyn Future<Output = Result<Connection>> + Send>> + Send + Sync>;
+
+/// A pool of async connections to one service behind one or more endpoints: an
+/// [`AsyncChannel`] for generated async clients, cheap to clone. It keeps up to
+/// [`PoolOptions::max_connections`] connections, each pipelining many calls, and gives each
+/// call the next in turn; a connection that has closed is replaced on its next turn,
+/// connecting in failover order. With `max_connections: 1` it is one connection that
+/// reconnects and fails over.
+///
+/// ```no_run
+/// # async fn run() -> thrift_runtime::Result<()> {
+/// use thrift_runtime::rpc::tokio::{ClientOptions, Pool};
+/// use thrift_runtime::rpc::{PoolOptions, ProtocolKind, Transport};
+///
+/// let client = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
+/// let pool = Pool::new(["10.0.0.1:9090", "10.0.0.2:9090"], client, PoolOptions::default())?;
+/// // let client = idl::calculator::CalculatorAsyncClient::new(pool);
+/// # Ok(()) }
+/// ```
+///
+/// Other transports (TLS, SASL, Unix sockets) come through [`Pool::with_connector`]. For
+/// balancing by load across endpoints at once, tower's `balance` over [`Connection`]s and a
+/// `rpc::tower::ServiceChannel` (feature `tower`) fits better (see the `tower`
+/// example); this pool is what Hive-style clients need: one service, failover, reconnects.
+#[derive(Clone)]
+pub struct Pool {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    endpoints: Endpoints,
+    options: PoolOptions,
+    protocol: ProtocolKind,
+    connect: Connect,
+    slots: Vec<::tokio::sync::Mutex<Option<Connection>>>,
+    turn: AtomicUsize,
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pool")
+            .field("endpoints", &self.inner.endpoints.list())
+            .field("options", &self.inner.options)
+            .field("protocol", &self.inner.protocol)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Pool {
+    /// A pool of TCP connections made with `client` options to `endpoints` (in failover
+    /// order). Nothing is connected until the first call. An error when `endpoints` is
+    /// empty.
+    pub fn new<I>(endpoints: I, client: ClientOptions, options: PoolOptions) -> Result<Self>
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        let protocol = client.protocol;
+        let client = Arc::new(client);
+        Pool::with_connector(endpoints, protocol, options, move |address| {
+            let client = Arc::clone(&client);
+            async move { Connection::connect(address, (*client).clone()).await }
+        })
+    }
+
+    /// A pool whose connections `connect` makes from an endpoint's address, speaking
+    /// `protocol`: any transport (`Connection::connect_tls`, `Connection::connect_sasl`,
+    /// `Connection::connect_unix`, ...).
+    pub fn with_connector<I, F, Fut>(
+        endpoints: I,
+        protocol: ProtocolKind,
+        options: PoolOptions,
+        connect: F,
+    ) -> Result<Self>
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+        F: Fn(String) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Connection>> + Send + 'static,
+    {
+        let slots = (0..options.max_connections.max(1))
+            .map(|_| ::tokio::sync::Mutex::new(None))
+            .collect();
+        Ok(Pool {
+            inner: Arc::new(Inner {
+                endpoints: Endpoints::new(endpoints)?,
+                options,
+                protocol,
+                connect: Box::new(move |address| Box::pin(connect(address))),
+                slots,
+                turn: AtomicUsize::new(0),
+            }),
+        })
+    }
+
+    /// The endpoints, in the order given.
+    pub fn endpoints(&self) -> &[String] {
+        self.inner.endpoints.list()
+    }
+
+    /// Connections open now.
+    pub fn live(&self) -> usize {
+        self.inner
+            .slots
+            .iter()
+            .filter(|slot| {
+                slot.try_lock()
+                    .is_ok_and(|slot| slot.as_ref().is_some_and(|c| !c.is_closed()))
+            })
+            .count()
+    }
+
+    /// The connection whose turn it is, connected (in failover order) if it has closed or
+    /// never was.
+    async fn connection(&self) -> Result<Connection> {
+        let inner = &*self.inner;
+        let turn = inner.turn.fetch_add(1, Ordering::Relaxed) % inner.slots.len();
+        let mut slot = inner.slots[turn].lock().await;
+        if let Some(connection) = slot.as_ref().filter(|c| !c.is_closed()) {
+            return Ok(connection.clone());
+        }
+        *slot = None;
+        let mut last = None;
+        for (index, address) in inner.endpoints.in_order() {
+            match (inner.connect)(address.to_owned()).await {
+                Ok(connection) => {
+                    inner.endpoints.answered(index);
+                    *slot = Some(connection.clone());
+                    return Ok(connection);
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| Error::closed("no endpoint")))
+    }
+}
+
+impl AsyncChannel for Pool {
+    fn protocol(&self) -> ProtocolKind {
+        self.inner.protocol
+    }
+
+    /// Calls on the connection whose turn it is; a call whose connection closed under it is
+    /// sent again on another up to [`PoolOptions::retries`] times.
+    async fn send(&self, request: ClientRequest) -> Result<Option<Message>> {
+        let mut attempt = 0;
+        loop {
+            let connection = self.connection().await?;
+            if attempt >= self.inner.options.retries {
+                return connection.send(request).await;
+            }
+            match connection.send(request.clone()).await {
+                Err(e) if retry(&e, attempt, &self.inner.options) => attempt += 1,
+                outcome => return outcome,
+            }
+        }
+    }
+}
