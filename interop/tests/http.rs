@@ -1,7 +1,8 @@
-//! Thrift over HTTP: the async server (`http::serve`, `HttpService`) answers the async
-//! `HttpClient` and the blocking `HttpConnection` in every protocol, multiplexed, over HTTPS
-//! too; connections are kept alive; oneway calls do not wait for the handler; bad requests get
-//! their status and the server goes on; the clients' limits and status errors hold.
+//! Thrift over HTTP: both servers (the async `http::serve`/`HttpService` and the blocking
+//! `HttpServer`) answer the async `HttpClient` and the blocking `HttpConnection` in every
+//! protocol, multiplexed, over HTTPS too; connections are kept alive; oneway calls do not wait
+//! for the handler; bad requests get their status and the server goes on; the clients' limits
+//! and status errors hold.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -11,25 +12,27 @@ use std::time::{Duration, Instant};
 
 use thrift_interop::handler::{SecondHandler, TestHandler};
 use thrift_interop::types::{
-    SecondServiceAsyncClient, SecondServiceAsyncProcessor, ThriftTestAsyncClient,
-    ThriftTestAsyncProcessor, ThriftTestClient,
+    SecondServiceAsyncClient, SecondServiceAsyncProcessor, SecondServiceProcessor,
+    ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
 };
-use thrift_runtime::rpc::blocking::ClientOptions;
-use thrift_runtime::rpc::http::{self, HttpClient, HttpConnection, HttpService};
+use thrift_runtime::rpc::blocking::{self, ClientOptions, ServerHandle};
+use thrift_runtime::rpc::http::{self, HttpClient, HttpConnection, HttpServer, HttpService};
 use thrift_runtime::rpc::tokio::{Listener, ServerOptions, TlsListener};
-use thrift_runtime::rpc::{AsyncMultiplexedProcessor, ProtocolKind, Transport};
+use thrift_runtime::rpc::{
+    AsyncMultiplexedProcessor, MultiplexedProcessor, ProtocolKind, Transport,
+};
 use thrift_runtime::{ErrorKind, FrameLimits, Limit};
 
 mod support;
 use support::Certs;
 
 /// A TCP listener that counts the connections it accepts.
-struct Counting {
-    inner: tokio::net::TcpListener,
+struct Counting<L> {
+    inner: L,
     accepted: Arc<AtomicUsize>,
 }
 
-impl Listener for Counting {
+impl Listener for Counting<tokio::net::TcpListener> {
     type Io = tokio::net::TcpStream;
     type Addr = SocketAddr;
 
@@ -44,10 +47,40 @@ impl Listener for Counting {
     }
 }
 
+impl blocking::Listener for Counting<std::net::TcpListener> {
+    type Stream = TcpStream;
+    type Addr = SocketAddr;
+
+    fn accept(&self) -> std::io::Result<TcpStream> {
+        let (stream, _) = self.inner.accept()?;
+        self.accepted.fetch_add(1, Ordering::SeqCst);
+        Ok(stream)
+    }
+
+    fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.inner.local_addr()
+    }
+
+    fn wake(addr: &SocketAddr) {
+        <std::net::TcpListener as blocking::Listener>::wake(addr)
+    }
+}
+
+/// Which of our HTTP servers a test runs against.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Async,
+    Blocking,
+}
+
+const KINDS: [Kind; 2] = [Kind::Async, Kind::Blocking];
+
 struct Server {
     addr: SocketAddr,
     accepted: Arc<AtomicUsize>,
+    /// Runs the async server, and the async clients of either.
     runtime: tokio::runtime::Runtime,
+    _blocking: Option<ServerHandle>,
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -79,15 +112,54 @@ fn processor() -> AsyncMultiplexedProcessor {
     processor
 }
 
-/// Our HTTP server on 127.0.0.1 (HTTPS with `tls`), multiplexed with ThriftTest as the default
-/// service.
-fn start(tls: Option<Arc<thrift_runtime::rpc::tls::rustls::ServerConfig>>) -> Server {
+fn blocking_processor() -> MultiplexedProcessor {
+    let mut processor = MultiplexedProcessor::new();
+    processor.register("ThriftTest", ThriftTestProcessor::new(TestHandler));
+    processor.register("SecondService", SecondServiceProcessor::new(SecondHandler));
+    processor.set_default(ThriftTestProcessor::new(TestHandler));
+    processor
+}
+
+/// One of our HTTP servers on 127.0.0.1 (HTTPS with `tls`), multiplexed with ThriftTest as
+/// the default service.
+fn start(kind: Kind, tls: Option<Arc<thrift_runtime::rpc::tls::rustls::ServerConfig>>) -> Server {
+    start_with(kind, tls, server_options())
+}
+
+fn start_with(
+    kind: Kind,
+    tls: Option<Arc<thrift_runtime::rpc::tls::rustls::ServerConfig>>,
+    options: ServerOptions,
+) -> Server {
     let runtime = runtime();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    if let Kind::Blocking = kind {
+        let inner = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = inner.local_addr().unwrap();
+        let listener = Counting {
+            inner,
+            accepted: Arc::clone(&accepted),
+        };
+        let server = HttpServer::new(options);
+        let handle = match tls {
+            Some(config) => server.spawn(
+                blocking::TlsListener::new(listener, config),
+                blocking_processor(),
+            ),
+            None => server.spawn(listener, blocking_processor()),
+        }
+        .unwrap();
+        return Server {
+            addr,
+            accepted,
+            runtime,
+            _blocking: Some(handle),
+        };
+    }
     let inner = runtime
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
     let addr = inner.local_addr().unwrap();
-    let accepted = Arc::new(AtomicUsize::new(0));
     let listener = Counting {
         inner,
         accepted: Arc::clone(&accepted),
@@ -97,20 +169,16 @@ fn start(tls: Option<Arc<thrift_runtime::rpc::tls::rustls::ServerConfig>>) -> Se
         Some(config) => runtime.spawn(http::serve(
             TlsListener::new(listener, config),
             processor(),
-            server_options(),
+            options,
             forever,
         )),
-        None => runtime.spawn(http::serve(
-            listener,
-            processor(),
-            server_options(),
-            forever,
-        )),
+        None => runtime.spawn(http::serve(listener, processor(), options, forever)),
     };
     Server {
         addr,
         accepted,
         runtime,
+        _blocking: None,
     }
 }
 
@@ -122,7 +190,13 @@ fn options(protocol: ProtocolKind) -> ClientOptions {
 
 #[test]
 fn both_clients_call_in_every_protocol_on_kept_alive_connections() {
-    let server = start(None);
+    for kind in KINDS {
+        every_protocol_on_kept_alive_connections(kind);
+    }
+}
+
+fn every_protocol_on_kept_alive_connections(kind: Kind) {
+    let server = start(kind, None);
     let url = format!("http://{}/thrift", server.addr);
     for protocol in ProtocolKind::ALL {
         let before = server.accepted.load(Ordering::SeqCst);
@@ -136,7 +210,7 @@ fn both_clients_call_in_every_protocol_on_kept_alive_connections() {
         assert_eq!(
             server.accepted.load(Ordering::SeqCst) - before,
             1,
-            "{protocol:?}: one kept-alive connection for every call"
+            "{kind:?} {protocol:?}: one kept-alive connection for every call"
         );
         // A oneway call returns once the server has taken it, not after the handler's 1 s.
         let since = Instant::now();
@@ -193,8 +267,14 @@ fn both_clients_call_in_every_protocol_on_kept_alive_connections() {
 
 #[test]
 fn https_with_a_tls_listener_and_both_clients() {
+    for kind in KINDS {
+        https(kind);
+    }
+}
+
+fn https(kind: Kind) {
     let certs = Certs::new("https");
-    let server = start(Some(certs.server(false)));
+    let server = start(kind, Some(certs.server(false)));
     let url = format!("https://localhost:{}/", server.addr.port());
     let config = certs.client("ca.pem", false);
     let mut client = ThriftTestClient::new(
@@ -254,7 +334,13 @@ fn raw(addr: SocketAddr, request: &[u8]) -> String {
 
 #[test]
 fn bad_requests_get_their_status_and_the_server_goes_on() {
-    let server = start(None);
+    for kind in KINDS {
+        bad_requests(kind);
+    }
+}
+
+fn bad_requests(kind: Kind) {
+    let server = start(kind, None);
     let addr = server.addr;
     let url = format!("http://{addr}/");
     for (request, status) in [
@@ -289,7 +375,7 @@ fn bad_requests_get_their_status_and_the_server_goes_on() {
         let response = raw(addr, request.as_bytes());
         assert!(
             response.starts_with(&format!("HTTP/1.1 {status}")),
-            "{request:?}: {response}"
+            "{kind:?} {request:?}: {response}"
         );
     }
     // A chunked body over the limit: refused as it arrives.
@@ -322,6 +408,147 @@ fn bad_requests_get_their_status_and_the_server_goes_on() {
     let mut client =
         ThriftTestClient::new(HttpConnection::new(&url, options(ProtocolKind::Binary)).unwrap());
     assert_eq!(client.test_i32(7).unwrap(), 7);
+}
+
+/// A JSON `testI32(thing)` call with sequence id `seq`, and the reply it gets.
+fn json_call(thing: i32, seq: i32) -> (Vec<u8>, String) {
+    let mut body = Vec::new();
+    ProtocolKind::Json
+        .write_message(
+            &mut body,
+            "testI32",
+            thrift_runtime::MessageType::Call,
+            seq,
+            &thrift_interop::types::ThriftTestTestI32Args { thing },
+        )
+        .unwrap();
+    (
+        body,
+        format!(r#"[1,"testI32",2,{seq},{{"0":{{"i32":{thing}}}}}]"#),
+    )
+}
+
+/// Everything the server sends until it closes the connection.
+fn read_to_close(stream: &mut TcpStream) -> String {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+#[test]
+fn requests_as_http_clients_send_them() {
+    for kind in KINDS {
+        let server = start(kind, None);
+        let head = |extra: &str, len: usize| {
+            format!("POST /thrift HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-thrift\r\n{extra}Content-Length: {len}\r\n\r\n")
+        };
+        // Pipelined: three calls in one write, the last asking to close; three replies in
+        // order, then the connection closes.
+        let mut stream = TcpStream::connect(server.addr).unwrap();
+        let mut requests = Vec::new();
+        let mut replies = Vec::new();
+        for (i, extra) in [(1, ""), (2, ""), (3, "Connection: close\r\n")] {
+            let (body, reply) = json_call(i * 10, i);
+            requests.extend_from_slice(head(extra, body.len()).as_bytes());
+            requests.extend_from_slice(&body);
+            replies.push(reply);
+        }
+        stream.write_all(&requests).unwrap();
+        let response = read_to_close(&mut stream);
+        assert_eq!(
+            response.matches("HTTP/1.1 200 OK").count(),
+            3,
+            "{kind:?}: {response}"
+        );
+        let mut at = 0;
+        for reply in &replies {
+            let found = response[at..].find(reply.as_str());
+            assert!(found.is_some(), "{kind:?}: {reply} in order in {response}");
+            at += found.unwrap() + reply.len();
+        }
+
+        // A chunked body, and a client waiting for 100 Continue before sending its body.
+        let (body, reply) = json_call(7, 9);
+        let mut stream = TcpStream::connect(server.addr).unwrap();
+        let (first, second) = body.split_at(5);
+        let mut request = b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".to_vec();
+        for part in [first, second] {
+            request.extend_from_slice(format!("{:x};ext=1\r\n", part.len()).as_bytes());
+            request.extend_from_slice(part);
+            request.extend_from_slice(b"\r\n");
+        }
+        request.extend_from_slice(b"0\r\nX-Trailer: t\r\n\r\n");
+        stream.write_all(&request).unwrap();
+        let response = read_to_close(&mut stream);
+        assert!(
+            response.starts_with("HTTP/1.1 200") && response.ends_with(&reply),
+            "{kind:?}: {response}"
+        );
+
+        let mut stream = TcpStream::connect(server.addr).unwrap();
+        stream
+            .write_all(head("Expect: 100-continue\r\nConnection: close\r\n", body.len()).as_bytes())
+            .unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut interim = [0; 25];
+        stream.read_exact(&mut interim).unwrap();
+        assert_eq!(&interim, b"HTTP/1.1 100 Continue\r\n\r\n", "{kind:?}");
+        stream.write_all(&body).unwrap();
+        let response = read_to_close(&mut stream);
+        assert!(
+            response.starts_with("HTTP/1.1 200") && response.ends_with(&reply),
+            "{kind:?}: {response}"
+        );
+
+        // HTTP/1.0 without keep-alive: answered, then closed.
+        let mut stream = TcpStream::connect(server.addr).unwrap();
+        let (body, reply) = json_call(-4, 2);
+        stream
+            .write_all(
+                format!("POST / HTTP/1.0\r\nContent-Length: {}\r\n\r\n", body.len()).as_bytes(),
+            )
+            .unwrap();
+        stream.write_all(&body).unwrap();
+        let response = read_to_close(&mut stream);
+        assert!(
+            response.contains(" 200 OK\r\n") && response.ends_with(&reply),
+            "{kind:?}: {response}"
+        );
+    }
+}
+
+#[test]
+fn the_blocking_server_cuts_off_a_request_that_trickles_in() {
+    let slow = ServerOptions {
+        read_timeout: Some(Duration::from_millis(300)),
+        ..server_options()
+    };
+    let server = start_with(Kind::Blocking, None, slow);
+    let mut stream = TcpStream::connect(server.addr).unwrap();
+    let started = Instant::now();
+    // A head a byte at a time, slower than the read timeout allows for the whole request.
+    for byte in b"POST / HTTP/1.1\r\nHost: x\r\n".iter() {
+        if stream.write_all(&[*byte]).is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(40));
+        if started.elapsed() > Duration::from_secs(2) {
+            break;
+        }
+    }
+    let response = read_to_close(&mut stream);
+    assert!(response.starts_with("HTTP/1.1 408"), "{response}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+    // The server goes on.
+    let url = format!("http://{}/", server.addr);
+    let mut client =
+        ThriftTestClient::new(HttpConnection::new(&url, options(ProtocolKind::Compact)).unwrap());
+    assert_eq!(client.test_i32(3).unwrap(), 3);
 }
 
 #[test]
@@ -363,7 +590,7 @@ fn the_service_answers_requests_of_any_body_type() {
 
 #[test]
 fn client_limits_and_statuses_are_errors_that_say_so() {
-    let server = start(None);
+    let server = start(Kind::Async, None);
     let url = format!("http://{}/", server.addr);
     // A reply larger than the client's max_frame_size.
     let mut small = options(ProtocolKind::Binary);

@@ -41,11 +41,19 @@ fn main() -> std::io::Result<()> {
         }
     };
     if flags.http() {
-        if !flags.asynchronous || flags.domain_socket.is_some() {
-            eprintln!(
-                "interop-server: --transport http needs --async and TCP (no blocking HTTP server)"
-            );
+        if flags.domain_socket.is_some() {
+            eprintln!("interop-server: --transport http serves TCP only here");
             std::process::exit(2);
+        }
+        if !flags.asynchronous {
+            let listener = TcpListener::bind(&addr)?;
+            println!("listening on {}", listener.local_addr()?);
+            return match tls {
+                Some(config) => {
+                    serve_http_blocking(TlsListener::new(listener, config), flags.multiplexed)
+                }
+                None => serve_http_blocking(listener, flags.multiplexed),
+            };
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -151,6 +159,21 @@ fn main() -> std::io::Result<()> {
 
 fn serve_blocking(listener: impl blocking::Listener, multiplexed: bool) -> std::io::Result<()> {
     let server = Server::new(ServerOptions::default());
+    if multiplexed {
+        let mut processor = MultiplexedProcessor::new();
+        processor.register("ThriftTest", ThriftTestProcessor::new(TestHandler));
+        processor.register("SecondService", SecondServiceProcessor::new(SecondHandler));
+        server.serve(listener, processor)
+    } else {
+        server.serve(listener, ThriftTestProcessor::new(TestHandler))
+    }
+}
+
+fn serve_http_blocking(
+    listener: impl blocking::Listener,
+    multiplexed: bool,
+) -> std::io::Result<()> {
+    let server = http::HttpServer::new(ServerOptions::default());
     if multiplexed {
         let mut processor = MultiplexedProcessor::new();
         processor.register("ThriftTest", ThriftTestProcessor::new(TestHandler));

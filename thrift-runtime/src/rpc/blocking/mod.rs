@@ -228,7 +228,7 @@ pub(crate) struct ServerRead<'a, S> {
 }
 
 /// How often an idle server connection looks at the stop flag.
-const STOP_POLL: Duration = Duration::from_millis(200);
+pub(crate) const STOP_POLL: Duration = Duration::from_millis(200);
 
 /// Reads until `buf` holds a whole message and splits it off; `Ok(None)` when the peer
 /// closed the connection between messages (or, on a server, shutdown began while waiting
@@ -364,7 +364,7 @@ impl Server {
         processor: P,
     ) -> io::Result<()> {
         let stop = Arc::new(AtomicBool::new(false));
-        self.run(listener, Arc::new(processor), stop);
+        self.run(listener, serve_with(processor), stop);
         Ok(())
     }
 
@@ -374,14 +374,24 @@ impl Server {
         listener: L,
         processor: P,
     ) -> io::Result<ServerHandle<L::Addr>> {
+        self.spawn_with(listener, serve_with(processor))
+    }
+
+    /// Serves on `listener` in the background, each connection with `serve` (on a worker,
+    /// with the server's options and its stop flag): how other wire formats on these
+    /// workers (HTTP) are served.
+    pub(crate) fn spawn_with<L: Listener>(
+        self,
+        listener: L,
+        serve: ServeConnection<L::Stream>,
+    ) -> io::Result<ServerHandle<L::Addr>> {
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
         let acceptor = {
             let stop = Arc::clone(&stop);
-            let processor = Arc::new(processor);
             thread::Builder::new()
                 .name("thrift-accept".into())
-                .spawn(move || self.run(listener, processor, stop))?
+                .spawn(move || self.run(listener, serve, stop))?
         };
         Ok(ServerHandle {
             addr,
@@ -391,10 +401,11 @@ impl Server {
         })
     }
 
-    fn run<L: Listener, P: Processor + 'static>(
+    /// Serves on `listener` until stopped, each connection with `serve`.
+    pub(crate) fn run<L: Listener>(
         self,
         listener: L,
-        processor: Arc<P>,
+        serve: ServeConnection<L::Stream>,
         stop: Arc<AtomicBool>,
     ) {
         let options = Arc::new(self.options);
@@ -406,7 +417,7 @@ impl Server {
         let mut threads = Vec::with_capacity(workers);
         for index in 0..workers {
             let receiver = Arc::clone(&receiver);
-            let processor = Arc::clone(&processor);
+            let serve = Arc::clone(&serve);
             let options = Arc::clone(&options);
             let stop = Arc::clone(&stop);
             let spawned = thread::Builder::new()
@@ -420,7 +431,7 @@ impl Server {
                         // A panic in a processor ends that connection, not the worker.
                         Ok(stream) => {
                             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                serve_connection(stream, &*processor, &options, &stop)
+                                serve(stream, &options, &stop)
                             }));
                         }
                         Err(_) => return,
@@ -449,6 +460,15 @@ impl Server {
             let _ = thread.join();
         }
     }
+}
+
+/// What a server's worker does with a connection it accepted: serves it, with the server's
+/// options and its stop flag, until it is done.
+pub(crate) type ServeConnection<S> = Arc<dyn Fn(S, &ServerOptions, &AtomicBool) + Send + Sync>;
+
+/// Serves each connection with `processor`, in any of the framings the server detects.
+fn serve_with<S: Stream, P: Processor + 'static>(processor: P) -> ServeConnection<S> {
+    Arc::new(move |stream, options, stop| serve_connection(stream, &processor, options, stop))
 }
 
 /// Serves one connection until the client closes it, a timeout, an error, or shutdown.
@@ -521,7 +541,7 @@ pub fn respond<P: Processor + ?Sized>(
 /// `write` only: a client reading a large reply a little at a time would hold a worker for
 /// as long as it likes. The stream's write timeout is `limit` already; it is lowered to what
 /// is left only after a partial write, so a reply that fits in one write costs no extra call.
-fn write_within<S: Stream>(
+pub(crate) fn write_within<S: Stream + ?Sized>(
     stream: &mut S,
     bytes: &[u8],
     limit: Option<Duration>,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
+use super::incoming::Incoming;
 use super::{status_error, too_large, Url, CONTENT_TYPE};
 use crate::codec::{ThriftRead, ThriftWrite};
 use crate::error::{Error, Result};
@@ -15,11 +16,6 @@ use crate::rpc::message::Message;
 use crate::rpc::options::call_name;
 use crate::rpc::service::Channel;
 use crate::wire::MessageType;
-
-/// The most a response's status line and headers may take.
-const MAX_HEAD: usize = 64 * 1024;
-/// Bytes offered to one `read`.
-const READ_CHUNK: usize = 16 * 1024;
 
 /// A blocking HTTP client channel on one connection, kept alive between calls and opened
 /// again when the server has closed it (an idle keep-alive connection the server dropped is
@@ -206,13 +202,14 @@ impl HttpConnection {
         request.extend_from_slice(&self.out);
         stream.write_all(&request).map_err(stale)?;
         stream.flush().map_err(stale)?;
-        let mut response = Response {
+        self.buf.clear();
+        let mut response = Incoming {
             stream: stream.as_mut(),
             buf: &mut self.buf,
             pos: 0,
+            deadline: None,
         };
-        response.buf.clear();
-        let head = match response.head() {
+        let head = match response.response_head() {
             Ok(head) => head,
             Err(e) if response.buf.is_empty() && is_closed(&e) => return Err(stale(e)),
             Err(e) => return Err(Failure::Other(Error::from(e))),
@@ -220,15 +217,16 @@ impl HttpConnection {
         if head.status != 200 {
             return Err(Failure::Other(status_error(head.status, &self.text)));
         }
+        let framing = head.framing;
         if oneway {
             // Accepted: a oneway caller does not wait for the body (Apache's THttpServer ends
             // it only when the handler is done). The connection is kept if the body is empty.
-            let empty = head.content_length == Some(0);
-            return Ok((Bytes::new(), empty && head.keep_alive));
+            let empty = framing.content_length == Some(0);
+            return Ok((Bytes::new(), empty && framing.keep_alive));
         }
         let max = self.options.limits.max_frame_size;
-        let body = response.body(&head, max).map_err(Failure::Other)?;
-        Ok((body, head.keep_alive && head.framed))
+        let body = response.body(&framing, max, true).map_err(Failure::Other)?;
+        Ok((body, framing.keep_alive && framing.delimited()))
     }
 
     fn encode<A: ThriftWrite>(&mut self, method: &str, kind: MessageType, args: &A) -> Result<i32> {
@@ -272,198 +270,5 @@ impl Channel for HttpConnection {
     fn call_oneway<A: ThriftWrite>(&mut self, method: &'static str, args: &A) -> Result<()> {
         self.encode(method, MessageType::Oneway, args)?;
         self.exchange(true).map(drop)
-    }
-}
-
-/// What a response's head says.
-struct Head {
-    status: u16,
-    /// Where the body starts in the buffer.
-    body_at: usize,
-    content_length: Option<usize>,
-    chunked: bool,
-    keep_alive: bool,
-    /// Whether the body's end is known without the connection closing.
-    framed: bool,
-}
-
-/// Reading one response off a stream, through a buffer.
-struct Response<'a> {
-    stream: &'a mut dyn Stream,
-    buf: &'a mut Vec<u8>,
-    /// How much of `buf` has been consumed.
-    pos: usize,
-}
-
-impl Response<'_> {
-    /// Reads more into the buffer; `Ok(0)` at the end of the stream.
-    fn fill(&mut self) -> io::Result<usize> {
-        let len = self.buf.len();
-        self.buf.resize(len + READ_CHUNK, 0);
-        let n = loop {
-            match self.stream.read(&mut self.buf[len..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    self.buf.truncate(len);
-                    return Err(e);
-                }
-            }
-        };
-        self.buf.truncate(len + n);
-        Ok(n)
-    }
-
-    fn head(&mut self) -> io::Result<Head> {
-        loop {
-            let mut headers = [httparse::EMPTY_HEADER; 64];
-            let mut response = httparse::Response::new(&mut headers);
-            match response.parse(self.buf) {
-                Ok(httparse::Status::Complete(body_at)) => {
-                    let status = response.code.unwrap_or(0);
-                    let http11 = response.version == Some(1);
-                    let mut head = Head {
-                        status,
-                        body_at,
-                        content_length: None,
-                        chunked: false,
-                        keep_alive: http11,
-                        framed: false,
-                    };
-                    for header in response.headers.iter() {
-                        let value = std::str::from_utf8(header.value).unwrap_or("").trim();
-                        if header.name.eq_ignore_ascii_case("content-length") {
-                            head.content_length = Some(value.parse().map_err(|_| {
-                                io::Error::new(
-                                    io::ErrorKind::InvalidData,
-                                    "HTTP: bad Content-Length",
-                                )
-                            })?);
-                        } else if header.name.eq_ignore_ascii_case("transfer-encoding") {
-                            head.chunked = value.to_ascii_lowercase().ends_with("chunked");
-                        } else if header.name.eq_ignore_ascii_case("connection") {
-                            let value = value.to_ascii_lowercase();
-                            if value.contains("close") {
-                                head.keep_alive = false;
-                            } else if value.contains("keep-alive") {
-                                head.keep_alive = true;
-                            }
-                        }
-                    }
-                    head.framed = head.chunked || head.content_length.is_some();
-                    self.pos = body_at;
-                    // 1xx: informational, the real response follows.
-                    if (100..200).contains(&status) {
-                        self.buf.drain(..body_at);
-                        self.pos = 0;
-                        continue;
-                    }
-                    return Ok(head);
-                }
-                Ok(httparse::Status::Partial) => {
-                    if self.buf.len() > MAX_HEAD {
-                        return Err(io::Error::new(
-                            io::ErrorKind::InvalidData,
-                            "HTTP: response headers larger than 64 KiB",
-                        ));
-                    }
-                }
-                Err(e) => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!("HTTP: a malformed response: {e}"),
-                    ))
-                }
-            }
-            if self.fill()? == 0 {
-                return Err(io::ErrorKind::UnexpectedEof.into());
-            }
-        }
-    }
-
-    /// Makes `n` unconsumed bytes available; an error if the stream ends first.
-    fn need(&mut self, n: usize) -> io::Result<()> {
-        while self.buf.len() - self.pos < n {
-            if self.fill()? == 0 {
-                return Err(io::ErrorKind::UnexpectedEof.into());
-            }
-        }
-        Ok(())
-    }
-
-    fn body(&mut self, head: &Head, max: usize) -> Result<Bytes> {
-        let _ = head.body_at;
-        if head.chunked {
-            return self.chunked(max);
-        }
-        if let Some(len) = head.content_length {
-            if len > max {
-                return Err(too_large());
-            }
-            self.need(len)?;
-            let body = Bytes::copy_from_slice(&self.buf[self.pos..self.pos + len]);
-            self.pos += len;
-            return Ok(body);
-        }
-        // Neither: the body ends with the connection (HTTP/1.0 servers, Apache's Python one).
-        loop {
-            if self.buf.len() - self.pos > max {
-                return Err(too_large());
-            }
-            if self.fill()? == 0 {
-                return Ok(Bytes::copy_from_slice(&self.buf[self.pos..]));
-            }
-        }
-    }
-
-    fn chunked(&mut self, max: usize) -> Result<Bytes> {
-        let mut body = Vec::new();
-        loop {
-            let line = self.line()?;
-            let size = line.split(';').next().unwrap_or("").trim();
-            let size = usize::from_str_radix(size, 16).map_err(|_| {
-                Error::from(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "HTTP: bad chunk size",
-                ))
-            })?;
-            if size == 0 {
-                // Trailers, up to the empty line.
-                while !self.line()?.is_empty() {}
-                return Ok(Bytes::from(body));
-            }
-            if body.len().saturating_add(size) > max {
-                return Err(too_large());
-            }
-            self.need(size + 2)?;
-            body.extend_from_slice(&self.buf[self.pos..self.pos + size]);
-            if &self.buf[self.pos + size..self.pos + size + 2] != b"\r\n" {
-                return Err(Error::from(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "HTTP: a chunk without its CRLF",
-                )));
-            }
-            self.pos += size + 2;
-        }
-    }
-
-    /// The next line (without its CRLF), at most 4 KiB.
-    fn line(&mut self) -> Result<String> {
-        loop {
-            if let Some(at) = self.buf[self.pos..].windows(2).position(|w| w == b"\r\n") {
-                let line = String::from_utf8_lossy(&self.buf[self.pos..self.pos + at]).into_owned();
-                self.pos += at + 2;
-                return Ok(line);
-            }
-            if self.buf.len() - self.pos > 4096 {
-                return Err(Error::from(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "HTTP: a chunk line longer than 4 KiB",
-                )));
-            }
-            if self.fill()? == 0 {
-                return Err(Error::from(io::Error::from(io::ErrorKind::UnexpectedEof)));
-            }
-        }
     }
 }

@@ -10,8 +10,9 @@
 //! - [`HttpService`]: a processor as a tower `Service<http::Request<B>>`, to mount at a path
 //!   in an axum or hyper app; [`serve`] runs it on any [`Listener`](crate::rpc::tokio::Listener)
 //!   (TCP, a Unix domain socket, a `TlsListener` for HTTPS).
-//! - [`HttpConnection`] (with feature `blocking`): a blocking
-//!   [`Channel`](crate::rpc::Channel) on one keep-alive connection.
+//! - With feature `blocking`: `HttpConnection`, a blocking [`Channel`](crate::rpc::Channel)
+//!   on one keep-alive connection, and `HttpServer`, a blocking server on the threaded
+//!   server's workers, on any blocking listener.
 //!
 //! Limits: a request or reply body larger than `FrameLimits::max_frame_size` is refused (the
 //! server answers `413 Payload Too Large` before reading it when `Content-Length` says so), and
@@ -19,17 +20,39 @@
 
 #[cfg(feature = "blocking")]
 mod blocking;
+#[cfg(feature = "blocking")]
+mod blocking_server;
 mod client;
+#[cfg(feature = "blocking")]
+mod incoming;
 mod server;
 
 #[cfg(feature = "blocking")]
 pub use self::blocking::HttpConnection;
+#[cfg(feature = "blocking")]
+pub use self::blocking_server::HttpServer;
 pub use self::client::HttpClient;
 pub use self::server::{serve, HttpService};
 
 use std::io;
 
+use bytes::Bytes;
+
 use crate::error::{Error, Result};
+use crate::limits::ReadLimits;
+use crate::rpc::message::{Message, ProtocolKind};
+use crate::wire::MessageType;
+
+/// The call a request's body carries, as both servers take it: one whole message (binary,
+/// compact or JSON, detected), a call or a oneway call; `None` for anything else.
+pub(crate) fn one_call(body: Bytes, limits: ReadLimits) -> Option<Message> {
+    let protocol = ProtocolKind::detect(&body).ok()??;
+    if protocol.message_len(&body, limits).ok()? != Some(body.len()) {
+        return None;
+    }
+    let call = Message::parse(body, protocol, limits).ok()?;
+    matches!(call.kind(), MessageType::Call | MessageType::Oneway).then_some(call)
+}
 
 /// The content type of Thrift over HTTP, whatever the protocol (Apache's clients and servers
 /// all send it).

@@ -15,7 +15,6 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 
 use super::CONTENT_TYPE;
 use crate::limits::FrameLimits;
-use crate::rpc::message::{Message, ProtocolKind};
 use crate::rpc::options::ServerOptions;
 use crate::rpc::service::AsyncProcessor;
 use crate::rpc::tokio::{accept_each, Listener, Shutdown};
@@ -124,17 +123,8 @@ impl<P: AsyncProcessor + 'static> HttpService<P> {
             }
             Err(_) => return status(http::StatusCode::BAD_REQUEST, "the body could not be read"),
         };
-        let Ok(Some(protocol)) = ProtocolKind::detect(&body) else {
-            return status(http::StatusCode::BAD_REQUEST, "not a Thrift message");
-        };
-        let call = match protocol
-            .message_len(&body, self.limits.read)
-            .and_then(|len| match len {
-                Some(len) if len == body.len() => Message::parse(body, protocol, self.limits.read),
-                _ => Err(crate::Error::invalid_data("not one whole message")),
-            }) {
-            Ok(call) if matches!(call.kind(), MessageType::Call | MessageType::Oneway) => call,
-            _ => return status(http::StatusCode::BAD_REQUEST, "not one whole Thrift call"),
+        let Some(call) = super::one_call(body, self.limits.read) else {
+            return status(http::StatusCode::BAD_REQUEST, "not one whole Thrift call");
         };
         let reply_type = content_type.unwrap_or(http::HeaderValue::from_static(CONTENT_TYPE));
         if call.kind() == MessageType::Oneway {

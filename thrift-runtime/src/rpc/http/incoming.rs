@@ -1,0 +1,291 @@
+//! Reading HTTP/1.1 off a blocking stream, for the blocking client (responses) and the
+//! blocking server (requests): the head through `httparse`, then a body by `Content-Length`,
+//! chunked, or (a response only) up to the connection's end, each bounded by the frame size
+//! limit before it is buffered.
+
+use std::io;
+use std::time::Instant;
+
+use bytes::Bytes;
+
+use super::too_large;
+use crate::error::{Error, Result};
+use crate::rpc::blocking::Stream;
+
+/// The most a head (request or status line and headers) may take.
+pub(super) const MAX_HEAD: usize = 64 * 1024;
+/// Bytes offered to one `read`.
+const READ_CHUNK: usize = 16 * 1024;
+/// The most headers a head may have.
+const MAX_HEADERS: usize = 64;
+
+/// How a message's body is delimited, and whether the connection stays open after it.
+#[derive(Debug, Default)]
+pub(super) struct Framing {
+    pub(super) content_length: Option<usize>,
+    pub(super) chunked: bool,
+    pub(super) keep_alive: bool,
+    /// A request only: the client waits for `100 Continue` before sending its body.
+    pub(super) expect_continue: bool,
+}
+
+impl Framing {
+    /// Whether the body's end is known without the connection closing.
+    pub(super) fn delimited(&self) -> bool {
+        self.chunked || self.content_length.is_some()
+    }
+
+    /// Reads the headers that delimit the body and decide keep-alive (`http11`: the
+    /// default is to keep the connection).
+    fn from_headers(headers: &[httparse::Header<'_>], http11: bool) -> io::Result<Framing> {
+        let mut framing = Framing {
+            keep_alive: http11,
+            ..Framing::default()
+        };
+        for header in headers {
+            let value = std::str::from_utf8(header.value).unwrap_or("").trim();
+            if header.name.eq_ignore_ascii_case("content-length") {
+                let len = value
+                    .parse()
+                    .map_err(|_| invalid("HTTP: a bad Content-Length"))?;
+                if framing.content_length.is_some_and(|seen| seen != len) {
+                    return Err(invalid("HTTP: two different Content-Lengths"));
+                }
+                framing.content_length = Some(len);
+            } else if header.name.eq_ignore_ascii_case("transfer-encoding") {
+                framing.chunked = value.to_ascii_lowercase().ends_with("chunked");
+            } else if header.name.eq_ignore_ascii_case("connection") {
+                let value = value.to_ascii_lowercase();
+                if value.contains("close") {
+                    framing.keep_alive = false;
+                } else if value.contains("keep-alive") {
+                    framing.keep_alive = true;
+                }
+            } else if header.name.eq_ignore_ascii_case("expect") {
+                framing.expect_continue = value.eq_ignore_ascii_case("100-continue");
+            }
+        }
+        if framing.chunked {
+            // RFC 9112 6.3: Transfer-Encoding overrides Content-Length.
+            framing.content_length = None;
+        }
+        Ok(framing)
+    }
+}
+
+/// A response's head.
+pub(super) struct ResponseHead {
+    pub(super) status: u16,
+    pub(super) framing: Framing,
+}
+
+/// A request's head, as far as a Thrift server needs it.
+pub(super) struct RequestHead {
+    pub(super) post: bool,
+    pub(super) http11: bool,
+    /// The `Content-Type` to answer with (the request's, or `application/x-thrift`).
+    pub(super) content_type: Option<String>,
+    pub(super) framing: Framing,
+}
+
+/// One message read off a stream, through a buffer that may hold the next message's first
+/// bytes when it is done.
+pub(super) struct Incoming<'a> {
+    pub(super) stream: &'a mut dyn Stream,
+    pub(super) buf: &'a mut Vec<u8>,
+    /// How much of `buf` has been consumed.
+    pub(super) pos: usize,
+    /// When reading must be done (each read's timeout is set to what is left), if ever.
+    pub(super) deadline: Option<Instant>,
+}
+
+impl Incoming<'_> {
+    /// Reads more into the buffer; `Ok(0)` at the end of the stream.
+    pub(super) fn fill(&mut self) -> io::Result<usize> {
+        if let Some(deadline) = self.deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "HTTP: the message took longer than the read timeout to arrive",
+                ));
+            }
+            self.stream.set_read_timeout(Some(left))?;
+        }
+        let len = self.buf.len();
+        self.buf.resize(len + READ_CHUNK, 0);
+        let n = loop {
+            match self.stream.read(&mut self.buf[len..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.buf.truncate(len);
+                    return Err(e);
+                }
+            }
+        };
+        self.buf.truncate(len + n);
+        Ok(n)
+    }
+
+    /// Drops what has been consumed, keeping what follows (a pipelined next message).
+    pub(super) fn consume(&mut self) {
+        self.buf.drain(..self.pos);
+        self.pos = 0;
+    }
+
+    /// A response's head; `1xx` responses are skipped.
+    pub(super) fn response_head(&mut self) -> io::Result<ResponseHead> {
+        loop {
+            let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+            let mut response = httparse::Response::new(&mut headers);
+            match response.parse(&self.buf[self.pos..]) {
+                Ok(httparse::Status::Complete(len)) => {
+                    let status = response.code.unwrap_or(0);
+                    let framing =
+                        Framing::from_headers(response.headers, response.version == Some(1))?;
+                    self.pos += len;
+                    // 1xx: informational, the real response follows.
+                    if (100..200).contains(&status) {
+                        self.consume();
+                        continue;
+                    }
+                    return Ok(ResponseHead { status, framing });
+                }
+                Ok(httparse::Status::Partial) => self.head_room()?,
+                Err(e) => return Err(invalid(format!("HTTP: a malformed response: {e}"))),
+            }
+            if self.fill()? == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+        }
+    }
+
+    /// A request's head, once its bytes are in the buffer: `Ok(None)` while more are needed
+    /// (the caller reads, with its own timeouts).
+    pub(super) fn request_head(&mut self) -> io::Result<Option<RequestHead>> {
+        let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+        let mut request = httparse::Request::new(&mut headers);
+        match request.parse(&self.buf[self.pos..]) {
+            Ok(httparse::Status::Complete(len)) => {
+                let http11 = request.version == Some(1);
+                let framing = Framing::from_headers(request.headers, http11)?;
+                let content_type = request
+                    .headers
+                    .iter()
+                    .find(|h| h.name.eq_ignore_ascii_case("content-type"))
+                    .and_then(|h| std::str::from_utf8(h.value).ok())
+                    .map(|v| v.trim().to_owned());
+                let post = request.method == Some("POST");
+                self.pos += len;
+                Ok(Some(RequestHead {
+                    post,
+                    http11,
+                    content_type,
+                    framing,
+                }))
+            }
+            Ok(httparse::Status::Partial) => self.head_room().map(|()| None),
+            Err(e) => Err(invalid(format!("HTTP: a malformed request: {e}"))),
+        }
+    }
+
+    fn head_room(&self) -> io::Result<()> {
+        if self.buf.len() - self.pos > MAX_HEAD {
+            return Err(invalid("HTTP: a head larger than 64 KiB"));
+        }
+        Ok(())
+    }
+
+    /// Makes `n` unconsumed bytes available; an error if the stream ends first.
+    fn need(&mut self, n: usize) -> io::Result<()> {
+        while self.buf.len() - self.pos < n {
+            if self.fill()? == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The body `framing` delimits, at most `max` bytes (else `LimitExceeded(FrameSize)`,
+    /// before the bytes over it are buffered). Neither a length nor chunks: a response's
+    /// body ends with the connection (HTTP/1.0 servers, Apache's Python one), a request has
+    /// none (`until_close` false).
+    pub(super) fn body(
+        &mut self,
+        framing: &Framing,
+        max: usize,
+        until_close: bool,
+    ) -> Result<Bytes> {
+        if framing.chunked {
+            return self.chunked(max);
+        }
+        if let Some(len) = framing.content_length {
+            if len > max {
+                return Err(too_large());
+            }
+            self.need(len)?;
+            let body = Bytes::copy_from_slice(&self.buf[self.pos..self.pos + len]);
+            self.pos += len;
+            return Ok(body);
+        }
+        if !until_close {
+            return Ok(Bytes::new());
+        }
+        loop {
+            if self.buf.len() - self.pos > max {
+                return Err(too_large());
+            }
+            if self.fill()? == 0 {
+                let body = Bytes::copy_from_slice(&self.buf[self.pos..]);
+                self.pos = self.buf.len();
+                return Ok(body);
+            }
+        }
+    }
+
+    fn chunked(&mut self, max: usize) -> Result<Bytes> {
+        let mut body = Vec::new();
+        loop {
+            let line = self.line()?;
+            let size = line.split(';').next().unwrap_or("").trim();
+            let size = usize::from_str_radix(size, 16)
+                .map_err(|_| Error::from(invalid("HTTP: a bad chunk size")))?;
+            if size == 0 {
+                // Trailers, up to the empty line.
+                while !self.line()?.is_empty() {}
+                return Ok(Bytes::from(body));
+            }
+            if body.len().saturating_add(size) > max {
+                return Err(too_large());
+            }
+            self.need(size + 2)?;
+            body.extend_from_slice(&self.buf[self.pos..self.pos + size]);
+            if &self.buf[self.pos + size..self.pos + size + 2] != b"\r\n" {
+                return Err(Error::from(invalid("HTTP: a chunk without its CRLF")));
+            }
+            self.pos += size + 2;
+        }
+    }
+
+    /// The next line (without its CRLF), at most 4 KiB.
+    fn line(&mut self) -> Result<String> {
+        loop {
+            if let Some(at) = self.buf[self.pos..].windows(2).position(|w| w == b"\r\n") {
+                let line = String::from_utf8_lossy(&self.buf[self.pos..self.pos + at]).into_owned();
+                self.pos += at + 2;
+                return Ok(line);
+            }
+            if self.buf.len() - self.pos > 4096 {
+                return Err(Error::from(invalid("HTTP: a chunk line longer than 4 KiB")));
+            }
+            if self.fill()? == 0 {
+                return Err(Error::from(io::Error::from(io::ErrorKind::UnexpectedEof)));
+            }
+        }
+    }
+}
+
+fn invalid(why: impl Into<String>) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, why.into())
+}
