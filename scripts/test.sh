@@ -24,6 +24,10 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features --lock
 cargo test --workspace --all-features --locked
 # The README's first quick-start command.
 cargo run --quiet --locked -p thrift-examples >/dev/null
+# The examples that run on their own (each starts the stand-in servers it calls).
+for example in tower hive-metastore-sasl jaeger https-client axum-json-http; do
+    cargo run --quiet --locked -p thrift-examples --bin "$example" >/dev/null
+done
 
 # Interop with Apache Thrift: first the harness checks itself against Apache alone, then
 # Apache's Python library and our generated code exchange every vector. Last, the RPC test

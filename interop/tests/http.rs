@@ -523,6 +523,63 @@ fn requests_as_http_clients_send_them() {
 }
 
 #[test]
+fn a_struct_posted_alone_is_the_whole_body_and_any_2xx_is_success() {
+    // A collector that keeps what it is sent and answers 202 then 204, on one connection.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (sender, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        for answer in [
+            &b"HTTP/1.1 202 Accepted\r\nContent-Length: 2\r\n\r\nok"[..],
+            b"HTTP/1.1 204 No Content\r\n\r\n",
+        ] {
+            let mut request = Vec::new();
+            let mut buf = [0; 4096];
+            // The head, then Content-Length bytes.
+            let body_at = loop {
+                let n = stream.read(&mut buf).unwrap();
+                request.extend_from_slice(&buf[..n]);
+                if let Some(at) = request.windows(4).position(|w| w == b"\r\n\r\n") {
+                    break at + 4;
+                }
+            };
+            let head = String::from_utf8_lossy(&request[..body_at]).to_ascii_lowercase();
+            let len: usize = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap();
+            while request.len() < body_at + len {
+                let n = stream.read(&mut buf).unwrap();
+                request.extend_from_slice(&buf[..n]);
+            }
+            sender.send(request[body_at..].to_vec()).unwrap();
+            stream.write_all(answer).unwrap();
+        }
+    });
+    let url = format!("http://{addr}/api/traces?format=jaeger.thrift");
+    let mut collector = HttpConnection::new(&url, options(ProtocolKind::Binary)).unwrap();
+    let value = thrift_interop::types::ThriftTestTestStringArgs {
+        thing: "a span".into(),
+    };
+    let (status, body) = collector.post(&value).unwrap();
+    assert_eq!((status, &body[..]), (202, &b"ok"[..]));
+    use thrift_runtime::ThriftWrite;
+    let encoded = value.encode_to_vec::<thrift_runtime::Binary>().unwrap();
+    assert_eq!(
+        received.recv().unwrap(),
+        encoded,
+        "the struct alone, no message"
+    );
+    let (status, body) = collector.post(&value).unwrap();
+    assert_eq!((status, body.len()), (204, 0), "kept alive, no body");
+    assert_eq!(received.recv().unwrap(), encoded);
+}
+
+#[test]
 fn the_blocking_server_cuts_off_a_request_that_trickles_in() {
     let slow = ServerOptions {
         read_timeout: Some(Duration::from_millis(300)),
@@ -613,7 +670,7 @@ fn client_limits_and_statuses_are_errors_that_say_so() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     std::thread::spawn(move || {
-        for stream in listener.incoming().take(2) {
+        for stream in listener.incoming().take(3) {
             let Ok(mut stream) = stream else { continue };
             let mut buf = [0; 4096];
             let _ = stream.read(&mut buf);
@@ -626,6 +683,11 @@ fn client_limits_and_statuses_are_errors_that_say_so() {
         ThriftTestClient::new(HttpConnection::new(&url, options(ProtocolKind::Binary)).unwrap());
     let e = client.test_i32(1).unwrap_err().to_string();
     assert!(e.contains("404") && e.contains("/nothing"), "{e}");
+    // A struct posted as the body (as to Jaeger's collector): a status other than 2xx too.
+    let mut poster = HttpConnection::new(&url, options(ProtocolKind::Binary)).unwrap();
+    let value = thrift_interop::types::ThriftTestTestI32Args { thing: 1 };
+    let e = poster.post(&value).unwrap_err().to_string();
+    assert!(e.contains("404"), "{e}");
     server.runtime.block_on(async {
         let client = ThriftTestAsyncClient::new(
             HttpClient::new(&url, options(ProtocolKind::Binary)).unwrap(),

@@ -29,8 +29,8 @@ use crate::wire::MessageType;
 /// use thrift_runtime::rpc::{ProtocolKind, Transport};
 ///
 /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
-/// let channel = HttpConnection::new("http://jaeger-collector:14268/api/traces", options)?;
-/// // let mut client = jaeger::CollectorClient::new(channel);
+/// let channel = HttpConnection::new("http://hbase-thrift:9090/", options)?;
+/// // let mut client = hbase::HbaseClient::new(channel);
 /// # Ok::<(), thrift_runtime::Error>(())
 /// ```
 pub struct HttpConnection {
@@ -58,6 +58,17 @@ impl std::fmt::Debug for HttpConnection {
             .field("connected", &self.stream.is_some())
             .finish_non_exhaustive()
     }
+}
+
+/// What a request waits for.
+#[derive(Clone, Copy)]
+enum Want {
+    /// A call's reply: `200` and the reply as the body.
+    Reply,
+    /// A oneway call taken: `200`, the body not waited for.
+    Oneway,
+    /// A value posted: any `2xx`, and whatever body comes.
+    Success,
 }
 
 /// How a call's exchange failed.
@@ -120,6 +131,34 @@ impl HttpConnection {
         self
     }
 
+    /// Posts `value` alone as the body, encoded in the options' protocol (no message around
+    /// it), and returns the response's status (any `2xx`; another is an error naming it) and
+    /// body. For HTTP APIs that take a Thrift struct rather than a call: Jaeger's collector
+    /// takes a binary `Batch` at `/api/traces?format=jaeger.thrift` and answers `202
+    /// Accepted`. The keep-alive connection, headers, limits and timeout are the calls'.
+    ///
+    /// ```no_run
+    /// # fn run(batch: &impl thrift_runtime::ThriftWrite) -> thrift_runtime::Result<()> {
+    /// use thrift_runtime::rpc::blocking::ClientOptions;
+    /// use thrift_runtime::rpc::http::HttpConnection;
+    /// use thrift_runtime::rpc::{ProtocolKind, Transport};
+    ///
+    /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
+    /// let mut collector =
+    ///     HttpConnection::new("http://jaeger:14268/api/traces?format=jaeger.thrift", options)?;
+    /// let (status, _) = collector.post(batch)?;
+    /// assert_eq!(status, 202);
+    /// # Ok(()) }
+    /// ```
+    pub fn post<T: ThriftWrite + ?Sized>(&mut self, value: &T) -> Result<(u16, Bytes)> {
+        self.out.clear();
+        self.options.protocol.encode(value, &mut self.out)?;
+        if self.out.len() > self.options.limits.max_frame_size {
+            return Err(too_large());
+        }
+        self.exchange(Want::Success)
+    }
+
     /// The URL calls go to.
     pub fn url(&self) -> &str {
         &self.text
@@ -149,14 +188,14 @@ impl HttpConnection {
         Ok(Box::new(tcp))
     }
 
-    /// Sends the message in `self.out` and returns the response's body (for a oneway call,
-    /// nothing: once the status says the call was taken).
-    fn exchange(&mut self, oneway: bool) -> Result<Bytes> {
-        match self.try_exchange(oneway) {
+    /// Sends the body in `self.out` and returns the response's status and body (for a oneway
+    /// call, nothing: once the status says the call was taken).
+    fn exchange(&mut self, want: Want) -> Result<(u16, Bytes)> {
+        match self.try_exchange(want) {
             Ok(body) => Ok(body),
             Err(Failure::Stale(_)) => {
                 self.stream = None;
-                self.try_exchange(oneway).map_err(|f| match f {
+                self.try_exchange(want).map_err(|f| match f {
                     Failure::Stale(e) | Failure::Other(e) => e,
                 })
             }
@@ -164,26 +203,27 @@ impl HttpConnection {
         }
     }
 
-    fn try_exchange(&mut self, oneway: bool) -> std::result::Result<Bytes, Failure> {
+    fn try_exchange(&mut self, want: Want) -> std::result::Result<(u16, Bytes), Failure> {
         let reused = self.stream.is_some() && self.reused;
         if self.stream.is_none() {
             self.stream = Some(self.connect().map_err(Failure::Other)?);
             self.reused = false;
         }
-        let outcome = self.send_and_receive(reused, oneway);
+        let outcome = self.send_and_receive(reused, want);
         match &outcome {
-            Ok((_, true)) => self.reused = true,
+            Ok((_, _, true)) => self.reused = true,
             _ => self.stream = None,
         }
-        outcome.map(|(body, _)| body)
+        outcome.map(|(status, body, _)| (status, body))
     }
 
-    /// One request and its response: the body, and whether the connection stays open.
+    /// One request and its response: the status, the body, and whether the connection stays
+    /// open.
     fn send_and_receive(
         &mut self,
         reused: bool,
-        oneway: bool,
-    ) -> std::result::Result<(Bytes, bool), Failure> {
+        want: Want,
+    ) -> std::result::Result<(u16, Bytes, bool), Failure> {
         let Some(stream) = self.stream.as_mut() else {
             return Err(Failure::Other(Error::from(io::Error::from(
                 io::ErrorKind::NotConnected,
@@ -214,19 +254,28 @@ impl HttpConnection {
             Err(e) if response.buf.is_empty() && is_closed(&e) => return Err(stale(e)),
             Err(e) => return Err(Failure::Other(Error::from(e))),
         };
-        if head.status != 200 {
-            return Err(Failure::Other(status_error(head.status, &self.text)));
+        let status = head.status;
+        let accepted = match want {
+            Want::Reply | Want::Oneway => status == 200,
+            Want::Success => (200..300).contains(&status),
+        };
+        if !accepted {
+            return Err(Failure::Other(status_error(status, &self.text)));
         }
         let framing = head.framing;
-        if oneway {
+        if let Want::Oneway = want {
             // Accepted: a oneway caller does not wait for the body (Apache's THttpServer ends
             // it only when the handler is done). The connection is kept if the body is empty.
             let empty = framing.content_length == Some(0);
-            return Ok((Bytes::new(), empty && framing.keep_alive));
+            return Ok((status, Bytes::new(), empty && framing.keep_alive));
+        }
+        // 204 and 304 have no body, whatever the headers say.
+        if status == 204 || status == 304 {
+            return Ok((status, Bytes::new(), framing.keep_alive));
         }
         let max = self.options.limits.max_frame_size;
         let body = response.body(&framing, max, true).map_err(Failure::Other)?;
-        Ok((body, framing.keep_alive && framing.delimited()))
+        Ok((status, body, framing.keep_alive && framing.delimited()))
     }
 
     fn encode<A: ThriftWrite>(&mut self, method: &str, kind: MessageType, args: &A) -> Result<i32> {
@@ -260,7 +309,7 @@ impl Channel for HttpConnection {
         R: for<'de> ThriftRead<'de>,
     {
         let seq = self.encode(method, MessageType::Call, args)?;
-        let body = self.exchange(false)?;
+        let (_, body) = self.exchange(Want::Reply)?;
         let reply = Message::parse(body, self.options.protocol, self.options.limits.read)?;
         reply.reply_body(method, seq)
     }
@@ -269,6 +318,6 @@ impl Channel for HttpConnection {
     /// request), not for its body.
     fn call_oneway<A: ThriftWrite>(&mut self, method: &'static str, args: &A) -> Result<()> {
         self.encode(method, MessageType::Oneway, args)?;
-        self.exchange(true).map(drop)
+        self.exchange(Want::Oneway).map(drop)
     }
 }

@@ -39,9 +39,9 @@ const MAX_IDLE: usize = 32;
 /// use thrift_runtime::rpc::{ProtocolKind, Transport};
 ///
 /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
-/// let channel = HttpClient::new("http://jaeger-collector:14268/api/traces", options)?
+/// let channel = HttpClient::new("http://hbase-thrift:9090/", options)?
 ///     .header("authorization", "Bearer ...")?;
-/// // let client = jaeger::CollectorAsyncClient::new(channel);
+/// // let client = hbase::HbaseAsyncClient::new(channel);
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]

@@ -1,0 +1,78 @@
+//! A client of a Thrift service over HTTPS, as Evernote's API and HiveServer2 or HBase in
+//! HTTP mode behind TLS are reached: each call a `POST` on a kept-alive TLS connection, the
+//! server's certificate checked against the URL's host and a CA. Blocking (`HttpConnection`)
+//! and async (`HttpClient`, several connections for calls at once).
+//!
+//! `cargo run -p thrift-examples --bin https-client` starts a stand-in HTTPS server (the
+//! blocking `HttpServer` behind a `TlsListener`) with a CA and a certificate for `localhost`
+//! made for this run, in a temporary directory, and calls it. To call a real service:
+//! `... -- https://HOST/PATH CA.pem`; for a service whose certificate a public CA signed,
+//! build a `rustls::ClientConfig` with public roots (the `webpki-roots` or
+//! `rustls-native-certs` crates) and pass it to `with_tls`.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+
+use thrift_examples::idl::tutorial::{PlacesAsyncClient, PlacesClient, PlacesProcessor};
+use thrift_examples::{lighthouse, PlaceBook};
+use thrift_runtime::rpc::blocking::{ClientOptions, ServerHandle, ServerOptions, TlsListener};
+use thrift_runtime::rpc::http::{HttpClient, HttpConnection, HttpServer};
+use thrift_runtime::rpc::{tls, ProtocolKind, Transport};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let dir = std::env::temp_dir().join(format!("thrift-https-example-{}", std::process::id()));
+    let (url, ca, _server) = match args.as_slice() {
+        [url, ca] => (url.clone(), PathBuf::from(ca), None),
+        [] => {
+            std::fs::create_dir_all(&dir)?;
+            let server = stand_in(&dir)?;
+            let url = format!("https://localhost:{}/places", server.local_addr().port());
+            (url, dir.join("ca.pem"), Some(server))
+        }
+        _ => return Err("usage: https-client [https://HOST/PATH CA.pem]".into()),
+    };
+    let config = tls::client_config(&ca, None)?;
+    let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
+
+    let channel = HttpConnection::new(&url, options.clone())?
+        .header("authorization", "Bearer example-token")?
+        .with_tls(config.clone());
+    let mut places = PlacesClient::new(channel);
+    places.put(lighthouse())?;
+    println!("blocking: got {:?}", places.get("Lighthouse".into())?.name);
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let channel = HttpClient::new(&url, options)?.with_tls(config)?;
+        let places = PlacesAsyncClient::new(channel);
+        let place = places.get("Lighthouse".into()).await?;
+        println!("async: got {:?} at {:?}", place.name, place.location);
+        Ok::<_, Box<dyn std::error::Error>>(())
+    })?;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+/// A stand-in HTTPS server on a port of the kernel's choosing: a CA, and a certificate for
+/// `localhost` it signed, written to `dir` as PEM files and read back as a user would.
+fn stand_in(dir: &Path) -> Result<ServerHandle, Box<dyn std::error::Error>> {
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
+    let ca_key = KeyPair::generate()?;
+    let mut ca = CertificateParams::new(Vec::<String>::new())?;
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = ca.self_signed(&ca_key)?;
+    let key = KeyPair::generate()?;
+    let cert =
+        CertificateParams::new(vec!["localhost".to_owned()])?.signed_by(&key, &ca, &ca_key)?;
+    std::fs::write(dir.join("ca.pem"), ca.pem())?;
+    std::fs::write(dir.join("server.pem"), cert.pem())?;
+    std::fs::write(dir.join("server.key"), key.serialize_pem())?;
+
+    let config = tls::server_config(dir.join("server.pem"), dir.join("server.key"), None)?;
+    let listener = TlsListener::new(TcpListener::bind("127.0.0.1:0")?, config);
+    let processor = PlacesProcessor::new(PlaceBook::default());
+    Ok(HttpServer::new(ServerOptions::default()).spawn(listener, processor)?)
+}
