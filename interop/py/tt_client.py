@@ -29,6 +29,7 @@ id (also in the THeader frame) and the method's bare name (without the
   --zlib                   (header only) compress calls with THeader's zlib transform
   --multiplexed            calls go to "ThriftTest:..."; also calls SecondService
   --transport http         THttpClient: one POST per call (HTTPS with --ssl)
+  --transport udp          testOneway calls only, one datagram each (as Jaeger's clients)
   --sasl plain             thrift_sasl's TSaslClientTransport with pure-sasl's PLAIN,
                            as --sasl-user with --sasl-password
   --ssl                    TSSLSocket, checking the server's certificate against
@@ -442,8 +443,32 @@ def run_check(conn, check):
     return None
 
 
+def udp_calls(args):
+    """--transport udp: ThriftTest's one oneway method, one datagram per call, each returning
+    at once (nothing comes back; the server says what it received)."""
+    protocol = ttpeer.client_protocol(args.protocol, ttpeer.UdpClientTransport(args.host, args.port))
+    client = ThriftTest.Client(protocol)
+    passed = failed = 0
+    for seconds in ttpeer.UDP_ONEWAY_SECONDS:
+        started = time.monotonic()
+        try:
+            client.testOneway(seconds)
+            took = time.monotonic() - started
+            if took >= 0.5:
+                raise CheckFailed("took %.3f s" % took)
+            print("PASS testOneway(%d) over udp" % seconds)
+            passed += 1
+        except Exception as e:
+            print("FAIL testOneway(%d) over udp: %s" % (seconds, e))
+            failed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
 def main(argv=None):
     args = parse_args(argv)
+    if args.transport == "udp":
+        return udp_calls(args)
     try:
         conn = Connection(args)
     except TTransportException as e:

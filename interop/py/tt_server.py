@@ -18,6 +18,7 @@ per connection, until SIGTERM or SIGINT. Prints `listening on 127.0.0.1:N`
                      (calls must carry a "Service:" prefix)
   --zlib             (header only) compress replies to THeader clients with zlib
   --transport http   THttpServer (one POST per call; HTTPS with --ssl)
+  --transport udp    one oneway call per datagram; prints `received testOneway(N)` for each
   --sasl plain       clients authenticate with SASL PLAIN as --sasl-user and
                      --sasl-password (then every message is framed; --transport is unused)
   --ssl              TSSLServerSocket with --ssl-cert and --ssl-key; with --ssl-ca,
@@ -199,11 +200,43 @@ def parse_args(argv):
     return args
 
 
+class UdpHandler(ThriftTestHandler):
+    """Over UDP: says what each oneway call carried instead of sleeping."""
+
+    def testOneway(self, secondsToSleep):
+        print("received testOneway(%d)" % secondsToSleep, flush=True)
+
+
+def serve_udp(args):
+    """One oneway call per datagram, decoded with --protocol and handed to the processor; a
+    datagram that does not decode is logged and dropped."""
+    from thrift.transport import TTransport
+    processor = ThriftTest.Processor(UdpHandler())
+    factory = ttpeer.server_protocol_factory(args.protocol)
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind((ttpeer.HOST, args.port))
+        print("listening on %s:%d" % s.getsockname()[:2], flush=True)
+        while True:
+            data, _ = s.recvfrom(65536)
+            try:
+                iprot = factory.getProtocol(TTransport.TMemoryBuffer(data))
+                oprot = factory.getProtocol(TTransport.TMemoryBuffer())
+                processor.process(iprot, oprot)
+            except Exception as e:
+                print("tt_server: dropped a datagram: %s" % e, file=sys.stderr, flush=True)
+
+
 def main(argv=None):
     args = parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="tt_server: %(levelname)s %(name)s: %(message)s")
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    if args.transport == "udp":
+        try:
+            serve_udp(args)
+        except KeyboardInterrupt:
+            pass
+        return 0
     if args.transport == "http":
         if args.domain_socket:
             raise SystemExit("tt_server: THttpServer listens on TCP only")

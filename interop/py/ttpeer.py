@@ -26,7 +26,7 @@ GENERATED = ttgen.generate()
 HOST = "127.0.0.1"
 DEFAULT_PORT = 9090
 PROTOCOLS = ("binary", "compact", "json", "header")
-TRANSPORTS = ("buffered", "framed", "http")
+TRANSPORTS = ("buffered", "framed", "http", "udp")
 HEADER_PAYLOADS = {
     "binary": THeaderSubprotocolID.BINARY,
     "compact": THeaderSubprotocolID.COMPACT,
@@ -259,3 +259,42 @@ def client_protocol(name, transport, header_payload="binary", zlib=False):
             protocol.add_transform(THeaderTransformID.ZLIB)
         return protocol
     raise ValueError("unknown protocol %r" % name)
+
+
+# ---------------------------------------------------------------- UDP
+
+# The testOneway arguments a `--transport udp` client sends, one datagram each (the Rust
+# client sends the same: interop/src/args.rs UDP_ONEWAY_SECONDS).
+UDP_ONEWAY_SECONDS = (0, 1, 2)
+
+
+class UdpClientTransport(TTransport.TTransportBase):
+    """Each flush sends what was written as one datagram, as Jaeger's Python client does
+    (Python's thrift has no UDP transport); nothing is ever read."""
+
+    def __init__(self, host, port):
+        import socket
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._address = (host, port)
+        self._wbuf = []
+
+    def isOpen(self):
+        return True
+
+    def open(self):
+        pass
+
+    def close(self):
+        self._socket.close()
+
+    def write(self, buf):
+        self._wbuf.append(buf)
+
+    def flush(self):
+        datagram = b"".join(self._wbuf)
+        self._wbuf = []
+        self._socket.sendto(datagram, self._address)
+
+    def read(self, sz):
+        raise TTransport.TTransportException(
+            TTransport.TTransportException.NOT_OPEN, "nothing is read over UDP")

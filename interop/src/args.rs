@@ -15,7 +15,7 @@ pub struct Flags {
     pub port: u16,
     /// `--protocol binary|compact|json|header`.
     pub protocol: String,
-    /// `--transport buffered|framed|http`.
+    /// `--transport buffered|framed|http|udp`.
     pub transport: String,
     /// `--header-payload binary|compact|json`: the payload protocol with `--protocol header`.
     pub header_payload: String,
@@ -122,6 +122,13 @@ impl Flags {
         self.transport == "http"
     }
 
+    /// `--transport udp`: one oneway call per datagram, as Jaeger's agent takes them (a
+    /// client sends [`UDP_ONEWAY_SECONDS`] `testOneway` calls; a server prints
+    /// `received testOneway(N)` for each).
+    pub fn udp(&self) -> bool {
+        self.transport == "udp"
+    }
+
     /// The URL of an HTTP server (`--transport http`; https with `--ssl`).
     pub fn url(&self) -> String {
         let scheme = if self.ssl { "https" } else { "http" };
@@ -182,8 +189,9 @@ impl Flags {
             p => (
                 parse_protocol(p)?,
                 match self.transport.as_str() {
-                    // HTTP: one POST per message, no framing (the options' transport is unused).
-                    "buffered" | "http" => Transport::Buffered,
+                    // HTTP: one POST per message, UDP one datagram, no framing (the
+                    // options' transport is unused).
+                    "buffered" | "http" | "udp" => Transport::Buffered,
                     "framed" => Transport::Framed,
                     other => return Err(format!("unknown transport {other}")),
                 },
@@ -201,3 +209,7 @@ impl Flags {
         Ok(options)
     }
 }
+
+/// The `testOneway` arguments a `--transport udp` client sends, one datagram each; a server
+/// prints `received testOneway(N)` for each, which the matrix looks for.
+pub const UDP_ONEWAY_SECONDS: [i32; 3] = [0, 1, 2];

@@ -6,14 +6,14 @@ use std::io::{Read, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use thrift_interop::args::Flags;
+use thrift_interop::args::{Flags, UDP_ONEWAY_SECONDS};
 use thrift_interop::checks::Report;
 use thrift_interop::run_checks;
 use thrift_interop::types::{
     SecondServiceAsyncClient, SecondServiceClient, ThriftTestAsyncClient, ThriftTestClient,
 };
 use thrift_runtime::rpc::sasl::Plain;
-use thrift_runtime::rpc::{blocking, http, tls, tokio as rpc_tokio};
+use thrift_runtime::rpc::{blocking, http, tls, tokio as rpc_tokio, udp};
 
 /// The stream of a blocking connection: TCP, a Unix domain socket (`--domain-socket`),
 /// either under TLS (`--ssl`).
@@ -49,6 +49,10 @@ fn main() {
     }
     let addr = format!("{}:{}", flags.host, flags.port);
     let mut report = Report::default();
+    if flags.udp() {
+        udp_calls(&flags, &addr, options, &mut report);
+        finish(&report);
+    }
     if flags.asynchronous {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -224,6 +228,45 @@ fn main() {
         }
     }
     finish(&report);
+}
+
+/// `--transport udp`: ThriftTest's one oneway method, one datagram per call, each returning
+/// at once (nothing comes back over UDP; the server says what it received).
+fn udp_calls(flags: &Flags, addr: &str, options: blocking::ClientOptions, report: &mut Report) {
+    let check =
+        |report: &mut Report, seconds: i32, started: Instant, sent: thrift_runtime::Result<()>| {
+            let outcome = match sent {
+                Ok(()) if started.elapsed() < Duration::from_millis(500) => Ok(()),
+                Ok(()) => Err(format!("took {:?}", started.elapsed())),
+                Err(e) => Err(format!("error: {e}")),
+            };
+            report.check(&format!("testOneway({seconds}) over udp"), outcome);
+        };
+    if flags.asynchronous {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a tokio runtime");
+        runtime.block_on(async {
+            let client = match udp::AsyncUdpClient::connect(addr, options).await {
+                Ok(udp) => ThriftTestAsyncClient::new(udp),
+                Err(e) => return report.check("connect over udp", Err(e.to_string())),
+            };
+            for seconds in UDP_ONEWAY_SECONDS {
+                let started = Instant::now();
+                check(report, seconds, started, client.test_oneway(seconds).await);
+            }
+        });
+        return;
+    }
+    let mut client = match udp::UdpClient::connect(addr, options) {
+        Ok(udp) => ThriftTestClient::new(udp),
+        Err(e) => return report.check("connect over udp", Err(e.to_string())),
+    };
+    for seconds in UDP_ONEWAY_SECONDS {
+        let started = Instant::now();
+        check(report, seconds, started, client.test_oneway(seconds));
+    }
 }
 
 /// Prints the summary and exits, non-zero if anything failed.

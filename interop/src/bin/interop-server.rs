@@ -11,13 +11,14 @@ use thrift_interop::args::Flags;
 use thrift_interop::handler::{SecondHandler, TestHandler};
 use thrift_interop::types::{
     SecondServiceAsyncProcessor, SecondServiceProcessor, ThriftTestAsyncProcessor,
-    ThriftTestProcessor,
+    ThriftTestProcessor, ThriftTestTestOnewayArgs,
 };
 
 use thrift_runtime::rpc::blocking::{self, SaslListener, Server, ServerOptions, TlsListener};
 use thrift_runtime::rpc::sasl::SaslServerConfig;
 use thrift_runtime::rpc::{
-    http, tokio as rpc_tokio, AsyncMultiplexedProcessor, MultiplexedProcessor,
+    http, tokio as rpc_tokio, udp, AsyncMultiplexedProcessor, AsyncProcessor, Message,
+    MultiplexedProcessor, Processor,
 };
 
 fn main() -> std::io::Result<()> {
@@ -40,6 +41,9 @@ fn main() -> std::io::Result<()> {
             std::process::exit(2);
         }
     };
+    if flags.udp() {
+        return serve_udp(&addr, flags.asynchronous);
+    }
     if flags.http() {
         if flags.domain_socket.is_some() {
             eprintln!("interop-server: --transport http serves TCP only here");
@@ -166,6 +170,68 @@ fn serve_blocking(listener: impl blocking::Listener, multiplexed: bool) -> std::
         server.serve(listener, processor)
     } else {
         server.serve(listener, ThriftTestProcessor::new(TestHandler))
+    }
+}
+
+/// `--transport udp`: ThriftTest's oneway calls, one per datagram (any protocol, detected),
+/// each announced as `received testOneway(N)` before it is handled.
+fn serve_udp(addr: &str, asynchronous: bool) -> std::io::Result<()> {
+    let socket = std::net::UdpSocket::bind(addr)?;
+    println!("listening on {}", socket.local_addr()?);
+    let limits = thrift_runtime::ReadLimits::default();
+    if asynchronous {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
+        return runtime.block_on(async {
+            socket.set_nonblocking(true)?;
+            let socket = tokio::net::UdpSocket::from_std(socket)?;
+            let processor = Announce(ThriftTestAsyncProcessor::new(TestHandler));
+            let stats = Default::default();
+            let forever = std::future::pending();
+            udp::serve_async(
+                socket,
+                processor,
+                udp::DEFAULT_MAX_DATAGRAM,
+                limits,
+                stats,
+                forever,
+            )
+            .await
+        });
+    }
+    let processor = Announce(ThriftTestProcessor::new(TestHandler));
+    let _server = udp::UdpServer::spawn(socket, processor, udp::DEFAULT_MAX_DATAGRAM, limits)?;
+    loop {
+        std::thread::park();
+    }
+}
+
+/// Prints `received testOneway(N)` for each `testOneway` call, then hands it on.
+struct Announce<P>(P);
+
+impl<P> Announce<P> {
+    fn announce(call: &Message) {
+        if call.name() == "testOneway" {
+            if let Ok(args) = call.body::<ThriftTestTestOnewayArgs>() {
+                println!("received testOneway({})", args.seconds_to_sleep);
+            }
+        }
+    }
+}
+
+impl<P: Processor> Processor for Announce<P> {
+    fn process(&self, call: &Message, out: &mut Vec<u8>) -> thrift_runtime::Result<()> {
+        Self::announce(call);
+        self.0.process(call, out)
+    }
+}
+
+impl<P: AsyncProcessor> AsyncProcessor for Announce<P> {
+    async fn process(&self, call: &Message, out: &mut Vec<u8>) -> thrift_runtime::Result<()> {
+        Self::announce(call);
+        self.0.process(call, out).await
     }
 }
 
