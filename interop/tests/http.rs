@@ -606,6 +606,27 @@ fn the_blocking_server_cuts_off_a_request_that_trickles_in() {
     let mut client =
         ThriftTestClient::new(HttpConnection::new(&url, options(ProtocolKind::Compact)).unwrap());
     assert_eq!(client.test_i32(3).unwrap(), 3);
+
+    // Without a read timeout, a body that comes a while after its head is waited for.
+    let patient = ServerOptions {
+        read_timeout: None,
+        ..server_options()
+    };
+    let server = start_with(Kind::Blocking, None, patient);
+    let mut stream = TcpStream::connect(server.addr).unwrap();
+    let (body, reply) = json_call(11, 4);
+    let head = format!(
+        "POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    stream.write_all(&body).unwrap();
+    let response = read_to_close(&mut stream);
+    assert!(
+        response.starts_with("HTTP/1.1 200") && response.ends_with(&reply),
+        "{response}"
+    );
 }
 
 #[test]

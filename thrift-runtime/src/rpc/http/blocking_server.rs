@@ -187,6 +187,11 @@ fn request<S: Stream, P: Processor + ?Sized>(
     let deadline = options
         .read_timeout
         .and_then(|limit| Instant::now().checked_add(limit));
+    // With a deadline each read's timeout is what is left of it; without one, none (the
+    // wait for the request set a short one, to look at the stop flag).
+    if deadline.is_none() && stream.set_read_timeout(None).is_err() {
+        return Outcome::Close;
+    }
     let mut incoming = Incoming {
         stream,
         buf,
@@ -259,7 +264,7 @@ fn request<S: Stream, P: Processor + ?Sized>(
         return answer(
             stream_of(incoming),
             400,
-            content_type,
+            "text/plain",
             why,
             keep_alive,
             http11,
