@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_CELL="${1:-4}"
 ROUNDS="${ROUNDS:-3}"
-CONTENDERS="${CONTENDERS:-ours-async ours-blocking ours-async-tls ours-blocking-tls ours-async-http apache volo}"
+CONTENDERS="${CONTENDERS:-ours-async ours-blocking ours-async-tls ours-blocking-tls ours-async-http ours-blocking-http apache volo}"
 cargo build --release --quiet
 BIN="target/release/thrift-rpc-benchmarks"
 case " $CONTENDERS " in
@@ -29,7 +29,7 @@ trap 'rm -rf "$results" "$CERTS"' EXIT
 own_client() {
     case "$1" in
         ours-async | ours-async-tls | ours-async-http) echo "$BIN load-async" ;;
-        ours-blocking | ours-blocking-tls) echo "$BIN load" ;;
+        ours-blocking | ours-blocking-tls | ours-blocking-http) echo "$BIN load" ;;
         apache) echo "$BIN load-apache" ;;
         volo) echo "$VOLO load" ;;
     esac
@@ -75,7 +75,7 @@ for line in open(sys.argv[1]):
 contenders = list(dict.fromkeys(r[2] for r in rows))
 CLIENT = {"ours-async": "ours, async", "ours-blocking": "ours, blocking", "apache": "apache", "volo": "volo (TTHeader)",
           "ours-async-tls": "ours, async, TLS", "ours-blocking-tls": "ours, blocking, TLS",
-          "ours-async-http": "ours, async, HTTP"}
+          "ours-async-http": "ours, async, HTTP", "ours-blocking-http": "ours, blocking, HTTP"}
 def cells(mode, contender, connections):
     return [r for r in rows if r[1] == mode and r[2] == contender and r[3]["connections"] == connections]
 def median(mode, contender, connections, key):
@@ -119,6 +119,8 @@ for mode in ("same", "own"):
         ("ours-blocking-tls", "ours-blocking", 64, "rps", "ours-blocking over TLS ÷ plain, calls/s, 64 connections"),
         ("ours-async-http", "ours-async", 1, "rps", "ours-async over HTTP ÷ framed TCP, calls/s, 1 connection (the cost of HTTP)"),
         ("ours-async-http", "ours-async", 64, "rps", "ours-async over HTTP ÷ framed TCP, calls/s, 64 connections"),
+        ("ours-blocking-http", "ours-blocking", 1, "rps", "ours-blocking over HTTP ÷ framed TCP, calls/s, 1 connection"),
+        ("ours-blocking-http", "ours-blocking", 64, "rps", "ours-blocking over HTTP ÷ framed TCP, calls/s, 64 connections"),
     ]:
         print(f"- [{mode} client] {what}, per round: {per_round(mode, a, b, connections, key)}")
 PY

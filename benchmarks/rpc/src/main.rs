@@ -12,7 +12,8 @@
 //! `ours-async-tls` and `ours-blocking-tls` are our servers behind a `TlsListener`, with the
 //! certificates in the directory `TLS_CERTS` names (`interop/tls_certs.sh` makes them); with
 //! `TLS_CERTS` set, `load` and `load-async` connect over TLS too. `ours-async-http` is our async
-//! HTTP server (`rpc::http::serve`), driven with `HTTP=1` by our blocking `HttpConnection`
+//! HTTP server (`rpc::http::serve`), `ours-blocking-http` our blocking one (`HttpServer`, 128
+//! workers), driven with `HTTP=1` by our blocking `HttpConnection`
 //! (`load`) and async `HttpClient` (`load-async`), one kept-alive connection per client.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -86,7 +87,7 @@ impl apache::EchoSyncHandler for ApacheHandler {
     }
 }
 
-/// With `HTTP=1`: `load` and `load-async` call over HTTP (the `ours-async-http` server).
+/// With `HTTP=1`: `load` and `load-async` call over HTTP (the `ours-*-http` servers).
 fn http() -> bool {
     std::env::var_os("HTTP").is_some_and(|v| v == "1")
 }
@@ -141,6 +142,17 @@ fn serve(contender: &str, port: u16) {
                         .serve(listener, processor)
                         .await
                 })
+            });
+        }
+        "ours-blocking-http" => {
+            let listener = std::net::TcpListener::bind(&addr).expect("bind");
+            let options = thrift_runtime::rpc::blocking::ServerOptions {
+                workers: 128,
+                ..Default::default()
+            };
+            let processor = ours::echo::EchoProcessor::new(OursHandler);
+            std::thread::spawn(move || {
+                thrift_runtime::rpc::http::HttpServer::new(options).serve(listener, processor)
             });
         }
         "ours-async-http" => {
