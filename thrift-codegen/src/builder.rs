@@ -557,7 +557,8 @@ impl Builder {
     }
 
     /// The name of the file that declares the module tree with `include!`s, to be
-    /// `include!`d by the crate; default `thrift.rs`.
+    /// `include!`d by the crate; default `thrift.rs`. The generated files go in the folder of
+    /// the same name without `.rs` (`thrift/`).
     pub fn include_file(&mut self, name: impl Into<String>) -> &mut Builder {
         self.include_file = name.into();
         self
@@ -709,6 +710,13 @@ impl Builder {
     /// Generates and writes the files to the output directory (only the ones whose contents
     /// changed), plus the include file declaring the module tree; prints
     /// `cargo:rerun-if-changed` for every IDL file read.
+    ///
+    /// What it writes, with the defaults: `$OUT_DIR/thrift.rs`, the module tree, which the
+    /// crate `include!`s; and one file per IDL file in `$OUT_DIR/thrift/` (`thrift/echo.rs`
+    /// for `echo.thrift`, `thrift/a/b.rs` for the namespaced module `a::b`), which
+    /// `thrift.rs` `include!`s. With [`Builder::include_file`]`("idl.rs")` the folder is
+    /// `idl/`. Nothing else in the output directory is touched, so Apache's compiler or
+    /// another `Builder` may write there too.
     pub fn compile<P: AsRef<Path>>(&self, files: impl IntoIterator<Item = P>) -> Result<(), Error> {
         let files: Vec<P> = files.into_iter().collect();
         let hasher = self.hasher_tokens()?;
@@ -736,24 +744,24 @@ impl Builder {
                 println!("cargo:warning={first}");
             }
         }
+        // The files in a folder named after the include file (`thrift/` beside `thrift.rs`),
+        // so that no other generator writing into OUT_DIR (Apache's `thrift --gen rs -out`
+        // writes `echo.rs` for `echo.thrift`) overwrites them or is overwritten.
+        let folder = PathBuf::from(&self.include_file).with_extension("");
         for file in &generated {
-            write_if_changed(&out_dir.join(&file.path), &file.contents)?;
+            write_if_changed(&out_dir.join(&folder).join(&file.path), &file.contents)?;
         }
-        let include = module_tree(&generated, |file| {
-            format!(
-                "include!(concat!(env!(\"OUT_DIR\"), \"/{}\"));",
-                file.path.display()
-            )
-        });
         let include = if self.out_dir.is_some() {
             module_tree(&generated, |file| {
-                format!(
-                    "include!({:?});",
-                    out_dir.join(&file.path).display().to_string()
-                )
+                let path = out_dir.join(&folder).join(&file.path);
+                format!("include!({:?});", path.display().to_string())
             })
         } else {
-            include
+            module_tree(&generated, |file| {
+                let path = folder.join(&file.path);
+                let path = path.to_string_lossy().replace('\\', "/");
+                format!("include!(concat!(env!(\"OUT_DIR\"), \"/{path}\"));")
+            })
         };
         write_if_changed(&out_dir.join(&self.include_file), &include)
     }

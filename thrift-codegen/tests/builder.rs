@@ -18,9 +18,13 @@ fn compile_writes_modules_and_include_file_only_when_changed() {
     let mut builder = Builder::new();
     builder.out_dir(&out).emit_rerun_if_changed(false);
     builder.compile([fixture("consts.thrift")]).unwrap();
-    // consts.thrift includes unions.thrift: both modules, and the include file.
-    let consts = out.join("consts.rs");
-    assert!(consts.is_file() && out.join("unions.rs").is_file());
+    // consts.thrift includes unions.thrift: both modules in `thrift/`, and the include file.
+    let consts = out.join("thrift/consts.rs");
+    assert!(consts.is_file() && out.join("thrift/unions.rs").is_file());
+    assert!(
+        !out.join("consts.rs").exists(),
+        "nothing beside the include file"
+    );
     let include = std::fs::read_to_string(out.join("thrift.rs")).unwrap();
     assert!(
         include.contains("pub mod consts {") && include.contains("pub mod unions {"),
