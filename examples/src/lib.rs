@@ -1,6 +1,27 @@
 //! What a new user copies: `build.rs` generates Rust from `idl/tutorial.thrift` (and
 //! `idl/shared.thrift`, which it includes), and this crate uses it: the types (`main.rs`) and
 //! the `Places` service, served and called blocking and async (`src/bin`).
+//!
+//! A server in the same process, on a port the kernel chooses, stopped by dropping its
+//! handle (as the README shows it):
+//!
+//! ```
+//! use thrift_examples::idl::tutorial::{PlacesClient, PlacesProcessor};
+//! use thrift_examples::{lighthouse, PlaceBook};
+//! use thrift_runtime::rpc::blocking::{Connection, Server};
+//! use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Transport};
+//!
+//! let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+//! let handle = Server::new(ServerOptions::default()).spawn(listener, PlacesProcessor::new(PlaceBook::default()))?;
+//! let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+//! let addr = handle.local_addr();
+//! let mut places = PlacesClient::new(Connection::connect(addr, options.clone())?);
+//! places.put(lighthouse())?;
+//! assert_eq!(places.get("Lighthouse".into())?.name, "Lighthouse");
+//! drop(handle); // stops the server: it no longer accepts
+//! assert!(Connection::connect(addr, options).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 /// The generated code: `pub mod shared` and `pub mod tutorial`, one per IDL file.
 pub mod idl {

@@ -15,8 +15,8 @@ use thrift_interop::types::{
     ThriftTestProcessor,
 };
 use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::tower::ServiceChannel;
-use thrift_runtime::rpc::{tokio as rpc_tokio, ProtocolKind, Transport};
+use thrift_runtime::rpc::layers::ServiceChannel;
+use thrift_runtime::rpc::{asynchronous, ProtocolKind, Transport};
 use thrift_runtime::{ApplicationExceptionKind, ErrorKind};
 
 /// An address where nothing listens (bound, then closed).
@@ -85,12 +85,12 @@ fn a_refused_connection_names_the_address() {
     check(Connection::connect(text.as_str(), framed()).unwrap_err());
     runtime().block_on(async {
         check(
-            rpc_tokio::Connection::connect(addr, framed())
+            asynchronous::Connection::connect(addr, framed())
                 .await
                 .unwrap_err(),
         );
         check(
-            rpc_tokio::Connection::connect(text.as_str(), framed())
+            asynchronous::Connection::connect(text.as_str(), framed())
                 .await
                 .unwrap_err(),
         );
@@ -126,7 +126,7 @@ fn the_blocking_clients_timeout_is_timed_out() {
 fn a_tower_timeout_layer_is_timed_out_not_an_exception() {
     let addr = silent();
     runtime().block_on(async {
-        let connection = rpc_tokio::Connection::connect(addr, framed())
+        let connection = asynchronous::Connection::connect(addr, framed())
             .await
             .unwrap();
         let layered = tower::ServiceBuilder::new()
@@ -143,7 +143,7 @@ fn a_tower_timeout_layer_is_timed_out_not_an_exception() {
 fn a_tower_layers_other_errors_are_other() {
     let addr = silent();
     runtime().block_on(async {
-        let connection = rpc_tokio::Connection::connect(addr, framed())
+        let connection = asynchronous::Connection::connect(addr, framed())
             .await
             .unwrap();
         // A load shedder in front of a concurrency limit of one: the second call in flight
@@ -177,7 +177,7 @@ fn a_connection_closed_mid_call_is_closed() {
         "{err:?}"
     );
     runtime().block_on(async {
-        let connection = rpc_tokio::Connection::connect(addr, framed())
+        let connection = asynchronous::Connection::connect(addr, framed())
             .await
             .unwrap();
         let client = ThriftTestAsyncClient::new(connection);
@@ -206,7 +206,7 @@ fn an_exception_from_the_server_is_named() {
     assert!(format!("{err:?}").contains("UNKNOWN_METHOD"), "{err:?}");
     assert!(!format!("{err:?}").contains("context"), "{err:?}");
     runtime().block_on(async {
-        let connection = rpc_tokio::Connection::connect(addr, framed())
+        let connection = asynchronous::Connection::connect(addr, framed())
             .await
             .unwrap();
         let client = SecondServiceAsyncClient::new(connection);
@@ -226,7 +226,7 @@ fn a_service_channel_with_the_wrong_protocol_is_refused() {
         .unwrap();
     let addr = server.local_addr();
     runtime().block_on(async {
-        let connection = rpc_tokio::Connection::connect(addr, framed())
+        let connection = asynchronous::Connection::connect(addr, framed())
             .await
             .unwrap();
         // The connection speaks binary; the channel is told compact.

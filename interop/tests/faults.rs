@@ -15,8 +15,7 @@ use thrift_interop::types::{
 };
 use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
 use thrift_runtime::rpc::{
-    tokio as rpc_tokio, AsyncMultiplexedProcessor, Channel, MultiplexedProcessor, ProtocolKind,
-    Transport,
+    asynchronous, AsyncMultiplexedProcessor, Channel, MultiplexedProcessor, ProtocolKind, Transport,
 };
 use thrift_runtime::{ApplicationExceptionKind, ErrorKind};
 
@@ -63,7 +62,7 @@ fn start(asynchronous: bool) -> (SocketAddr, Box<dyn std::any::Any>) {
         let mut processor = AsyncMultiplexedProcessor::new();
         processor.set_default(ThriftTestAsyncProcessor::new(TestHandler));
         processor.register("SecondService", SecondServiceAsyncProcessor::new(Panicking));
-        runtime.spawn(rpc_tokio::Server::new(options()).serve(listener, processor));
+        runtime.spawn(asynchronous::Server::new(options()).serve(listener, processor));
         (addr, Box::new(runtime))
     } else {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -245,7 +244,9 @@ fn an_async_client_whose_connection_the_server_closed_fails_at_once() {
             .unwrap();
         runtime.block_on(async {
             let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
-            let connection = rpc_tokio::Connection::connect(addr, options).await.unwrap();
+            let connection = asynchronous::Connection::connect(addr, options)
+                .await
+                .unwrap();
             let client = thrift_interop::types::ThriftTestAsyncClient::new(connection);
             assert_eq!(client.test_i32(1).await.unwrap(), 1);
             // The server closes connections idle for 1 s.
@@ -281,7 +282,9 @@ fn an_async_call_times_out_with_the_clients_timeout() {
     runtime.block_on(async {
         let mut options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
         options.timeout = Some(Duration::from_millis(300));
-        let connection = rpc_tokio::Connection::connect(addr, options).await.unwrap();
+        let connection = asynchronous::Connection::connect(addr, options)
+            .await
+            .unwrap();
         let client = thrift_interop::types::ThriftTestAsyncClient::new(connection);
         let started = Instant::now();
         let err = client.test_i32(1).await.unwrap_err();

@@ -8,7 +8,7 @@ use thrift_interop::types::{
     SecondServiceClient, SecondServiceProcessor,
 };
 use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{context, tokio as rpc_tokio, ProtocolKind, Transport};
+use thrift_runtime::rpc::{asynchronous, context, ProtocolKind, Transport};
 
 struct Echo;
 
@@ -69,10 +69,10 @@ fn async_handlers_read_the_callers_headers() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(
-            rpc_tokio::Server::new(ServerOptions::default())
+            asynchronous::Server::new(ServerOptions::default())
                 .serve(listener, SecondServiceAsyncProcessor::new(Echo)),
         );
-        let connection = rpc_tokio::Connection::connect(addr, options(Transport::Header))
+        let connection = asynchronous::Connection::connect(addr, options(Transport::Header))
             .await
             .unwrap();
         let client = SecondServiceAsyncClient::new(connection);

@@ -15,9 +15,9 @@ use thrift_interop::types::{
     SecondServiceAsyncClient, SecondServiceAsyncProcessor, SecondServiceProcessor,
     ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
 };
+use thrift_runtime::rpc::asynchronous::{Listener, ServerOptions, TlsListener};
 use thrift_runtime::rpc::blocking::{self, ClientOptions, ServerHandle};
 use thrift_runtime::rpc::http::{self, HttpClient, HttpConnection, HttpServer, HttpService};
-use thrift_runtime::rpc::tokio::{Listener, ServerOptions, TlsListener};
 use thrift_runtime::rpc::{
     AsyncMultiplexedProcessor, MultiplexedProcessor, ProtocolKind, Transport,
 };
@@ -577,6 +577,165 @@ fn a_struct_posted_alone_is_the_whole_body_and_any_2xx_is_success() {
     let (status, body) = collector.post(&value).unwrap();
     assert_eq!((status, body.len()), (204, 0), "kept alive, no body");
     assert_eq!(received.recv().unwrap(), encoded);
+}
+
+#[test]
+fn the_blocking_server_refuses_framing_a_proxy_could_read_otherwise() {
+    let server = start(Kind::Blocking, None);
+    let (body, reply) = json_call(5, 1);
+    let len = body.len();
+    let body = String::from_utf8(body).unwrap();
+    for (request, status) in [
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n".to_string(), "400"),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\n".to_string(), "400"),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".to_string(), "400"),
+        ("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".to_string(), "400"),
+        (format!("POST / HTTP/1.1\r\nContent-Length: +{len}\r\n\r\n{body}"), "400"),
+        (format!("POST / HTTP/1.1\r\nContent-Length: {len}\r\nContent-Length: {}\r\n\r\n{body}", len + 1), "400"),
+        (format!("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n+{len:x}\r\n{body}\r\n0\r\n\r\n"), "400"),
+    ] {
+        let mut stream = TcpStream::connect(server.addr).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let response = read_to_close(&mut stream);
+        assert!(response.starts_with(&format!("HTTP/1.1 {status}")), "{request:?}: {response}");
+    }
+    // Both a length and chunks: the chunks count, and the connection closes after the reply
+    // (the request asks to keep it).
+    let mut stream = TcpStream::connect(server.addr).unwrap();
+    let request = format!(
+        "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n{len:x}\r\n{body}\r\n0\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let response = read_to_close(&mut stream);
+    assert!(
+        response.starts_with("HTTP/1.1 200") && response.ends_with(&reply),
+        "{response}"
+    );
+    assert!(response.contains("Connection: close"), "{response}");
+
+    // Tiny chunks with long extensions: refused before the reader has taken much more than
+    // 64 KiB of framing.
+    let mut stream = TcpStream::connect(server.addr).unwrap();
+    stream
+        .write_all(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n")
+        .unwrap();
+    let chunk = format!("1;{}\r\nx\r\n", "e".repeat(4000));
+    let mut sent = 0;
+    while sent < 200 && stream.write_all(chunk.as_bytes()).is_ok() {
+        sent += 1;
+    }
+    let response = read_to_close(&mut stream);
+    assert!(
+        response.starts_with("HTTP/1.1 400"),
+        "after {sent} chunks: {response}"
+    );
+}
+
+#[test]
+fn a_kept_alive_connection_the_server_closed_is_replaced_and_no_call_is_sent_twice() {
+    // The server closes idle connections after 200 ms: the next call finds its connection
+    // closed before sending, and connects again.
+    let quick = ServerOptions {
+        idle_timeout: Some(Duration::from_millis(200)),
+        ..server_options()
+    };
+    let server = start_with(Kind::Blocking, None, quick);
+    let url = format!("http://{}/", server.addr);
+    let mut client =
+        ThriftTestClient::new(HttpConnection::new(&url, options(ProtocolKind::Binary)).unwrap());
+    assert_eq!(client.test_i32(1).unwrap(), 1);
+    std::thread::sleep(Duration::from_millis(600));
+    assert_eq!(client.test_i32(2).unwrap(), 2);
+    assert_eq!(server.accepted.load(Ordering::SeqCst), 2);
+
+    // A server that answers a first call, then takes a second on the same kept-alive
+    // connection and closes without answering (as when a handler dies): that call fails,
+    // and is not sent again on a new connection (the server may have run it).
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let received = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&received);
+    std::thread::spawn(move || {
+        let (_, reply) = json_call(3, 1);
+        for (index, stream) in listener.incoming().enumerate() {
+            let Ok(mut stream) = stream else { continue };
+            let mut buf = [0; 4096];
+            if matches!(stream.read(&mut buf), Ok(n) if n > 0) {
+                counted.fetch_add(1, Ordering::SeqCst);
+            }
+            if index > 0 {
+                continue;
+            }
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{reply}",
+                reply.len()
+            );
+            stream.write_all(answer.as_bytes()).unwrap();
+            if matches!(stream.read(&mut buf), Ok(n) if n > 0) {
+                counted.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+    });
+    let url = format!("http://{addr}/");
+    let mut client =
+        ThriftTestClient::new(HttpConnection::new(&url, options(ProtocolKind::Json)).unwrap());
+    assert_eq!(client.test_i32(3).unwrap(), 3);
+    assert!(client.test_i32(4).is_err());
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        received.load(Ordering::SeqCst),
+        2,
+        "each call was sent once"
+    );
+}
+
+#[test]
+fn a_hostile_http_server_gets_errors_not_panics() {
+    // Each answer from a "server" that reads the request and writes this.
+    for (answer, expect) in [
+        (
+            &b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFF\r\n"[..],
+            "FrameSize",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n10000000000000000\r\n",
+            "chunk size",
+        ),
+        // As large as a usize: with no frame size limit, the size and its CRLF overflow.
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFF\r\n",
+            "chunk size",
+        ),
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+            "Content-Length",
+        ),
+        (b"HTTP/1.1 101 Switching Protocols\r\n\r\n", "101"),
+        (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: br\r\n\r\n",
+            "transfer coding",
+        ),
+    ] {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        std::thread::spawn(move || {
+            if let Ok((mut stream, _)) = listener.accept() {
+                let mut buf = [0; 4096];
+                let _ = stream.read(&mut buf);
+                let _ = stream.write_all(answer);
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        });
+        let mut unlimited = options(ProtocolKind::Binary);
+        unlimited.limits.max_frame_size = usize::MAX;
+        if expect == "FrameSize" {
+            unlimited.limits.max_frame_size = 1 << 20;
+        }
+        let url = format!("http://{addr}/");
+        let mut client = ThriftTestClient::new(HttpConnection::new(&url, unlimited).unwrap());
+        let e = client.test_i32(1).unwrap_err();
+        assert!(format!("{e:?} {e}").contains(expect), "{expect}: {e:?}");
+    }
 }
 
 #[test]

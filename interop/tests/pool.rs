@@ -9,7 +9,7 @@ use thrift_interop::types::{
     SecondService, SecondServiceAsyncClient, SecondServiceClient, SecondServiceProcessor,
 };
 use thrift_runtime::rpc::blocking::{ClientOptions, Pool, Server, ServerHandle, ServerOptions};
-use thrift_runtime::rpc::{tokio as rpc_tokio, PoolOptions, ProtocolKind, Transport};
+use thrift_runtime::rpc::{asynchronous, PoolOptions, ProtocolKind, Transport};
 use thrift_runtime::ErrorKind;
 
 /// Answers `secondtest_string(thing)` with `"name:thing"`, so a test sees which server
@@ -156,8 +156,8 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-fn async_framed() -> rpc_tokio::ClientOptions {
-    rpc_tokio::ClientOptions::new(ProtocolKind::Binary, Transport::Framed)
+fn async_framed() -> asynchronous::ClientOptions {
+    asynchronous::ClientOptions::new(ProtocolKind::Binary, Transport::Framed)
 }
 
 #[test]
@@ -167,7 +167,7 @@ fn an_async_pool_reconnects_and_fails_over() {
         let a = serve("a");
         let b = serve("b");
         let endpoints = [a.local_addr().to_string(), b.local_addr().to_string()];
-        let pool = rpc_tokio::Pool::new(endpoints, async_framed(), options(1, 1)).unwrap();
+        let pool = asynchronous::Pool::new(endpoints, async_framed(), options(1, 1)).unwrap();
         let client = SecondServiceAsyncClient::new(pool.clone());
         assert_eq!(client.secondtest_string("1".into()).await.unwrap(), "a:1");
         assert_eq!(pool.live(), 1);
@@ -179,7 +179,7 @@ fn an_async_pool_reconnects_and_fails_over() {
         let a = serve("a");
         let b = serve("b");
         let endpoints = [a.local_addr().to_string(), b.local_addr().to_string()];
-        let pool = rpc_tokio::Pool::new(endpoints, async_framed(), options(2, 0)).unwrap();
+        let pool = asynchronous::Pool::new(endpoints, async_framed(), options(2, 0)).unwrap();
         let client = SecondServiceAsyncClient::new(pool.clone());
         assert_eq!(client.secondtest_string("1".into()).await.unwrap(), "a:1");
         assert_eq!(client.secondtest_string("2".into()).await.unwrap(), "a:2");
@@ -196,7 +196,7 @@ fn an_async_pool_reconnects_and_fails_over() {
 
         // Every endpoint down: the last one's connect error.
         let last = refusing();
-        let pool = rpc_tokio::Pool::new(
+        let pool = asynchronous::Pool::new(
             [refusing().to_string(), last.to_string()],
             async_framed(),
             options(1, 0),
@@ -211,4 +211,15 @@ fn an_async_pool_reconnects_and_fails_over() {
             "{err:?}"
         );
     });
+}
+
+#[test]
+fn a_connector_that_panics_leaves_no_connection_counted() {
+    let pool: Pool<thrift_runtime::rpc::blocking::Connection> =
+        Pool::with_connector(["x:1"], options(1, 0), |_| panic!("a connector bug")).unwrap();
+    for _ in 0..3 {
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.get()));
+        assert!(unwound.is_err());
+        assert_eq!(pool.live(), 0, "the slot is free again");
+    }
 }

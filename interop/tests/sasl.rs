@@ -18,7 +18,7 @@ use thrift_runtime::rpc::blocking::{
 use thrift_runtime::rpc::sasl::{
     self, ClientMechanism, Plain, SaslServerConfig, ServerMechanism, ServerStep,
 };
-use thrift_runtime::rpc::{tokio as rpc_tokio, ProtocolKind, Transport};
+use thrift_runtime::rpc::{asynchronous, ProtocolKind, Transport};
 use thrift_runtime::ErrorKind;
 
 /// A challenge-response mechanism of the test's own: the server challenges with a number,
@@ -86,9 +86,9 @@ fn start(asynchronous: bool) -> (SocketAddr, Box<dyn std::any::Any>) {
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .unwrap();
         let addr = listener.local_addr().unwrap();
-        let listener = rpc_tokio::SaslListener::new(listener, config());
+        let listener = asynchronous::SaslListener::new(listener, config());
         let processor = ThriftTestAsyncProcessor::new(TestHandler);
-        runtime.spawn(rpc_tokio::Server::new(server_options()).serve(listener, processor));
+        runtime.spawn(asynchronous::Server::new(server_options()).serve(listener, processor));
         (addr, Box::new(runtime))
     } else {
         let listener = SaslListener::new(TcpListener::bind("127.0.0.1:0").unwrap(), config());
@@ -129,7 +129,7 @@ fn both_servers_authenticate_and_serve_both_clients() {
             .build()
             .unwrap();
         runtime.block_on(async {
-            let connection = rpc_tokio::Connection::connect_sasl(
+            let connection = asynchronous::Connection::connect_sasl(
                 addr,
                 Plain::new("hive", "s3cret").authzid("hive"),
                 options(ProtocolKind::Binary),
@@ -176,7 +176,7 @@ fn bad_credentials_and_bad_negotiations_are_refused_and_the_server_goes_on() {
             .enable_all()
             .build()
             .unwrap();
-        let refused = runtime.block_on(rpc_tokio::Connection::connect_sasl(
+        let refused = runtime.block_on(asynchronous::Connection::connect_sasl(
             addr,
             Plain::new("hive", "wrong"),
             options(ProtocolKind::Binary),

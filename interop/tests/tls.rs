@@ -16,7 +16,7 @@ use thrift_interop::types::{
 use thrift_runtime::rpc::blocking::{
     ClientOptions, Connection, Server, ServerOptions, TlsListener, TlsStream,
 };
-use thrift_runtime::rpc::{tls, tokio as rpc_tokio, ProtocolKind, Transport};
+use thrift_runtime::rpc::{asynchronous, tls, ProtocolKind, Transport};
 
 mod support;
 use support::Certs;
@@ -45,9 +45,9 @@ fn start(
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .unwrap();
         let addr = listener.local_addr().unwrap();
-        let listener = rpc_tokio::TlsListener::new(listener, config);
+        let listener = asynchronous::TlsListener::new(listener, config);
         let processor = ThriftTestAsyncProcessor::new(TestHandler);
-        runtime.spawn(rpc_tokio::Server::new(options()).serve(listener, processor));
+        runtime.spawn(asynchronous::Server::new(options()).serve(listener, processor));
         (addr, Box::new(runtime))
     } else {
         let listener = TlsListener::new(TcpListener::bind("127.0.0.1:0").unwrap(), config);
@@ -103,7 +103,7 @@ fn async_calls(addr: SocketAddr, config: &Arc<tls::rustls::ClientConfig>) {
     runtime.block_on(async {
         for transport in TRANSPORTS {
             for protocol in ProtocolKind::ALL {
-                let connection = rpc_tokio::Connection::connect_tls(
+                let connection = asynchronous::Connection::connect_tls(
                     addr,
                     "127.0.0.1",
                     Arc::clone(config),
@@ -161,7 +161,7 @@ fn mutual_tls_admits_only_clients_with_a_certificate_of_its_ca() {
             .build()
             .unwrap();
         let refused = runtime.block_on(async {
-            let connection = rpc_tokio::Connection::connect_tls(
+            let connection = asynchronous::Connection::connect_tls(
                 addr,
                 "localhost",
                 certs.client("ca.pem", false),
@@ -192,7 +192,7 @@ fn a_client_refuses_a_server_its_ca_did_not_sign_or_of_another_name() {
                 .enable_all()
                 .build()
                 .unwrap();
-            let refused = runtime.block_on(rpc_tokio::Connection::connect_tls(
+            let refused = runtime.block_on(asynchronous::Connection::connect_tls(
                 addr,
                 name,
                 certs.client(ca, false),

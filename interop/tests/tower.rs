@@ -6,8 +6,8 @@ use std::time::Duration;
 use thrift_interop::types::{
     SecondServiceAsync, SecondServiceAsyncClient, SecondServiceAsyncProcessor,
 };
-use thrift_runtime::rpc::tokio::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::tower::{ProcessorService, ServiceChannel};
+use thrift_runtime::rpc::asynchronous::{ClientOptions, Connection, Server, ServerOptions};
+use thrift_runtime::rpc::layers::{ProcessorService, ServiceChannel};
 use thrift_runtime::rpc::{ProtocolKind, Transport};
 use thrift_runtime::{ApplicationExceptionKind, ErrorKind};
 

@@ -13,7 +13,7 @@ use thrift_interop::types::{
     ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
 };
 use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{tokio as rpc_tokio, ProtocolKind, Transport};
+use thrift_runtime::rpc::{asynchronous, ProtocolKind, Transport};
 
 /// A socket path of its own per test, removed when dropped.
 struct SocketPath(PathBuf);
@@ -55,7 +55,7 @@ fn start(path: &Path, asynchronous: bool) -> Box<dyn std::any::Any> {
             tokio::net::UnixListener::bind(path).unwrap()
         };
         let processor = ThriftTestAsyncProcessor::new(TestHandler);
-        runtime.spawn(rpc_tokio::Server::new(options()).serve(listener, processor));
+        runtime.spawn(asynchronous::Server::new(options()).serve(listener, processor));
         Box::new(runtime)
     } else {
         let listener = UnixListener::bind(path).unwrap();
@@ -107,7 +107,7 @@ fn both_servers_serve_both_clients_in_every_framing() {
             .unwrap();
         runtime.block_on(async {
             let options = client_options(ProtocolKind::Compact, Transport::FramedHeader);
-            let connection = rpc_tokio::Connection::connect_unix(&path.0, options)
+            let connection = asynchronous::Connection::connect_unix(&path.0, options)
                 .await
                 .unwrap();
             let client = ThriftTestAsyncClient::new(connection);

@@ -8,7 +8,7 @@ use std::net::TcpListener;
 use std::sync::Mutex;
 
 use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{tokio as rpc_tokio, ProtocolKind, Transport};
+use thrift_runtime::rpc::{asynchronous, ProtocolKind, Transport};
 use thrift_tests::golden::fixture_services::services::*;
 use thrift_tests::golden::fixture_services::services_base::{Base, BaseAddError, BaseAsync, Oops};
 
@@ -171,12 +171,15 @@ fn async_client_and_server() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(
-            rpc_tokio::Server::new(ServerOptions::default())
+            asynchronous::Server::new(ServerOptions::default())
                 .serve(listener, StoreAsyncProcessor::new(Shop::default())),
         );
         let options = ClientOptions::new(ProtocolKind::Binary, Transport::Header);
-        let store =
-            StoreAsyncClient::new(rpc_tokio::Connection::connect(addr, options).await.unwrap());
+        let store = StoreAsyncClient::new(
+            asynchronous::Connection::connect(addr, options)
+                .await
+                .unwrap(),
+        );
         store.ping().await.unwrap();
         assert_eq!(store.add(20, 22).await.unwrap(), 42);
         store.put(item("cup"), true).await.unwrap();

@@ -136,9 +136,9 @@ fn serve(contender: &str, port: u16) {
                     .expect("runtime");
                 runtime.block_on(async {
                     let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
-                    let listener = thrift_runtime::rpc::tokio::TlsListener::new(listener, config);
+                    let listener = thrift_runtime::rpc::asynchronous::TlsListener::new(listener, config);
                     let processor = ours::echo::EchoAsyncProcessor::new(OursHandler);
-                    thrift_runtime::rpc::tokio::Server::new(Default::default())
+                    thrift_runtime::rpc::asynchronous::Server::new(Default::default())
                         .serve(listener, processor)
                         .await
                 })
@@ -185,7 +185,7 @@ fn serve(contender: &str, port: u16) {
                 runtime.block_on(async {
                     let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
                     let processor = ours::echo::EchoAsyncProcessor::new(OursHandler);
-                    thrift_runtime::rpc::tokio::Server::new(Default::default())
+                    thrift_runtime::rpc::asynchronous::Server::new(Default::default())
                         .serve(listener, processor)
                         .await
                 })
@@ -277,7 +277,7 @@ fn load(port: u16, connections: usize, seconds: f64) {
 /// Our async client on a 2-thread tokio runtime, one task and connection per simulated client.
 fn load_async(port: u16, connections: usize, seconds: f64) {
     use thrift_runtime::rpc::blocking::ClientOptions;
-    use thrift_runtime::rpc::{tokio as rpc_tokio, ProtocolKind, Transport};
+    use thrift_runtime::rpc::{asynchronous, ProtocolKind, Transport};
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -315,7 +315,7 @@ fn load_async(port: u16, connections: usize, seconds: f64) {
                     for _ in 0..100 {
                         let connected = match &tls {
                             Some(config) => {
-                                rpc_tokio::Connection::connect_tls(
+                                asynchronous::Connection::connect_tls(
                                     addr.as_str(),
                                     "localhost",
                                     config.clone(),
@@ -324,7 +324,7 @@ fn load_async(port: u16, connections: usize, seconds: f64) {
                                 .await
                             }
                             None => {
-                                rpc_tokio::Connection::connect(addr.as_str(), options.clone()).await
+                                asynchronous::Connection::connect(addr.as_str(), options.clone()).await
                             }
                         };
                         match connected {

@@ -3,7 +3,7 @@
 
 use thrift_examples::idl::tutorial::PlacesAsyncClient;
 use thrift_examples::{lighthouse, ADDR};
-use thrift_runtime::rpc::tokio::{ClientOptions, Connection};
+use thrift_runtime::rpc::asynchronous::{ClientOptions, Connection};
 use thrift_runtime::rpc::{ProtocolKind, Transport};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

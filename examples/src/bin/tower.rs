@@ -10,8 +10,8 @@ use thrift_examples::idl::tutorial::{
     Place, PlacesAsync, PlacesAsyncClient, PlacesAsyncProcessor, PlacesGetError,
 };
 use thrift_examples::lighthouse;
-use thrift_runtime::rpc::tokio::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::tower::{ProcessorService, ServiceChannel};
+use thrift_runtime::rpc::asynchronous::{ClientOptions, Connection, Server, ServerOptions};
+use thrift_runtime::rpc::layers::{ProcessorService, ServiceChannel};
 use thrift_runtime::rpc::{ProtocolKind, Transport};
 use tower::balance::p2c::Balance;
 use tower::buffer::Buffer;

@@ -13,7 +13,7 @@ use thrift_interop::types::{
     SecondServiceAsyncClient, SecondServiceClient, ThriftTestAsyncClient, ThriftTestClient,
 };
 use thrift_runtime::rpc::sasl::Plain;
-use thrift_runtime::rpc::{blocking, http, tls, tokio as rpc_tokio, udp};
+use thrift_runtime::rpc::{asynchronous, blocking, http, tls, udp};
 
 /// The stream of a blocking connection: TCP, a Unix domain socket (`--domain-socket`),
 /// either under TLS (`--ssl`).
@@ -103,7 +103,7 @@ fn main() {
                     loop {
                         let connected = match (&flags.domain_socket, &tls) {
                             _ if flags.sasl => {
-                                rpc_tokio::Connection::connect_sasl(
+                                asynchronous::Connection::connect_sasl(
                                     addr.as_str(),
                                     Plain::new(&flags.sasl_user, &flags.sasl_password),
                                     options.clone(),
@@ -111,10 +111,10 @@ fn main() {
                                 .await
                             }
                             (Some(path), _) => {
-                                rpc_tokio::Connection::connect_unix(path, options.clone()).await
+                                asynchronous::Connection::connect_unix(path, options.clone()).await
                             }
                             (None, Some(config)) => {
-                                rpc_tokio::Connection::connect_tls(
+                                asynchronous::Connection::connect_tls(
                                     addr.as_str(),
                                     &flags.host,
                                     Arc::clone(config),
@@ -123,7 +123,8 @@ fn main() {
                                 .await
                             }
                             (None, None) => {
-                                rpc_tokio::Connection::connect(addr.as_str(), options.clone()).await
+                                asynchronous::Connection::connect(addr.as_str(), options.clone())
+                                    .await
                             }
                         };
                         match connected {

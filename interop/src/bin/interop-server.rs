@@ -17,7 +17,7 @@ use thrift_interop::types::{
 use thrift_runtime::rpc::blocking::{self, SaslListener, Server, ServerOptions, TlsListener};
 use thrift_runtime::rpc::sasl::SaslServerConfig;
 use thrift_runtime::rpc::{
-    http, tokio as rpc_tokio, udp, AsyncMultiplexedProcessor, AsyncProcessor, Message,
+    asynchronous, http, udp, AsyncMultiplexedProcessor, AsyncProcessor, Message,
     MultiplexedProcessor, Processor,
 };
 
@@ -69,7 +69,7 @@ fn main() -> std::io::Result<()> {
             match tls {
                 Some(config) => {
                     serve_http(
-                        rpc_tokio::TlsListener::new(listener, config),
+                        asynchronous::TlsListener::new(listener, config),
                         flags.multiplexed,
                     )
                     .await
@@ -96,7 +96,7 @@ fn main() -> std::io::Result<()> {
                 let listener = tokio::net::TcpListener::bind(&addr).await?;
                 println!("listening on {}", listener.local_addr()?);
                 serve_async(
-                    rpc_tokio::SaslListener::new(listener, config),
+                    asynchronous::SaslListener::new(listener, config),
                     flags.multiplexed,
                 )
                 .await
@@ -119,7 +119,7 @@ fn main() -> std::io::Result<()> {
                     println!("listening on {path}");
                     match tls {
                         Some(config) => {
-                            let listener = rpc_tokio::TlsListener::new(listener, config);
+                            let listener = asynchronous::TlsListener::new(listener, config);
                             serve_async(listener, multiplexed).await
                         }
                         None => serve_async(listener, multiplexed).await,
@@ -130,7 +130,7 @@ fn main() -> std::io::Result<()> {
                     println!("listening on {}", listener.local_addr()?);
                     match tls {
                         Some(config) => {
-                            let listener = rpc_tokio::TlsListener::new(listener, config);
+                            let listener = asynchronous::TlsListener::new(listener, config);
                             serve_async(listener, multiplexed).await
                         }
                         None => serve_async(listener, multiplexed).await,
@@ -250,7 +250,10 @@ fn serve_http_blocking(
     }
 }
 
-async fn serve_http(listener: impl rpc_tokio::Listener, multiplexed: bool) -> std::io::Result<()> {
+async fn serve_http(
+    listener: impl asynchronous::Listener,
+    multiplexed: bool,
+) -> std::io::Result<()> {
     let options = ServerOptions::default();
     let forever = std::future::pending();
     if multiplexed {
@@ -272,8 +275,11 @@ async fn serve_http(listener: impl rpc_tokio::Listener, multiplexed: bool) -> st
     }
 }
 
-async fn serve_async(listener: impl rpc_tokio::Listener, multiplexed: bool) -> std::io::Result<()> {
-    let server = rpc_tokio::Server::new(ServerOptions::default());
+async fn serve_async(
+    listener: impl asynchronous::Listener,
+    multiplexed: bool,
+) -> std::io::Result<()> {
+    let server = asynchronous::Server::new(ServerOptions::default());
     if multiplexed {
         let mut processor = AsyncMultiplexedProcessor::new();
         processor.register("ThriftTest", ThriftTestAsyncProcessor::new(TestHandler));

@@ -6,7 +6,7 @@
 //!
 //! Timeouts, concurrency limits, load shedding, retries and balancing come from tower's own
 //! layers. The tower path boxes each call's future (one allocation per call); the plain
-//! [`Server::serve`](super::tokio::Server::serve) and [`Connection`] paths do not.
+//! [`Server::serve`](super::asynchronous::Server::serve) and [`Connection`] paths do not.
 
 use std::future::{poll_fn, Future};
 use std::io;
@@ -16,9 +16,9 @@ use std::task::{Context, Poll};
 
 use tower_service::Service;
 
+use super::asynchronous::{accept_loop, Connection, Listener, Server};
 use super::message::{Message, ProtocolKind};
 use super::service::{AsyncChannel, AsyncProcessor, ClientRequest};
-use super::tokio::{accept_loop, Connection, Listener, Server};
 use crate::application::{ApplicationException, ApplicationExceptionKind};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -63,8 +63,8 @@ impl Service<ClientRequest> for Connection {
 ///
 /// ```no_run
 /// # async fn run() -> thrift_runtime::Result<()> {
-/// use thrift_runtime::rpc::tokio::{ClientOptions, Connection};
-/// use thrift_runtime::rpc::tower::ServiceChannel;
+/// use thrift_runtime::rpc::asynchronous::{ClientOptions, Connection};
+/// use thrift_runtime::rpc::layers::ServiceChannel;
 /// use thrift_runtime::rpc::ProtocolKind;
 ///
 /// let options = ClientOptions::default();
@@ -178,7 +178,7 @@ impl<P: AsyncProcessor + 'static> Service<Message> for ProcessorService<P> {
 impl Server {
     /// Serves `service` (a [`ProcessorService`] inside any tower layers) on `listener` until
     /// `signal` completes, with the graceful shutdown of
-    /// [`Server::serve_with_shutdown`](super::tokio::Server::serve_with_shutdown). Each
+    /// [`Server::serve_with_shutdown`](super::asynchronous::Server::serve_with_shutdown). Each
     /// connection gets a clone of the service. An error from the service (a timeout, an
     /// overloaded limit) is answered with a `TApplicationException` (`INTERNAL_ERROR`, the
     /// error's text) and the connection goes on.
@@ -186,8 +186,8 @@ impl Server {
     /// ```no_run
     /// # async fn run() -> std::io::Result<()> {
     /// use std::time::Duration;
-    /// use thrift_runtime::rpc::tokio::{Server, ServerOptions};
-    /// use thrift_runtime::rpc::tower::ProcessorService;
+    /// use thrift_runtime::rpc::asynchronous::{Server, ServerOptions};
+    /// use thrift_runtime::rpc::layers::ProcessorService;
     /// use thrift_runtime::rpc::AsyncMultiplexedProcessor;
     ///
     /// let processor = AsyncMultiplexedProcessor::new(); // or `FooAsyncProcessor::new(handler)`

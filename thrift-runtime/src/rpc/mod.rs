@@ -1,5 +1,7 @@
 //! RPC: what generated services use (processors, channels, messages, sans IO, always
-//! available) and the transports that carry them (features `blocking`, `async`, `tower`).
+//! available) and the transports that carry them (features `blocking`, `async`, `tower`):
+//! [`blocking`], [`asynchronous`] (on tokio), [`layers`] (tower). The client and server
+//! options ([`ClientOptions`], [`ServerOptions`]) are the same for both.
 //!
 //! # The shape
 //!
@@ -38,16 +40,16 @@
 //!   ([`Protocol::MESSAGE_START`](crate::Protocol::MESSAGE_START)).
 //! - Framing, sans IO: `frame/` (detection, buffered, framed, and THeader in `frame/header.rs`).
 //! - Reading a message off a connection, sans IO: `reading.rs`, driven by both transports.
-//! - Where servers accept connections: `blocking/listener.rs`, `tokio/listener.rs` (TCP and
+//! - Where servers accept connections: `blocking/listener.rs`, `asynchronous/listener.rs` (TCP and
 //!   Unix domain sockets); a new stream transport is one more implementation there.
-//! - TLS: `tls.rs` (configurations), `blocking/tls.rs` and `tokio/tls.rs` (a listener and a
+//! - TLS: `tls.rs` (configurations), `blocking/tls.rs` and `asynchronous/tls.rs` (a listener and a
 //!   client connect each).
 //! - HTTP: `http/` (the async client and server on hyper, the blocking client).
 //! - UDP: `udp.rs` (oneway calls, one per datagram: clients and servers of both kinds).
 //! - Pools (a bound on connections, reconnecting, failover): `pool.rs` (what both share),
-//!   `blocking/pool.rs`, `tokio/pool.rs`.
+//!   `blocking/pool.rs`, `asynchronous/pool.rs`.
 //! - SASL: `sasl/` (mechanisms, the negotiation sans IO), `blocking/sasl.rs` and
-//!   `tokio/sasl.rs` (a listener and a client connect each).
+//!   `asynchronous/sasl.rs` (a listener and a client connect each).
 
 pub mod context;
 mod message;
@@ -69,10 +71,34 @@ pub mod pool;
 pub mod blocking;
 
 #[cfg(feature = "async")]
-pub mod tokio;
+pub mod asynchronous;
 
 #[cfg(feature = "tower")]
-pub mod tower;
+pub mod layers;
+
+/// The old name of [`asynchronous`]: it shadowed the `tokio` crate after
+/// `use thrift_runtime::rpc::tokio;`.
+#[cfg(feature = "async")]
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `rpc::asynchronous` (the old name shadowed the `tokio` crate); removed in 0.2"
+)]
+#[doc(hidden)]
+pub mod tokio {
+    pub use super::asynchronous::*;
+}
+
+/// The old name of [`layers`]: it shadowed the `tower` crate after
+/// `use thrift_runtime::rpc::tower;`.
+#[cfg(feature = "tower")]
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `rpc::layers` (the old name shadowed the `tower` crate); removed in 0.2"
+)]
+#[doc(hidden)]
+pub mod tower {
+    pub use super::layers::*;
+}
 
 #[cfg(feature = "tls")]
 pub mod tls;
@@ -95,5 +121,7 @@ pub use service::{
 
 #[cfg(any(feature = "blocking", feature = "async"))]
 pub use frame::{FrameLimits, Framing, Transport, DEFAULT_MAX_FRAME_SIZE};
+#[cfg(any(feature = "blocking", feature = "async"))]
+pub use options::{ClientOptions, ServerOptions};
 #[cfg(any(feature = "blocking", feature = "async"))]
 pub use pool::PoolOptions;

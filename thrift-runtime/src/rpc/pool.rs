@@ -1,6 +1,6 @@
 //! Connection management shared by the blocking and async pools: the endpoints and the order
 //! in which failover tries them, the settings, and when a failed call may be sent again. The
-//! pools themselves are `blocking::Pool` (feature `blocking`) and `tokio::Pool` (feature
+//! pools themselves are `blocking::Pool` (feature `blocking`) and `asynchronous::Pool` (feature
 //! `async`).
 //!
 //! **Failover** is sticky, as Hive Metastore clients do it by hand: connections go to the

@@ -50,3 +50,15 @@ pub(crate) fn cpt_reader(bytes: &[u8]) -> CompactReader<SliceInput<'_>> {
 }
 #[cfg(feature = "blocking")]
 mod rpc;
+
+/// The renamed modules' old paths still name the same items (deprecated, for one release).
+#[cfg(all(feature = "async", feature = "tower"))]
+#[test]
+#[allow(deprecated)]
+fn the_old_module_paths_still_resolve() {
+    let new: fn(crate::rpc::ServerOptions) -> crate::rpc::asynchronous::Server =
+        crate::rpc::tokio::Server::new;
+    let _ = new;
+    fn same<T>(_: Option<T>, _: Option<T>) {}
+    same::<crate::rpc::layers::ServiceChannel>(None::<crate::rpc::tower::ServiceChannel>, None);
+}

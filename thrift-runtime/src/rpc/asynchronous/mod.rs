@@ -38,6 +38,8 @@ pub use self::tls::{TlsListener, TlsStream};
 use super::frame::{self, Received};
 use super::message::{Message, ProtocolKind};
 use super::options::call_name;
+// The documented path is `rpc::ClientOptions`; these stay for code written against them.
+#[doc(hidden)]
 pub use super::options::{ClientOptions, ServerOptions};
 use super::reading::{AfterRead, MessageRead, ReadTimeouts};
 use super::service::{AsyncChannel, AsyncProcessor, ClientRequest};
@@ -109,7 +111,7 @@ struct Queued {
 ///
 /// ```no_run
 /// # async fn run() -> thrift_runtime::Result<()> {
-/// use thrift_runtime::rpc::tokio::{ClientOptions, Connection};
+/// use thrift_runtime::rpc::asynchronous::{ClientOptions, Connection};
 /// use thrift_runtime::rpc::{ProtocolKind, Transport};
 ///
 /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
@@ -438,7 +440,7 @@ async fn read_message<R: AsyncRead + Unpin>(
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
-/// use thrift_runtime::rpc::tokio::{Server, ServerOptions};
+/// use thrift_runtime::rpc::asynchronous::{Server, ServerOptions};
 /// use thrift_runtime::rpc::AsyncMultiplexedProcessor;
 ///
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:9090").await?;

@@ -24,7 +24,7 @@ type Connect =
 ///
 /// ```no_run
 /// # async fn run() -> thrift_runtime::Result<()> {
-/// use thrift_runtime::rpc::tokio::{ClientOptions, Pool};
+/// use thrift_runtime::rpc::asynchronous::{ClientOptions, Pool};
 /// use thrift_runtime::rpc::{PoolOptions, ProtocolKind, Transport};
 ///
 /// let client = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
@@ -35,7 +35,7 @@ type Connect =
 ///
 /// Other transports (TLS, SASL, Unix sockets) come through [`Pool::with_connector`]. For
 /// balancing by load across endpoints at once, tower's `balance` over [`Connection`]s and a
-/// `rpc::tower::ServiceChannel` (feature `tower`) fits better (see the `tower`
+/// `rpc::layers::ServiceChannel` (feature `tower`) fits better (see the `tower`
 /// example); this pool is what Hive-style clients need: one service, failover, reconnects.
 #[derive(Clone)]
 pub struct Pool {
@@ -113,7 +113,8 @@ impl Pool {
         self.inner.endpoints.list()
     }
 
-    /// Connections open now.
+    /// Connections open now (a connection being made, or whose slot is busy connecting,
+    /// is not counted).
     pub fn live(&self) -> usize {
         self.inner
             .slots
@@ -125,14 +126,15 @@ impl Pool {
             .count()
     }
 
-    /// The connection whose turn it is, connected (in failover order) if it has closed or
-    /// never was.
-    async fn connection(&self) -> Result<Connection> {
+    /// The connection in `slot` (by default the one whose turn it is), connected (in
+    /// failover order) if it has closed or never was; and the slot.
+    async fn connection(&self, slot: Option<usize>) -> Result<(usize, Connection)> {
         let inner = &*self.inner;
-        let turn = inner.turn.fetch_add(1, Ordering::Relaxed) % inner.slots.len();
+        let turn =
+            slot.unwrap_or_else(|| inner.turn.fetch_add(1, Ordering::Relaxed)) % inner.slots.len();
         let mut slot = inner.slots[turn].lock().await;
         if let Some(connection) = slot.as_ref().filter(|c| !c.is_closed()) {
-            return Ok(connection.clone());
+            return Ok((turn, connection.clone()));
         }
         *slot = None;
         let mut last = None;
@@ -141,7 +143,7 @@ impl Pool {
                 Ok(connection) => {
                     inner.endpoints.answered(index);
                     *slot = Some(connection.clone());
-                    return Ok(connection);
+                    return Ok((turn, connection));
                 }
                 Err(e) => last = Some(e),
             }
@@ -159,13 +161,20 @@ impl AsyncChannel for Pool {
     /// sent again on another up to [`PoolOptions::retries`] times.
     async fn send(&self, request: ClientRequest) -> Result<Option<Message>> {
         let mut attempt = 0;
+        let mut slot = None;
         loop {
-            let connection = self.connection().await?;
+            let (turn, connection) = self.connection(slot).await?;
             if attempt >= self.inner.options.retries {
                 return connection.send(request).await;
             }
             match connection.send(request.clone()).await {
-                Err(e) if retry(&e, attempt, &self.inner.options) => attempt += 1,
+                Err(e) if retry(&e, attempt, &self.inner.options) => {
+                    // Again in the same slot, whose connection has closed: on a new
+                    // connection, not on another one to the server that went away and that
+                    // may not have noticed yet.
+                    slot = Some(turn);
+                    attempt += 1;
+                }
                 outcome => return outcome,
             }
         }

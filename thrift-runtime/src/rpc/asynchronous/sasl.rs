@@ -133,7 +133,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for SaslStream<S> {
 }
 
 /// A listener whose clients must authenticate with one of `config`'s SASL mechanisms before
-/// their calls are served, for the async [`Server`](crate::rpc::tokio::Server); around a tokio
+/// their calls are served, for the async [`Server`](crate::rpc::asynchronous::Server); around a tokio
 /// `TcpListener`, a `TlsListener`, or any listener.
 #[derive(Debug)]
 pub struct SaslListener<L = TcpListener> {

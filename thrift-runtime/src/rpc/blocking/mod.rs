@@ -27,6 +27,8 @@ pub use self::sasl::{SaslListener, SaslStream};
 pub use self::tls::{TlsListener, TlsStream};
 use super::frame::{self, FrameLimits, Received, Transport};
 use super::options::call_name;
+// The documented path is `rpc::ClientOptions`; these stay for code written against them.
+#[doc(hidden)]
 pub use super::options::{ClientOptions, ServerOptions};
 use super::reading::{AfterRead, MessageRead, ReadTimeouts};
 use super::service::{Channel, Processor};

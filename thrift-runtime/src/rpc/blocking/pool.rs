@@ -120,6 +120,9 @@ impl<C: Channel> Pool<C> {
             .options
             .wait
             .and_then(|wait| Instant::now().checked_add(wait));
+        // Connections closed here are dropped after the lock is released (closing a TLS
+        // connection writes to it).
+        let mut closed = Vec::new();
         let mut state = inner.lock();
         loop {
             while let Some((connection, since)) = state.idle.pop() {
@@ -129,6 +132,7 @@ impl<C: Channel> Pool<C> {
                     .is_some_and(|limit| since.elapsed() >= limit);
                 if stale || !connection.is_usable() {
                     state.live -= 1;
+                    closed.push(connection);
                     continue;
                 }
                 return Ok(self.guard(connection));
@@ -136,14 +140,19 @@ impl<C: Channel> Pool<C> {
             if state.live < inner.options.max_connections.max(1) {
                 state.live += 1;
                 drop(state);
-                return match first_answer(&inner.endpoints, &inner.connect) {
-                    Ok(connection) => Ok(self.guard(connection)),
-                    Err(e) => {
-                        inner.lock().live -= 1;
-                        inner.freed.notify_one();
-                        Err(e)
-                    }
-                };
+                // Counted while being made; uncounted again if connecting fails or the
+                // connector panics.
+                let mut opening = Opening { inner, made: false };
+                let connection = first_answer(&inner.endpoints, &inner.connect)?;
+                opening.made = true;
+                return Ok(self.guard(connection));
+            }
+            if !closed.is_empty() {
+                // Close them before waiting, outside the lock, then look again.
+                drop(state);
+                closed.clear();
+                state = inner.lock();
+                continue;
             }
             state = match deadline {
                 None => inner
@@ -181,6 +190,21 @@ impl<C: Channel> Pool<C> {
         Pooled {
             connection: Some(connection),
             pool: Arc::clone(&self.inner),
+        }
+    }
+}
+
+/// A connection being made, counted in `live`: uncounted on drop unless it was made.
+struct Opening<'a, C> {
+    inner: &'a Inner<C>,
+    made: bool,
+}
+
+impl<C> Drop for Opening<'_, C> {
+    fn drop(&mut self) {
+        if !self.made {
+            self.inner.lock().live -= 1;
+            self.inner.freed.notify_one();
         }
     }
 }
@@ -295,7 +319,8 @@ impl<C: Channel> Drop for Pooled<C> {
             return;
         };
         let mut state = self.pool.lock();
-        if connection.is_usable() {
+        // A connection a panic unwound through may be in the middle of a call.
+        if connection.is_usable() && !std::thread::panicking() {
             state.idle.push((connection, Instant::now()));
         } else {
             state.live -= 1;

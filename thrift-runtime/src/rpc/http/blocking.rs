@@ -1,7 +1,6 @@
 //! [`HttpConnection`]: Thrift calls as HTTP `POST`s, blocking, on one keep-alive connection.
 
-use std::io::{self, Write};
-use std::net::TcpStream;
+use std::io::{self, Read, Write};
 #[cfg(feature = "tls")]
 use std::sync::Arc;
 
@@ -11,17 +10,19 @@ use super::incoming::Incoming;
 use super::{status_error, too_large, Url, CONTENT_TYPE};
 use crate::codec::{ThriftRead, ThriftWrite};
 use crate::error::{Error, Result};
-use crate::rpc::blocking::{ClientOptions, Stream};
+use crate::rpc::blocking::{connect_tcp, ClientOptions, Stream};
 use crate::rpc::message::Message;
 use crate::rpc::options::call_name;
 use crate::rpc::service::Channel;
 use crate::wire::MessageType;
 
 /// A blocking HTTP client channel on one connection, kept alive between calls and opened
-/// again when the server has closed it (an idle keep-alive connection the server dropped is
-/// retried once on a new one; nothing else is retried). One call at a time, as every blocking
-/// channel. [`ClientOptions`] gives the protocol, the multiplexed service name, the limits and
-/// the read and write timeout; its transport and THeader settings do not apply.
+/// again when the server has closed it: before each call a kept-alive connection is checked
+/// (a read that does not wait) and replaced if the server closed it while idle; a call is
+/// sent again only when writing it to a reused connection failed, so no call runs twice.
+/// One call at a time, as every blocking channel. [`ClientOptions`] gives the protocol, the
+/// multiplexed service name, the limits and the timeout (of connecting, of writing, and of
+/// the whole response); its transport and THeader settings do not apply.
 ///
 /// ```no_run
 /// use thrift_runtime::rpc::blocking::ClientOptions;
@@ -73,7 +74,8 @@ enum Want {
 
 /// How a call's exchange failed.
 enum Failure {
-    /// Before any byte of a response arrived on a reused connection: worth one retry.
+    /// Writing the request to a reused connection failed: the server had closed it, so it
+    /// received nothing, and one retry on a new connection is safe.
     Stale(Error),
     Other(Error),
 }
@@ -165,8 +167,15 @@ impl HttpConnection {
     }
 
     fn connect(&self) -> Result<Box<dyn Stream>> {
-        let tcp = TcpStream::connect((self.url.host.as_str(), self.url.port))
-            .map_err(|e| Error::connect(self.text.as_str(), e))?;
+        let address = (self.url.host.as_str(), self.url.port);
+        let tcp = connect_tcp(&address, self.options.timeout).map_err(|e| match e.io_error() {
+            // Named by the URL, as given.
+            Some(io) => Error::connect(
+                self.text.as_str(),
+                io::Error::new(io.kind(), io.to_string()),
+            ),
+            None => e,
+        })?;
         tcp.set_nodelay(true)?;
         tcp.set_read_timeout(self.options.timeout)?;
         tcp.set_write_timeout(self.options.timeout)?;
@@ -205,6 +214,11 @@ impl HttpConnection {
 
     fn try_exchange(&mut self, want: Want) -> std::result::Result<(u16, Bytes), Failure> {
         let reused = self.stream.is_some() && self.reused;
+        if reused && !self.still_open() {
+            // The server closed the kept-alive connection while it was idle: connect again
+            // before sending anything (after sending, a call is never sent twice).
+            self.stream = None;
+        }
         if self.stream.is_none() {
             self.stream = Some(self.connect().map_err(Failure::Other)?);
             self.reused = false;
@@ -215,6 +229,26 @@ impl HttpConnection {
             _ => self.stream = None,
         }
         outcome.map(|(status, body, _)| (status, body))
+    }
+
+    /// Whether the idle kept-alive connection is still open: a read that must not wait
+    /// finds nothing (closed: the end of the stream; anything else is unexpected too).
+    fn still_open(&mut self) -> bool {
+        let Some(stream) = self.stream.as_mut() else {
+            return false;
+        };
+        if stream
+            .set_read_timeout(Some(std::time::Duration::from_micros(1)))
+            .is_err()
+        {
+            return false;
+        }
+        let mut byte = [0u8; 1];
+        let open = matches!(
+            stream.read(&mut byte),
+            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)
+        );
+        open && stream.set_read_timeout(self.options.timeout).is_ok()
     }
 
     /// One request and its response: the status, the body, and whether the connection stays
@@ -247,11 +281,15 @@ impl HttpConnection {
             stream: stream.as_mut(),
             buf: &mut self.buf,
             pos: 0,
-            deadline: None,
+            // The timeout bounds the whole response, not each read.
+            deadline: self
+                .options
+                .timeout
+                .and_then(|limit| std::time::Instant::now().checked_add(limit)),
+            scanned: 0,
         };
         let head = match response.response_head() {
             Ok(head) => head,
-            Err(e) if response.buf.is_empty() && is_closed(&e) => return Err(stale(e)),
             Err(e) => return Err(Failure::Other(Error::from(e))),
         };
         let status = head.status;
@@ -260,7 +298,11 @@ impl HttpConnection {
             Want::Success => (200..300).contains(&status),
         };
         if !accepted {
-            return Err(Failure::Other(status_error(status, &self.text)));
+            let expected = match want {
+                Want::Success => "2xx",
+                Want::Reply | Want::Oneway => "200",
+            };
+            return Err(Failure::Other(status_error(status, &self.text, expected)));
         }
         let framing = head.framing;
         if let Want::Oneway = want {
@@ -290,16 +332,6 @@ impl HttpConnection {
         }
         Ok(self.seq)
     }
-}
-
-fn is_closed(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::UnexpectedEof
-            | io::ErrorKind::ConnectionReset
-            | io::ErrorKind::ConnectionAborted
-            | io::ErrorKind::BrokenPipe
-    )
 }
 
 impl Channel for HttpConnection {

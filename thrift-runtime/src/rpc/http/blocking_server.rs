@@ -31,7 +31,8 @@ const READ_CHUNK: usize = 16 * 1024;
 /// It runs on the blocking [`Server`]'s workers with its [`ServerOptions`]: `workers`
 /// connections at once, `idle_timeout` for the next request to begin, `read_timeout` for a
 /// whole request to arrive (head and body: a client that trickles bytes is cut off),
-/// `write_timeout` for the response, `limits.max_frame_size` for bodies. Refused, with
+/// `write_timeout` for the response, `limits.max_frame_size` for bodies (with no
+/// `read_timeout`, `idle_timeout` bounds a whole request). Refused, with
 /// nothing processed, and the connection closed: another method (`405`), a body over
 /// `max_frame_size` (`413`, before reading it when `Content-Length` says so, or as chunks
 /// pass it), a malformed head (`400`), a request slower than `read_timeout` (`408`). A body
@@ -184,8 +185,11 @@ fn request<S: Stream, P: Processor + ?Sized>(
     out: &mut Vec<u8>,
 ) -> Outcome {
     let max = options.limits.max_frame_size;
+    // The whole request within the read timeout; without one, within the idle timeout, so
+    // that a client holding a worker with a request it never finishes is still let go.
     let deadline = options
         .read_timeout
+        .or(options.idle_timeout)
         .and_then(|limit| Instant::now().checked_add(limit));
     // With a deadline each read's timeout is what is left of it; without one, none (the
     // wait for the request set a short one, to look at the stop flag).
@@ -197,6 +201,7 @@ fn request<S: Stream, P: Processor + ?Sized>(
         buf,
         pos: 0,
         deadline,
+        scanned: 0,
     };
     let head = loop {
         match incoming.request_head() {

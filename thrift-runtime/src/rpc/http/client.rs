@@ -35,7 +35,7 @@ const MAX_IDLE: usize = 32;
 /// ```no_run
 /// # async fn run() -> thrift_runtime::Result<()> {
 /// use thrift_runtime::rpc::http::HttpClient;
-/// use thrift_runtime::rpc::tokio::ClientOptions;
+/// use thrift_runtime::rpc::asynchronous::ClientOptions;
 /// use thrift_runtime::rpc::{ProtocolKind, Transport};
 ///
 /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
@@ -187,7 +187,7 @@ impl Inner {
                 .map_err(hyper_error)?;
             let status = response.status();
             if status != http::StatusCode::OK {
-                return Err(status_error(status.as_u16(), &self.text));
+                return Err(status_error(status.as_u16(), &self.text, "200"));
             }
             if request.oneway {
                 // Written and accepted: a oneway caller does not wait for the body (Apache's

@@ -36,24 +36,35 @@ impl Framing {
     }
 
     /// Reads the headers that delimit the body and decide keep-alive (`http11`: the
-    /// default is to keep the connection).
+    /// default is to keep the connection). Strict where a lenient reading would let a body
+    /// be taken for the next message (RFC 9112 6.1, 6.3): a Content-Length of digits only,
+    /// the same in every header; `Transfer-Encoding` only as `chunked` (the codings of every
+    /// such header together), and then the connection is closed after the message if a
+    /// Content-Length came too.
     fn from_headers(headers: &[httparse::Header<'_>], http11: bool) -> io::Result<Framing> {
         let mut framing = Framing {
             keep_alive: http11,
             ..Framing::default()
         };
+        let mut codings = 0;
         for header in headers {
             let value = std::str::from_utf8(header.value).unwrap_or("").trim();
             if header.name.eq_ignore_ascii_case("content-length") {
-                let len = value
-                    .parse()
-                    .map_err(|_| invalid("HTTP: a bad Content-Length"))?;
+                let len = decimal(value).ok_or_else(|| invalid("HTTP: a bad Content-Length"))?;
                 if framing.content_length.is_some_and(|seen| seen != len) {
                     return Err(invalid("HTTP: two different Content-Lengths"));
                 }
                 framing.content_length = Some(len);
             } else if header.name.eq_ignore_ascii_case("transfer-encoding") {
-                framing.chunked = value.to_ascii_lowercase().ends_with("chunked");
+                for coding in value.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+                    if !coding.eq_ignore_ascii_case("chunked") || framing.chunked {
+                        return Err(invalid(format!(
+                            "HTTP: transfer coding {coding:?} (only one `chunked` is supported)"
+                        )));
+                    }
+                    framing.chunked = true;
+                    codings += 1;
+                }
             } else if header.name.eq_ignore_ascii_case("connection") {
                 let value = value.to_ascii_lowercase();
                 if value.contains("close") {
@@ -65,9 +76,13 @@ impl Framing {
                 framing.expect_continue = value.eq_ignore_ascii_case("100-continue");
             }
         }
-        if framing.chunked {
-            // RFC 9112 6.3: Transfer-Encoding overrides Content-Length.
-            framing.content_length = None;
+        if codings > 0 && !http11 {
+            return Err(invalid("HTTP: Transfer-Encoding in an HTTP/1.0 message"));
+        }
+        if framing.chunked && framing.content_length.take().is_some() {
+            // RFC 9112 6.3: Transfer-Encoding overrides Content-Length, and the connection
+            // closes after such a message.
+            framing.keep_alive = false;
         }
         Ok(framing)
     }
@@ -97,6 +112,21 @@ pub(super) struct Incoming<'a> {
     pub(super) pos: usize,
     /// When reading must be done (each read's timeout is set to what is left), if ever.
     pub(super) deadline: Option<Instant>,
+    /// How far the buffer has been searched for the blank line ending a head.
+    pub(super) scanned: usize,
+}
+
+impl Incoming<'_> {
+    /// Whether the unconsumed bytes hold the blank line that ends a head, searching only
+    /// what came since the last search (so a head trickling in costs one pass).
+    fn head_is_in(&mut self) -> bool {
+        let from = self.scanned.saturating_sub(2).max(self.pos);
+        let bytes = &self.buf[from..];
+        let found =
+            bytes.windows(2).any(|w| w == b"\n\n") || bytes.windows(3).any(|w| w == b"\n\r\n");
+        self.scanned = if found { 0 } else { self.buf.len() };
+        found
+    }
 }
 
 impl Incoming<'_> {
@@ -131,12 +161,23 @@ impl Incoming<'_> {
     /// Drops what has been consumed, keeping what follows (a pipelined next message).
     pub(super) fn consume(&mut self) {
         self.buf.drain(..self.pos);
+        self.scanned = self.scanned.saturating_sub(self.pos);
         self.pos = 0;
     }
 
-    /// A response's head; `1xx` responses are skipped.
+    /// A response's head; a few `1xx` responses (`100 Continue`) are skipped, `101` is an
+    /// error (no protocol is switched to here).
     pub(super) fn response_head(&mut self) -> io::Result<ResponseHead> {
+        let mut informational = 0;
         loop {
+            // Parsed once the blank line is in: a head trickling in costs one pass.
+            if !self.head_is_in() {
+                self.head_room()?;
+                if self.fill()? == 0 {
+                    return Err(io::ErrorKind::UnexpectedEof.into());
+                }
+                continue;
+            }
             let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
             let mut response = httparse::Response::new(&mut headers);
             match response.parse(&self.buf[self.pos..]) {
@@ -147,6 +188,10 @@ impl Incoming<'_> {
                     self.pos += len;
                     // 1xx: informational, the real response follows.
                     if (100..200).contains(&status) {
+                        informational += 1;
+                        if status == 101 || informational > 8 {
+                            return Err(invalid(format!("HTTP: an unexpected {status} response")));
+                        }
                         self.consume();
                         continue;
                     }
@@ -162,8 +207,12 @@ impl Incoming<'_> {
     }
 
     /// A request's head, once its bytes are in the buffer: `Ok(None)` while more are needed
-    /// (the caller reads, with its own timeouts).
+    /// (the caller reads, with its own timeouts). Parsed only once the blank line ending it
+    /// is in, so a head trickling in costs one pass over it.
     pub(super) fn request_head(&mut self) -> io::Result<Option<RequestHead>> {
+        if !self.head_is_in() {
+            return self.head_room().map(|()| None);
+        }
         let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
         let mut request = httparse::Request::new(&mut headers);
         match request.parse(&self.buf[self.pos..]) {
@@ -244,36 +293,66 @@ impl Incoming<'_> {
         }
     }
 
+    /// A chunked body. What has been read is dropped from the buffer as it is taken, and
+    /// the chunks' framing (sizes, extensions, trailers) may take at most [`MAX_HEAD`] bytes
+    /// besides one per chunk line, so a peer sending tiny chunks with long extensions
+    /// cannot make the reader hold or read much more than `max`.
     fn chunked(&mut self, max: usize) -> Result<Bytes> {
         let mut body = Vec::new();
+        let mut framing = 0usize;
+        let mut overhead = |line: usize| -> Result<()> {
+            // The line and its CRLF; a few bytes per chunk are always allowed.
+            framing = framing.saturating_add(line.saturating_sub(16));
+            if framing > MAX_HEAD {
+                return Err(Error::from(invalid(
+                    "HTTP: chunk extensions and trailers larger than 64 KiB",
+                )));
+            }
+            Ok(())
+        };
         loop {
             let line = self.line()?;
-            let size = line.split(';').next().unwrap_or("").trim();
-            let size = usize::from_str_radix(size, 16)
-                .map_err(|_| Error::from(invalid("HTTP: a bad chunk size")))?;
+            overhead(line.len())?;
+            let size = line
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim_end_matches([' ', '\t']);
+            let size =
+                hexadecimal(size).ok_or_else(|| Error::from(invalid("HTTP: a bad chunk size")))?;
             if size == 0 {
                 // Trailers, up to the empty line.
-                while !self.line()?.is_empty() {}
-                return Ok(Bytes::from(body));
+                loop {
+                    let trailer = self.line()?;
+                    if trailer.is_empty() {
+                        return Ok(Bytes::from(body));
+                    }
+                    overhead(trailer.len().saturating_add(16))?;
+                }
             }
-            if body.len().saturating_add(size) > max {
+            if size > max.saturating_sub(body.len()) {
                 return Err(too_large());
             }
-            self.need(size + 2)?;
+            let framed = size
+                .checked_add(2)
+                .ok_or_else(|| Error::from(invalid("HTTP: a bad chunk size")))?;
+            self.need(framed)?;
             body.extend_from_slice(&self.buf[self.pos..self.pos + size]);
-            if &self.buf[self.pos + size..self.pos + size + 2] != b"\r\n" {
+            if &self.buf[self.pos + size..self.pos + framed] != b"\r\n" {
                 return Err(Error::from(invalid("HTTP: a chunk without its CRLF")));
             }
-            self.pos += size + 2;
+            self.pos += framed;
+            self.consume();
         }
     }
 
-    /// The next line (without its CRLF), at most 4 KiB.
+    /// The next line (without its CRLF), at most 4 KiB; consumed from the buffer.
     fn line(&mut self) -> Result<String> {
         loop {
             if let Some(at) = self.buf[self.pos..].windows(2).position(|w| w == b"\r\n") {
                 let line = String::from_utf8_lossy(&self.buf[self.pos..self.pos + at]).into_owned();
                 self.pos += at + 2;
+                self.consume();
                 return Ok(line);
             }
             if self.buf.len() - self.pos > 4096 {
@@ -284,6 +363,22 @@ impl Incoming<'_> {
             }
         }
     }
+}
+
+/// A number of decimal digits only (no sign, no spaces), as a Content-Length must be.
+fn decimal(text: &str) -> Option<usize> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// A number of hexadecimal digits only, as a chunk size must be.
+fn hexadecimal(text: &str) -> Option<usize> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    usize::from_str_radix(text, 16).ok()
 }
 
 fn invalid(why: impl Into<String>) -> io::Error {

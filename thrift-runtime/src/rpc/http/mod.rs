@@ -8,7 +8,7 @@
 //!   clients, with a keep-alive pool of HTTP/1.1 connections (many calls at once use several),
 //!   custom headers, and HTTPS with feature `tls`.
 //! - [`HttpService`]: a processor as a tower `Service<http::Request<B>>`, to mount at a path
-//!   in an axum or hyper app; [`serve`] runs it on any [`Listener`](crate::rpc::tokio::Listener)
+//!   in an axum or hyper app; [`serve`] runs it on any [`Listener`](crate::rpc::asynchronous::Listener)
 //!   (TCP, a Unix domain socket, a `TlsListener` for HTTPS).
 //! - With feature `blocking`: `HttpConnection`, a blocking [`Channel`](crate::rpc::Channel)
 //!   on one keep-alive connection, and `HttpServer`, a blocking server on the threaded
@@ -142,9 +142,9 @@ impl Url {
 }
 
 /// A response's status other than 200, as an error.
-pub(crate) fn status_error(status: u16, url: &str) -> Error {
+pub(crate) fn status_error(status: u16, url: &str, expected: &str) -> Error {
     Error::from(io::Error::other(format!(
-        "HTTP status {status} from {url} (200 expected)"
+        "HTTP status {status} from {url} ({expected} expected)"
     )))
 }
 

@@ -15,9 +15,9 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 
 use super::CONTENT_TYPE;
 use crate::limits::FrameLimits;
+use crate::rpc::asynchronous::{accept_each, Listener, Shutdown};
 use crate::rpc::options::ServerOptions;
 use crate::rpc::service::AsyncProcessor;
-use crate::rpc::tokio::{accept_each, Listener, Shutdown};
 use crate::wire::MessageType;
 
 /// A processor as an HTTP service: each `POST` carries one call (binary, compact or JSON,
@@ -202,7 +202,7 @@ where
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
 /// use thrift_runtime::rpc::http;
-/// use thrift_runtime::rpc::tokio::ServerOptions;
+/// use thrift_runtime::rpc::asynchronous::ServerOptions;
 /// use thrift_runtime::rpc::AsyncMultiplexedProcessor;
 ///
 /// let listener = tokio::net::TcpListener::bind("0.0.0.0:9090").await?;
