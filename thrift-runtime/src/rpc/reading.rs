@@ -36,6 +36,13 @@ pub(crate) struct NextRead {
 }
 
 impl NextRead {
+    /// Whether the wait is a quiet window (an unframed message's end is looked for after
+    /// it), which must be waited exactly, not a timeout.
+    #[cfg(feature = "blocking")]
+    pub(crate) fn is_window(&self) -> bool {
+        self.window
+    }
+
     /// The wait until `until` from when the bounds were computed, at least a millisecond (a
     /// socket refuses a zero timeout). For socket timeouts: the blocking side's.
     #[cfg(feature = "blocking")]

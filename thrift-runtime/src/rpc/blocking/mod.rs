@@ -10,6 +10,7 @@ mod sasl;
 #[cfg(feature = "tls")]
 mod tls;
 
+use std::cell::Cell;
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -227,6 +228,27 @@ pub(crate) struct ServerRead<'a, S> {
     timeouts: ReadTimeouts,
     set_timeout: fn(&mut S, Option<Duration>) -> io::Result<()>,
     stop: &'a AtomicBool,
+    /// The read timeout the stream has (outer `None`: not known), kept across messages so
+    /// that it is set only when it must change: a server waiting for each next call with
+    /// the same stop-flag poll would otherwise make one `setsockopt` per call.
+    current: &'a Cell<Option<Option<Duration>>>,
+}
+
+/// Whether a stream whose read timeout is `current` may read as is when `wanted` is the
+/// wait: a shorter timeout only wakes the read early (it then looks at its deadlines again),
+/// so anything from half the wait up to the wait will do; a quiet window is set exactly.
+fn timeout_will_do(
+    current: Option<Option<Duration>>,
+    wanted: Option<Duration>,
+    window: bool,
+) -> bool {
+    match (current, wanted) {
+        (Some(current), wanted) if current == wanted => true,
+        (Some(Some(current)), Some(wanted)) if !window => {
+            current <= wanted && current >= wanted / 2
+        }
+        _ => false,
+    }
 }
 
 /// How often an idle server connection looks at the stop flag.
@@ -256,7 +278,10 @@ pub(crate) fn read_message<S: Read>(
                 }
                 wait = Some(wait.map_or(STOP_POLL, |w| w.min(STOP_POLL)));
             }
-            (server.set_timeout)(stream, wait)?;
+            if !timeout_will_do(server.current.get(), wait, next.is_window()) {
+                (server.set_timeout)(stream, wait)?;
+                server.current.set(Some(wait));
+            }
         }
         let len = buf.len();
         buf.resize(len + READ_CHUNK, 0);
@@ -485,6 +510,7 @@ fn serve_connection<S: Stream, P: Processor + ?Sized>(
     }
     let mut buf = BytesMut::with_capacity(READ_CHUNK);
     let mut out = Vec::with_capacity(READ_CHUNK);
+    let read_timeout = Cell::new(None);
     loop {
         let server = ServerRead {
             timeouts: ReadTimeouts {
@@ -493,6 +519,7 @@ fn serve_connection<S: Stream, P: Processor + ?Sized>(
             },
             set_timeout: S::set_read_timeout,
             stop,
+            current: &read_timeout,
         };
         let received =
             match read_message(&mut stream, &mut buf, None, &options.limits, Some(server)) {
@@ -575,4 +602,29 @@ pub(crate) fn write_within<S: Stream + ?Sized>(
         stream.set_write_timeout(limit)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod timeout_tests {
+    use super::timeout_will_do;
+    use std::time::Duration;
+
+    #[test]
+    fn a_read_timeout_is_set_only_when_it_must_change() {
+        let ms = Duration::from_millis;
+        // Unknown: set. The same: kept (the stop-flag poll between calls).
+        assert!(!timeout_will_do(None, Some(ms(200)), false));
+        assert!(timeout_will_do(Some(Some(ms(200))), Some(ms(200)), false));
+        assert!(timeout_will_do(Some(None), None, false));
+        // Shorter, down to half: kept (the read wakes early and looks again); longer than
+        // the wait or under half of it: set, so no deadline is overrun and no read spins.
+        assert!(timeout_will_do(Some(Some(ms(200))), Some(ms(300)), false));
+        assert!(!timeout_will_do(Some(Some(ms(200))), Some(ms(30_000)), false));
+        assert!(!timeout_will_do(Some(Some(ms(200))), Some(ms(100) / 2), false));
+        assert!(!timeout_will_do(Some(Some(ms(200))), None, false));
+        assert!(!timeout_will_do(Some(None), Some(ms(200)), false));
+        // A quiet window is waited exactly.
+        assert!(!timeout_will_do(Some(Some(ms(200))), Some(ms(300)), true));
+        assert!(timeout_will_do(Some(Some(ms(300))), Some(ms(300)), true));
+    }
 }
