@@ -3,8 +3,8 @@
 
 use thrift_examples::idl::tutorial::PlacesAsyncClient;
 use thrift_examples::{lighthouse, ADDR};
-use thrift_runtime::rpc::asynchronous::{ClientOptions, Connection};
-use thrift_runtime::rpc::{ProtocolKind, Transport};
+use thrift_runtime::rpc::asynchronous::Connection;
+use thrift_runtime::rpc::{ClientOptions, ProtocolKind, Transport};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Runtime::new()?;

@@ -3,7 +3,8 @@
 
 use thrift_examples::idl::tutorial::PlacesAsyncProcessor;
 use thrift_examples::{PlaceBook, ADDR};
-use thrift_runtime::rpc::asynchronous::{Server, ServerOptions};
+use thrift_runtime::rpc::asynchronous::Server;
+use thrift_runtime::rpc::ServerOptions;
 
 fn main() -> std::io::Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;

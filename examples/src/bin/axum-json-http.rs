@@ -11,9 +11,8 @@ use axum::routing::get;
 use axum::Router;
 use thrift_examples::idl::tutorial::{PlacesAsyncClient, PlacesAsyncProcessor, PlacesGetArgs};
 use thrift_examples::{lighthouse, PlaceBook};
-use thrift_runtime::rpc::asynchronous::ClientOptions;
 use thrift_runtime::rpc::http::HttpService;
-use thrift_runtime::rpc::{ProtocolKind, Transport};
+use thrift_runtime::rpc::{ClientOptions, ProtocolKind, Transport};
 use thrift_runtime::MessageType;
 
 #[tokio::main(flavor = "current_thread")]

@@ -3,8 +3,8 @@
 
 use thrift_examples::idl::tutorial::{PlacesClient, PlacesGetError};
 use thrift_examples::{lighthouse, ADDR};
-use thrift_runtime::rpc::blocking::{ClientOptions, Connection};
-use thrift_runtime::rpc::{ProtocolKind, Transport};
+use thrift_runtime::rpc::blocking::Connection;
+use thrift_runtime::rpc::{ClientOptions, ProtocolKind, Transport};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let options = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);

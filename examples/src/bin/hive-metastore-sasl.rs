@@ -16,11 +16,9 @@ use thrift_examples::idl::hive_metastore::{
     ThriftHiveMetastoreGetAllDatabasesError, ThriftHiveMetastoreGetDatabaseError,
     ThriftHiveMetastoreGetMetaConfError, ThriftHiveMetastoreProcessor,
 };
-use thrift_runtime::rpc::blocking::{
-    ClientOptions, Connection, Pool, SaslListener, Server, ServerHandle, ServerOptions,
-};
+use thrift_runtime::rpc::blocking::{Connection, Pool, SaslListener, Server, ServerHandle};
 use thrift_runtime::rpc::sasl::{Plain, SaslServerConfig};
-use thrift_runtime::rpc::{PoolOptions, ProtocolKind, Transport};
+use thrift_runtime::rpc::{ClientOptions, PoolOptions, ProtocolKind, ServerOptions, Transport};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

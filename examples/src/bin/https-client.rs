@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 
 use thrift_examples::idl::tutorial::{PlacesAsyncClient, PlacesClient, PlacesProcessor};
 use thrift_examples::{lighthouse, PlaceBook};
-use thrift_runtime::rpc::blocking::{ClientOptions, ServerHandle, ServerOptions, TlsListener};
+use thrift_runtime::rpc::blocking::{ServerHandle, TlsListener};
 use thrift_runtime::rpc::http::{HttpClient, HttpConnection, HttpServer};
-use thrift_runtime::rpc::{tls, ProtocolKind, Transport};
+use thrift_runtime::rpc::{tls, ClientOptions, ProtocolKind, ServerOptions, Transport};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

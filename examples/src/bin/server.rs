@@ -4,7 +4,8 @@ use std::net::TcpListener;
 
 use thrift_examples::idl::tutorial::PlacesProcessor;
 use thrift_examples::{PlaceBook, ADDR};
-use thrift_runtime::rpc::blocking::{Server, ServerOptions};
+use thrift_runtime::rpc::blocking::Server;
+use thrift_runtime::rpc::ServerOptions;
 
 fn main() -> std::io::Result<()> {
     let listener = TcpListener::bind(ADDR)?;

@@ -10,9 +10,9 @@ use thrift_examples::idl::tutorial::{
     Place, PlacesAsync, PlacesAsyncClient, PlacesAsyncProcessor, PlacesGetError,
 };
 use thrift_examples::lighthouse;
-use thrift_runtime::rpc::asynchronous::{ClientOptions, Connection, Server, ServerOptions};
+use thrift_runtime::rpc::asynchronous::{Connection, Server};
 use thrift_runtime::rpc::layers::{ProcessorService, ServiceChannel};
-use thrift_runtime::rpc::{ProtocolKind, Transport};
+use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Transport};
 use tower::balance::p2c::Balance;
 use tower::buffer::Buffer;
 use tower::discover::ServiceList;

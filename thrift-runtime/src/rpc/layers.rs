@@ -63,7 +63,8 @@ impl Service<ClientRequest> for Connection {
 ///
 /// ```no_run
 /// # async fn run() -> thrift_runtime::Result<()> {
-/// use thrift_runtime::rpc::asynchronous::{ClientOptions, Connection};
+/// use thrift_runtime::rpc::asynchronous::Connection;
+/// use thrift_runtime::rpc::ClientOptions;
 /// use thrift_runtime::rpc::layers::ServiceChannel;
 /// use thrift_runtime::rpc::ProtocolKind;
 ///
@@ -186,7 +187,8 @@ impl Server {
     /// ```no_run
     /// # async fn run() -> std::io::Result<()> {
     /// use std::time::Duration;
-    /// use thrift_runtime::rpc::asynchronous::{Server, ServerOptions};
+    /// use thrift_runtime::rpc::asynchronous::Server;
+    /// use thrift_runtime::rpc::ServerOptions;
     /// use thrift_runtime::rpc::layers::ProcessorService;
     /// use thrift_runtime::rpc::AsyncMultiplexedProcessor;
     ///

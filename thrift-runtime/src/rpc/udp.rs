@@ -66,7 +66,7 @@ fn datagram(
 /// and the multiplexed service name.
 ///
 /// ```no_run
-/// use thrift_runtime::rpc::blocking::ClientOptions;
+/// use thrift_runtime::rpc::ClientOptions;
 /// use thrift_runtime::rpc::udp::UdpClient;
 /// use thrift_runtime::rpc::{ProtocolKind, Transport};
 ///

@@ -111,7 +111,8 @@ struct Queued {
 ///
 /// ```no_run
 /// # async fn run() -> thrift_runtime::Result<()> {
-/// use thrift_runtime::rpc::asynchronous::{ClientOptions, Connection};
+/// use thrift_runtime::rpc::asynchronous::Connection;
+/// use thrift_runtime::rpc::ClientOptions;
 /// use thrift_runtime::rpc::{ProtocolKind, Transport};
 ///
 /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
@@ -440,7 +441,8 @@ async fn read_message<R: AsyncRead + Unpin>(
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
-/// use thrift_runtime::rpc::asynchronous::{Server, ServerOptions};
+/// use thrift_runtime::rpc::asynchronous::Server;
+/// use thrift_runtime::rpc::ServerOptions;
 /// use thrift_runtime::rpc::AsyncMultiplexedProcessor;
 ///
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:9090").await?;

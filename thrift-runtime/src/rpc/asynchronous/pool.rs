@@ -24,7 +24,8 @@ type Connect =
 ///
 /// ```no_run
 /// # async fn run() -> thrift_runtime::Result<()> {
-/// use thrift_runtime::rpc::asynchronous::{ClientOptions, Pool};
+/// use thrift_runtime::rpc::asynchronous::Pool;
+/// use thrift_runtime::rpc::ClientOptions;
 /// use thrift_runtime::rpc::{PoolOptions, ProtocolKind, Transport};
 ///
 /// let client = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);

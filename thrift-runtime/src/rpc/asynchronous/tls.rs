@@ -26,7 +26,8 @@ use crate::rpc::tls::server_name;
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
-/// use thrift_runtime::rpc::asynchronous::{Server, ServerOptions, TlsListener};
+/// use thrift_runtime::rpc::asynchronous::{Server, TlsListener};
+/// use thrift_runtime::rpc::ServerOptions;
 /// use thrift_runtime::rpc::{tls, AsyncMultiplexedProcessor};
 ///
 /// let config = tls::server_config("server.pem", "server.key", None)?;
@@ -180,7 +181,8 @@ impl Connection {
     ///
     /// ```no_run
     /// # async fn run() -> thrift_runtime::Result<()> {
-    /// use thrift_runtime::rpc::asynchronous::{ClientOptions, Connection};
+    /// use thrift_runtime::rpc::asynchronous::Connection;
+    /// use thrift_runtime::rpc::ClientOptions;
     /// use thrift_runtime::rpc::{tls, ProtocolKind, Transport};
     ///
     /// let config = tls::client_config("ca.pem", None)?;

@@ -44,7 +44,8 @@ const READ_CHUNK: usize = 16 * 1024;
 /// time, checking each reply's sequence id and method name.
 ///
 /// ```no_run
-/// use thrift_runtime::rpc::blocking::{ClientOptions, Connection};
+/// use thrift_runtime::rpc::blocking::Connection;
+/// use thrift_runtime::rpc::ClientOptions;
 /// use thrift_runtime::rpc::{ProtocolKind, Transport};
 ///
 /// let options = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
@@ -314,7 +315,8 @@ pub(crate) fn read_message<S: Read>(
 ///
 /// ```no_run
 /// use std::net::TcpListener;
-/// use thrift_runtime::rpc::blocking::{Server, ServerOptions};
+/// use thrift_runtime::rpc::blocking::Server;
+/// use thrift_runtime::rpc::ServerOptions;
 /// use thrift_runtime::rpc::MultiplexedProcessor;
 ///
 /// let listener = TcpListener::bind("127.0.0.1:9090")?;
@@ -328,7 +330,8 @@ pub(crate) fn read_message<S: Read>(
 /// ```no_run
 /// # #[cfg(unix)] {
 /// use std::os::unix::net::UnixListener;
-/// use thrift_runtime::rpc::blocking::{Server, ServerOptions};
+/// use thrift_runtime::rpc::blocking::Server;
+/// use thrift_runtime::rpc::ServerOptions;
 /// use thrift_runtime::rpc::MultiplexedProcessor;
 ///
 /// let listener = UnixListener::bind("/run/my-service.sock")?;
@@ -619,8 +622,16 @@ mod timeout_tests {
         // Shorter, down to half: kept (the read wakes early and looks again); longer than
         // the wait or under half of it: set, so no deadline is overrun and no read spins.
         assert!(timeout_will_do(Some(Some(ms(200))), Some(ms(300)), false));
-        assert!(!timeout_will_do(Some(Some(ms(200))), Some(ms(30_000)), false));
-        assert!(!timeout_will_do(Some(Some(ms(200))), Some(ms(100) / 2), false));
+        assert!(!timeout_will_do(
+            Some(Some(ms(200))),
+            Some(ms(30_000)),
+            false
+        ));
+        assert!(!timeout_will_do(
+            Some(Some(ms(200))),
+            Some(ms(100) / 2),
+            false
+        ));
         assert!(!timeout_will_do(Some(Some(ms(200))), None, false));
         assert!(!timeout_will_do(Some(None), Some(ms(200)), false));
         // A quiet window is waited exactly.

@@ -20,7 +20,8 @@ type Connect<C> = Box<dyn Fn(&str) -> Result<C> + Send + Sync>;
 /// call connects anew. Connecting tries the endpoints in failover order.
 ///
 /// ```no_run
-/// use thrift_runtime::rpc::blocking::{ClientOptions, Pool};
+/// use thrift_runtime::rpc::blocking::Pool;
+/// use thrift_runtime::rpc::ClientOptions;
 /// use thrift_runtime::rpc::{PoolOptions, ProtocolKind, Transport};
 ///
 /// let client = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);

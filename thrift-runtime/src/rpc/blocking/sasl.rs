@@ -130,7 +130,8 @@ impl<S: Stream> Stream for SaslStream<S> {
 /// ```no_run
 /// use std::net::TcpListener;
 /// use std::sync::Arc;
-/// use thrift_runtime::rpc::blocking::{SaslListener, Server, ServerOptions};
+/// use thrift_runtime::rpc::blocking::{SaslListener, Server};
+/// use thrift_runtime::rpc::ServerOptions;
 /// use thrift_runtime::rpc::sasl::SaslServerConfig;
 /// use thrift_runtime::rpc::MultiplexedProcessor;
 ///
@@ -178,7 +179,8 @@ impl Connection<TcpStream> {
     /// is a `PermissionDenied` error with the server's reason.
     ///
     /// ```no_run
-    /// use thrift_runtime::rpc::blocking::{ClientOptions, Connection};
+    /// use thrift_runtime::rpc::blocking::Connection;
+    /// use thrift_runtime::rpc::ClientOptions;
     /// use thrift_runtime::rpc::sasl::Plain;
     /// use thrift_runtime::rpc::{ProtocolKind, Transport};
     ///

@@ -157,7 +157,8 @@ impl<S: Stream> Stream for TlsStream<S> {
 ///
 /// ```no_run
 /// use std::net::TcpListener;
-/// use thrift_runtime::rpc::blocking::{Server, ServerOptions, TlsListener};
+/// use thrift_runtime::rpc::blocking::{Server, TlsListener};
+/// use thrift_runtime::rpc::ServerOptions;
 /// use thrift_runtime::rpc::{tls, MultiplexedProcessor};
 ///
 /// let config = tls::server_config("server.pem", "server.key", None)?;
@@ -210,7 +211,8 @@ impl Connection<TlsStream<TcpStream>> {
     ///
     /// ```no_run
     /// use std::path::Path;
-    /// use thrift_runtime::rpc::blocking::{ClientOptions, Connection};
+    /// use thrift_runtime::rpc::blocking::Connection;
+    /// use thrift_runtime::rpc::ClientOptions;
     /// use thrift_runtime::rpc::{tls, ProtocolKind, Transport};
     ///
     /// let config = tls::client_config("ca.pem", None)?;

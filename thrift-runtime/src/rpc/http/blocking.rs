@@ -25,7 +25,7 @@ use crate::wire::MessageType;
 /// the whole response); its transport and THeader settings do not apply.
 ///
 /// ```no_run
-/// use thrift_runtime::rpc::blocking::ClientOptions;
+/// use thrift_runtime::rpc::ClientOptions;
 /// use thrift_runtime::rpc::http::HttpConnection;
 /// use thrift_runtime::rpc::{ProtocolKind, Transport};
 ///
@@ -141,7 +141,7 @@ impl HttpConnection {
     ///
     /// ```no_run
     /// # fn run(batch: &impl thrift_runtime::ThriftWrite) -> thrift_runtime::Result<()> {
-    /// use thrift_runtime::rpc::blocking::ClientOptions;
+    /// use thrift_runtime::rpc::ClientOptions;
     /// use thrift_runtime::rpc::http::HttpConnection;
     /// use thrift_runtime::rpc::{ProtocolKind, Transport};
     ///

@@ -40,7 +40,7 @@ const READ_CHUNK: usize = 16 * 1024;
 ///
 /// ```no_run
 /// use std::net::TcpListener;
-/// use thrift_runtime::rpc::blocking::ServerOptions;
+/// use thrift_runtime::rpc::ServerOptions;
 /// use thrift_runtime::rpc::http::HttpServer;
 /// use thrift_runtime::rpc::MultiplexedProcessor;
 ///

@@ -35,7 +35,7 @@ const MAX_IDLE: usize = 32;
 /// ```no_run
 /// # async fn run() -> thrift_runtime::Result<()> {
 /// use thrift_runtime::rpc::http::HttpClient;
-/// use thrift_runtime::rpc::asynchronous::ClientOptions;
+/// use thrift_runtime::rpc::ClientOptions;
 /// use thrift_runtime::rpc::{ProtocolKind, Transport};
 ///
 /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);

@@ -202,7 +202,7 @@ where
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
 /// use thrift_runtime::rpc::http;
-/// use thrift_runtime::rpc::asynchronous::ServerOptions;
+/// use thrift_runtime::rpc::ServerOptions;
 /// use thrift_runtime::rpc::AsyncMultiplexedProcessor;
 ///
 /// let listener = tokio::net::TcpListener::bind("0.0.0.0:9090").await?;
