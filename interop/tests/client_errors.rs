@@ -19,13 +19,8 @@ use thrift_runtime::rpc::layers::ServiceChannel;
 use thrift_runtime::rpc::{asynchronous, ProtocolKind, Transport};
 use thrift_runtime::{ApplicationExceptionKind, ErrorKind};
 
-/// An address where nothing listens (bound, then closed).
-fn refusing() -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    drop(listener);
-    addr
-}
+mod support;
+use support::refusing;
 
 /// A "server" that reads calls and never answers.
 fn silent() -> SocketAddr {

@@ -2,7 +2,7 @@
 //! that waits and then times out, reconnecting after the server went away, and sticky
 //! failover to the next endpoint, with retries only when asked for. Blocking and async.
 
-use std::net::{SocketAddr, TcpListener};
+use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use thrift_interop::types::{
@@ -11,6 +11,9 @@ use thrift_interop::types::{
 use thrift_runtime::rpc::blocking::{ClientOptions, Pool, Server, ServerHandle, ServerOptions};
 use thrift_runtime::rpc::{asynchronous, PoolOptions, ProtocolKind, Transport};
 use thrift_runtime::ErrorKind;
+
+mod support;
+use support::refusing;
 
 /// Answers `secondtest_string(thing)` with `"name:thing"`, so a test sees which server
 /// answered.
@@ -27,14 +30,6 @@ fn serve(name: &'static str) -> ServerHandle {
     Server::new(ServerOptions::default())
         .spawn(listener, SecondServiceProcessor::new(Named(name)))
         .unwrap()
-}
-
-/// An address where nothing listens (bound, then closed).
-fn refusing() -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    drop(listener);
-    addr
 }
 
 fn framed() -> ClientOptions {

@@ -161,18 +161,6 @@ fn main() -> std::io::Result<()> {
     }
 }
 
-fn serve_blocking(listener: impl blocking::Listener, multiplexed: bool) -> std::io::Result<()> {
-    let server = Server::new(ServerOptions::default());
-    if multiplexed {
-        let mut processor = MultiplexedProcessor::new();
-        processor.register("ThriftTest", ThriftTestProcessor::new(TestHandler));
-        processor.register("SecondService", SecondServiceProcessor::new(SecondHandler));
-        server.serve(listener, processor)
-    } else {
-        server.serve(listener, ThriftTestProcessor::new(TestHandler))
-    }
-}
-
 /// `--transport udp`: ThriftTest's oneway calls, one per datagram (any protocol, detected),
 /// each announced as `received testOneway(N)` before it is handled.
 fn serve_udp(addr: &str, asynchronous: bool) -> std::io::Result<()> {
@@ -235,62 +223,64 @@ impl<P: AsyncProcessor> AsyncProcessor for Announce<P> {
     }
 }
 
+/// ThriftTest alone, or (`--multiplexed`) ThriftTest and SecondService by name; without
+/// `--multiplexed`, calls go to ThriftTest with no service name.
+fn blocking_processor(multiplexed: bool) -> MultiplexedProcessor {
+    let mut processor = MultiplexedProcessor::new();
+    if multiplexed {
+        processor.register("ThriftTest", ThriftTestProcessor::new(TestHandler));
+        processor.register("SecondService", SecondServiceProcessor::new(SecondHandler));
+    } else {
+        processor.set_default(ThriftTestProcessor::new(TestHandler));
+    }
+    processor
+}
+
+/// [`blocking_processor`], async.
+fn async_processor(multiplexed: bool) -> AsyncMultiplexedProcessor {
+    let mut processor = AsyncMultiplexedProcessor::new();
+    if multiplexed {
+        processor.register("ThriftTest", ThriftTestAsyncProcessor::new(TestHandler));
+        processor.register(
+            "SecondService",
+            SecondServiceAsyncProcessor::new(SecondHandler),
+        );
+    } else {
+        processor.set_default(ThriftTestAsyncProcessor::new(TestHandler));
+    }
+    processor
+}
+
+fn serve_blocking(listener: impl blocking::Listener, multiplexed: bool) -> std::io::Result<()> {
+    Server::new(ServerOptions::default()).serve(listener, blocking_processor(multiplexed))
+}
+
 fn serve_http_blocking(
     listener: impl blocking::Listener,
     multiplexed: bool,
 ) -> std::io::Result<()> {
-    let server = http::HttpServer::new(ServerOptions::default());
-    if multiplexed {
-        let mut processor = MultiplexedProcessor::new();
-        processor.register("ThriftTest", ThriftTestProcessor::new(TestHandler));
-        processor.register("SecondService", SecondServiceProcessor::new(SecondHandler));
-        server.serve(listener, processor)
-    } else {
-        server.serve(listener, ThriftTestProcessor::new(TestHandler))
-    }
+    http::HttpServer::new(ServerOptions::default()).serve(listener, blocking_processor(multiplexed))
 }
 
 async fn serve_http(
     listener: impl asynchronous::Listener,
     multiplexed: bool,
 ) -> std::io::Result<()> {
-    let options = ServerOptions::default();
     let forever = std::future::pending();
-    if multiplexed {
-        let mut processor = AsyncMultiplexedProcessor::new();
-        processor.register("ThriftTest", ThriftTestAsyncProcessor::new(TestHandler));
-        processor.register(
-            "SecondService",
-            SecondServiceAsyncProcessor::new(SecondHandler),
-        );
-        http::serve(listener, processor, options, forever).await
-    } else {
-        http::serve(
-            listener,
-            ThriftTestAsyncProcessor::new(TestHandler),
-            options,
-            forever,
-        )
-        .await
-    }
+    http::serve(
+        listener,
+        async_processor(multiplexed),
+        ServerOptions::default(),
+        forever,
+    )
+    .await
 }
 
 async fn serve_async(
     listener: impl asynchronous::Listener,
     multiplexed: bool,
 ) -> std::io::Result<()> {
-    let server = asynchronous::Server::new(ServerOptions::default());
-    if multiplexed {
-        let mut processor = AsyncMultiplexedProcessor::new();
-        processor.register("ThriftTest", ThriftTestAsyncProcessor::new(TestHandler));
-        processor.register(
-            "SecondService",
-            SecondServiceAsyncProcessor::new(SecondHandler),
-        );
-        server.serve(listener, processor).await
-    } else {
-        server
-            .serve(listener, ThriftTestAsyncProcessor::new(TestHandler))
-            .await
-    }
+    asynchronous::Server::new(ServerOptions::default())
+        .serve(listener, async_processor(multiplexed))
+        .await
 }

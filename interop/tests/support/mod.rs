@@ -1,6 +1,8 @@
-//! What the TLS and HTTP tests share: certificates made with rcgen.
+//! What the interop tests share: certificates made with rcgen, an address where nothing
+//! listens.
 #![allow(dead_code)]
 
+use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -93,4 +95,12 @@ fn authority(name: &str) -> (Certificate, KeyPair) {
     params.distinguished_name.push(DnType::CommonName, name);
     let cert = params.self_signed(&key).unwrap();
     (cert, key)
+}
+
+/// An address where nothing listens (bound, then closed).
+pub fn refusing() -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    addr
 }
