@@ -22,6 +22,8 @@ done
 cargo clippy -p thrift-codegen -p thrift-parser --lib --locked -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features --locked --quiet
 cargo test --workspace --all-features --locked
+# The three published crates package and build from their .crate files alone.
+./scripts/package.sh
 # The README's first quick-start command.
 cargo run --quiet --locked -p thrift-examples >/dev/null
 # The examples that run on their own (each starts the stand-in servers it calls).

@@ -121,3 +121,8 @@ pub enum Collections {
     /// `RandomState` unless `Builder::hasher` (`--hasher`) names another.
     Hash,
 }
+
+/// The crate's README, whose examples are compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

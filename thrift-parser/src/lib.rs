@@ -79,3 +79,8 @@ pub fn check_files<P: AsRef<std::path::Path>>(loader: &Loader, roots: &[P]) -> C
         diagnostics,
     }
 }
+
+/// The crate's README, whose examples are compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

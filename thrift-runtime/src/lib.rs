@@ -231,3 +231,8 @@ pub use wire::{
 
 #[cfg(test)]
 mod tests;
+
+/// The crate's README, whose examples are compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
