@@ -52,7 +52,7 @@ impl<O: Output> CompactWriter<O> {
     #[inline(always)]
     fn short_header(&mut self, ct: u8, id: i16, prev_id: Option<i16>) -> Option<u64> {
         debug_assert!(
-            prev_id.map_or(true, |prev| prev == self.last_field_id),
+            prev_id.is_none_or(|prev| prev == self.last_field_id),
             "wrong previous field id"
         );
         let delta = short_delta(id, prev_id.unwrap_or(self.last_field_id))?;

@@ -145,7 +145,7 @@ impl<'a> MessageRead<'a> {
             .probe
             .window(buf)
             .and_then(|window| now.checked_add(window));
-        let window = window_end.is_some_and(|w| deadline.map_or(true, |d| w < d));
+        let window = window_end.is_some_and(|w| deadline.is_none_or(|d| w < d));
         Ok(NextRead {
             until: if window { window_end } else { deadline },
             between_messages,

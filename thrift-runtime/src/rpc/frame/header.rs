@@ -243,7 +243,7 @@ pub(super) fn begin(out: &mut Vec<u8>, framing: Framing, seq: i32, headers: &[(S
             out.extend_from_slice(value.as_bytes());
         }
     }
-    while (out.len() - header_start) % 4 != 0 {
+    while !(out.len() - header_start).is_multiple_of(4) {
         out.push(0);
     }
     // Headers too large for the size field are refused by `end`.
