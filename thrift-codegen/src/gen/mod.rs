@@ -67,9 +67,13 @@ pub fn module_code(m: &Model<'_>, file: FileId) -> String {
         });
     }
     let path = &m.runtime_path;
+    let contract = RUNTIME_CONTRACT;
     let tokens = quote! {
         #[allow(unused_imports)]
         use #path as __rt;
+        // Fails the build, saying why, when the runtime is not the version this generator
+        // writes for.
+        const _: () = __rt::__codegen::require(#contract);
         #(#items)*
     };
     let syntax: syn::File = match syn::parse2(tokens.clone()) {
@@ -80,3 +84,7 @@ pub fn module_code(m: &Model<'_>, file: FileId) -> String {
     };
     prettyplease::unparse(&syntax)
 }
+
+/// The `thrift_runtime::__codegen::CONTRACT` this generator writes code for (the two crates
+/// are released together; see the README's version policy).
+pub(crate) const RUNTIME_CONTRACT: u32 = 1;

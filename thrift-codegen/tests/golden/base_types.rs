@@ -5,6 +5,7 @@ pub mod base_types {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 /// Every base type, with each requiredness.
 #[derive(Debug, Clone, PartialEq, PartialOrd, Default)]
 pub struct BaseTypes {

@@ -5,6 +5,7 @@ pub mod containers {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Containers {
     pub matrix: ::std::vec::Vec<::std::vec::Vec<i32>>,

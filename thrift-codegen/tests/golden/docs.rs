@@ -5,6 +5,7 @@ pub mod docs {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 /// ```text
 /// A struct with a doc comment of several paragraphs.
 ///

@@ -5,6 +5,7 @@ pub mod exceptions {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NotFound {
     pub message: ::std::string::String,

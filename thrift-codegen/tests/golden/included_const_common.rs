@@ -5,6 +5,7 @@ pub mod included_const_common {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 pub const DEFAULT_TITLE: &str = "untitled";
 pub const DEFAULT_PAGES: i32 = 10;
 pub static DEFAULT_TAGS: ::std::sync::LazyLock<::std::vec::Vec<::std::string::String>> = ::std::sync::LazyLock::new(||

@@ -5,6 +5,7 @@ pub mod mappings {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 pub type Counts = ::std::collections::BTreeMap<::std::string::String, i32>;
 pub type Name = ::std::string::String;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

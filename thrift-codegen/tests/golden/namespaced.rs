@@ -7,6 +7,7 @@ pub mod org {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Request {
     pub header: super::common::Header,
@@ -153,6 +154,7 @@ impl ::std::convert::From<RequestRef<'_>> for Request {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Header {
     pub trace_id: ::std::string::String,

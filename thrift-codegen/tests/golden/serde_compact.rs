@@ -5,6 +5,7 @@ pub mod serde {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Color(pub i32);
 impl ::std::default::Default for Color {

@@ -5,6 +5,7 @@ pub mod services {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 pub type Alias = super::services_base::Oops;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Busy {
@@ -2961,6 +2962,7 @@ pub mod services_base {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Oops {
     pub why: ::std::string::String,

@@ -5,6 +5,7 @@ pub mod typedefs {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 pub type Id = i64;
 pub type Ids = ::std::vec::Vec<Id>;
 pub type Index = ::std::collections::BTreeMap<::std::string::String, Ids>;

@@ -5,6 +5,7 @@ pub mod unknown_fields {
 
 #[allow(unused_imports)]
 use ::thrift_runtime as __rt;
+const _: () = __rt::__codegen::require(1u32);
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[derive(__rt::serde::Serialize, __rt::serde::Deserialize)]
 #[serde(crate = "__rt::serde")]
