@@ -71,7 +71,8 @@
 //! (`r#type`), and `self`, `Self`, `super`, `crate` get a `_` suffix; names that clash after
 //! conversion get `_2`, `_3`… in declaration order.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod builder;
 #[cfg(feature = "cli")]

@@ -15,7 +15,8 @@
 //! `check` (semantic rules → [`Diagnostic`]s). Nothing panics on bad input: every problem is a
 //! diagnostic located by a [`Span`].
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The checked-in pest parser (`syntax/grammar.rs`) names `::alloc`.
 extern crate alloc;

@@ -174,7 +174,8 @@
 // `output::extend_words`, where storing two words straight into a `Vec`'s spare
 // capacity is measured to pay (see there).
 #![deny(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod application;
 pub mod binary;
