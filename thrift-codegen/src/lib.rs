@@ -16,7 +16,8 @@
 //! `place.encode_to_vec::<Compact>()`; see `thrift_runtime`). An IDL error fails the build with
 //! every diagnostic, located, as `thrift-codegen check` prints them.
 //!
-//! The command line (`cargo install --path thrift-codegen --features cli`):
+//! The command line (`cargo install --locked thrift-codegen --features cli`, or `--path
+//! thrift-codegen` in a checkout):
 //!
 //! ```text
 //! thrift-codegen check -I idl idl/tutorial.thrift          # every error and warning
