@@ -6,7 +6,7 @@
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     thrift_codegen::Builder::new()
 //!         .include_dir("idl")
-//!         .compile(["idl/tutorial.thrift"])?; // writes to OUT_DIR, emits rerun-if-changed
+//!         .compile(["idl/tutorial.thrift"])?; // writes OUT_DIR/thrift.rs and OUT_DIR/thrift/
 //!     Ok(())
 //! }
 //! ```
@@ -27,7 +27,7 @@
 //! - From `build.rs`: [`Builder`] (include dirs, output dir, `cargo:rerun-if-changed`, runtime
 //!   path), or [`Builder::generate`] for the files in memory.
 //! - From the command line: the `thrift-codegen` binary (feature `cli`:
-//!   `cargo install --path thrift-codegen --features cli`).
+//!   `cargo install --locked --path thrift-codegen --features cli`).
 //!
 //! # The Rust mapping
 //!
