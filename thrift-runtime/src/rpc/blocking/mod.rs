@@ -74,7 +74,8 @@ impl Connection<TcpStream> {
         addr: impl ToSocketAddrs + std::fmt::Debug,
         options: ClientOptions,
     ) -> Result<Self> {
-        let stream = connect_tcp(&addr, options.timeout)?;
+        let stream = connect_tcp(&addr, options.timeout)
+            .map_err(|e| Error::connect(super::options::address_text(&addr), e))?;
         stream.set_nodelay(true)?;
         stream.set_read_timeout(options.timeout)?;
         stream.set_write_timeout(options.timeout)?;
@@ -97,14 +98,13 @@ impl Connection<std::os::unix::net::UnixStream> {
 }
 
 /// Connects to the first address `addr` resolves to that answers, each within `timeout`;
-/// errors name `addr` as given.
+/// the error is the last address's (the caller names what it was given).
 pub(crate) fn connect_tcp(
-    addr: &(impl ToSocketAddrs + std::fmt::Debug),
+    addr: &impl ToSocketAddrs,
     timeout: Option<Duration>,
-) -> Result<TcpStream> {
-    let fail = |e| Error::connect(super::options::address_text(addr), e);
+) -> io::Result<TcpStream> {
     let mut last = None;
-    for resolved in addr.to_socket_addrs().map_err(fail)? {
+    for resolved in addr.to_socket_addrs()? {
         let attempt = match timeout {
             Some(limit) => TcpStream::connect_timeout(&resolved, limit),
             None => TcpStream::connect(resolved),
@@ -114,12 +114,12 @@ pub(crate) fn connect_tcp(
             Err(e) => last = Some(e),
         }
     }
-    Err(fail(last.unwrap_or_else(|| {
+    Err(last.unwrap_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
             "the name resolves to no address",
         )
-    })))
+    }))
 }
 
 impl<S: Read + Write> Connection<S> {
@@ -393,8 +393,17 @@ impl Server {
         listener: L,
         processor: P,
     ) -> io::Result<()> {
-        let stop = Arc::new(AtomicBool::new(false));
-        self.run(listener, serve_with(processor), stop);
+        self.serve_with(listener, serve_with(processor))
+    }
+
+    /// Serves on `listener` until the process ends, each connection with `serve` (see
+    /// [`Server::spawn_with`]).
+    pub(crate) fn serve_with<L: Listener>(
+        self,
+        listener: L,
+        serve: ServeConnection<L::Stream>,
+    ) -> io::Result<()> {
+        self.run(listener, serve, Arc::new(AtomicBool::new(false)));
         Ok(())
     }
 
@@ -432,7 +441,7 @@ impl Server {
     }
 
     /// Serves on `listener` until stopped, each connection with `serve`.
-    pub(crate) fn run<L: Listener>(
+    fn run<L: Listener>(
         self,
         listener: L,
         serve: ServeConnection<L::Stream>,

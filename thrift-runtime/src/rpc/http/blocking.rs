@@ -168,14 +168,9 @@ impl HttpConnection {
 
     fn connect(&self) -> Result<Box<dyn Stream>> {
         let address = (self.url.host.as_str(), self.url.port);
-        let tcp = connect_tcp(&address, self.options.timeout).map_err(|e| match e.io_error() {
-            // Named by the URL, as given.
-            Some(io) => Error::connect(
-                self.text.as_str(),
-                io::Error::new(io.kind(), io.to_string()),
-            ),
-            None => e,
-        })?;
+        // A failure names the URL, as given.
+        let tcp = connect_tcp(&address, self.options.timeout)
+            .map_err(|e| Error::connect(self.text.as_str(), e))?;
         tcp.set_nodelay(true)?;
         tcp.set_read_timeout(self.options.timeout)?;
         tcp.set_write_timeout(self.options.timeout)?;

@@ -69,9 +69,7 @@ impl HttpServer {
         listener: L,
         processor: P,
     ) -> io::Result<()> {
-        let stop = Arc::new(AtomicBool::new(false));
-        Server::new(self.options).run(listener, serve_with(processor), stop);
-        Ok(())
+        Server::new(self.options).serve_with(listener, serve_with(processor))
     }
 
     /// Serves on `listener` in the background; dropping the handle (or
