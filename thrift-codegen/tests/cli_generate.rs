@@ -127,7 +127,7 @@ fn runtime_path_is_configurable() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     // Each module imports the runtime from that path once, and names it through the import.
     assert!(
-        stdout.contains("use crate::rt as __rt;")
+        stdout.contains("use crate::rt::__codegen as __rt;")
             && stdout.contains("__rt::ThriftWrite")
             && !stdout.contains("thrift_runtime"),
         "{stdout}"

@@ -70,10 +70,10 @@ pub fn module_code(m: &Model<'_>, file: FileId) -> String {
     let contract = RUNTIME_CONTRACT;
     let tokens = quote! {
         #[allow(unused_imports)]
-        use #path as __rt;
+        use #path::__codegen as __rt;
         // Fails the build, saying why, when the runtime is not the version this generator
         // writes for.
-        const _: () = __rt::__codegen::require(#contract);
+        const _: () = __rt::require(#contract);
         #(#items)*
     };
     let syntax: syn::File = match syn::parse2(tokens.clone()) {

@@ -39,9 +39,9 @@ pub enum Resolved<'p> {
 pub struct Model<'p> {
     pub program: &'p Program,
     /// How generated code names the runtime: `__rt`, which every module imports (as
-    /// `use ::thrift_runtime as __rt;`, see [`Model::runtime_path`]): the runtime is named on
-    /// almost every line, and the short name keeps the output a third smaller than the full
-    /// path would.
+    /// `use ::thrift_runtime::__codegen as __rt;`, see [`Model::runtime_path`]): the runtime
+    /// is named on almost every line, and the short name keeps the output a third smaller than
+    /// the full path would. `__codegen` is the one module of the runtime generated code names.
     pub runtime: TokenStream,
     /// The runtime's path: `::thrift_runtime` unless configured otherwise.
     pub runtime_path: TokenStream,
