@@ -160,3 +160,29 @@ fn generated_code_has_no_unsafe() {
         scan(tokens, &fixture);
     }
 }
+
+/// Generated code names the runtime only through `__rt`, the one import of
+/// `thrift_runtime::__codegen` (the contract between generator and runtime): no other path
+/// into `thrift_runtime` appears, in any fixture and mapping (prose in doc comments may
+/// name the crate; their links go through `__rt`).
+#[test]
+fn generated_code_names_the_runtime_through_codegen_only() {
+    for (fixture, builder, _) in cases() {
+        let code = single_file(&builder.generate([&fixture]).unwrap());
+        let mentions: Vec<&str> = code
+            .lines()
+            .filter(|line| {
+                let doc = line.trim_start().starts_with("///");
+                line.contains("thrift_runtime") && (!doc || line.contains("](thrift_runtime"))
+            })
+            .collect();
+        assert!(
+            !mentions.is_empty()
+                && mentions
+                    .iter()
+                    .all(|line| line.trim() == "use ::thrift_runtime::__codegen as __rt;"),
+            "{}: the runtime named outside the __codegen import: {mentions:?}",
+            fixture.display()
+        );
+    }
+}

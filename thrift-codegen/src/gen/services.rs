@@ -855,15 +855,15 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
     let async_trait_doc = format!(
         " The handler of `{idl}`, async: implement it and serve it with [`{async_processor}`]."
     );
-    let client_doc = format!(" A blocking client of `{idl}` over a [`Channel`]({}::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).", "thrift_runtime");
-    let async_client_doc = format!(" An async client of `{idl}` over an [`AsyncChannel`]({}::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.", "thrift_runtime");
+    // Links go through `__rt`, the module's import of the runtime, so that they resolve
+    // whatever `Builder::runtime_path` is.
+    let client_doc = format!(" A blocking client of `{idl}` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).");
+    let async_client_doc = format!(" An async client of `{idl}` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.");
     let processor_doc = format!(
-        " Serves `{idl}` with a blocking handler (a [`Processor`]({}::rpc::Processor)).",
-        "thrift_runtime"
+        " Serves `{idl}` with a blocking handler (a [`Processor`](__rt::rpc::Processor))."
     );
     let async_processor_doc = format!(
-        " Serves `{idl}` with an async handler (an [`AsyncProcessor`]({}::rpc::AsyncProcessor)).",
-        "thrift_runtime"
+        " Serves `{idl}` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor))."
     );
     let dispatch_doc = format!(" Serves `call` with `handler` if it names a function of `{idl}` (or of a service it extends); `false` if it names none.");
     quote! {

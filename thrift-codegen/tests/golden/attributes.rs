@@ -1424,7 +1424,7 @@ pub async fn dispatch_namer_async<H: NamerAsync + ?Sized>(
     }
     ::std::result::Result::Ok(true)
 }
-/// Serves `Renamer` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+/// Serves `Renamer` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).
 #[derive(Debug, Clone, Default)]
 pub struct NamerProcessor<H> {
     handler: H,
@@ -1452,7 +1452,7 @@ impl<H: Namer> __rt::rpc::Processor for NamerProcessor<H> {
         }
     }
 }
-/// Serves `Renamer` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+/// Serves `Renamer` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor)).
 #[derive(Debug, Clone, Default)]
 pub struct NamerAsyncProcessor<H> {
     handler: H,
@@ -1480,7 +1480,7 @@ impl<H: NamerAsync> __rt::rpc::AsyncProcessor for NamerAsyncProcessor<H> {
         }
     }
 }
-/// A blocking client of `Renamer` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+/// A blocking client of `Renamer` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
 #[derive(Debug, Clone)]
 pub struct NamerClient<C> {
     channel: C,
@@ -1513,7 +1513,7 @@ impl<C: __rt::rpc::Channel> NamerClient<C> {
         result.into_outcome()
     }
 }
-/// An async client of `Renamer` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+/// An async client of `Renamer` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct NamerAsyncClient<C> {
     channel: C,

@@ -464,7 +464,7 @@ pub async fn dispatch_lookup_async<H: LookupAsync + ?Sized>(
     }
     ::std::result::Result::Ok(true)
 }
-/// Serves `Lookup` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+/// Serves `Lookup` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).
 #[derive(Debug, Clone, Default)]
 pub struct LookupProcessor<H> {
     handler: H,
@@ -492,7 +492,7 @@ impl<H: Lookup> __rt::rpc::Processor for LookupProcessor<H> {
         }
     }
 }
-/// Serves `Lookup` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+/// Serves `Lookup` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor)).
 #[derive(Debug, Clone, Default)]
 pub struct LookupAsyncProcessor<H> {
     handler: H,
@@ -520,7 +520,7 @@ impl<H: LookupAsync> __rt::rpc::AsyncProcessor for LookupAsyncProcessor<H> {
         }
     }
 }
-/// A blocking client of `Lookup` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+/// A blocking client of `Lookup` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
 #[derive(Debug, Clone)]
 pub struct LookupClient<C> {
     channel: C,
@@ -554,7 +554,7 @@ impl<C: __rt::rpc::Channel> LookupClient<C> {
         result.into_outcome()
     }
 }
-/// An async client of `Lookup` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+/// An async client of `Lookup` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct LookupAsyncClient<C> {
     channel: C,

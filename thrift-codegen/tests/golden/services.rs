@@ -336,7 +336,7 @@ pub async fn dispatch_empty_async<H: EmptyAsync + ?Sized>(
     let _ = (handler, call, out);
     ::std::result::Result::Ok(false)
 }
-/// Serves `Empty` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+/// Serves `Empty` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).
 #[derive(Debug, Clone, Default)]
 pub struct EmptyProcessor<H> {
     handler: H,
@@ -364,7 +364,7 @@ impl<H: Empty> __rt::rpc::Processor for EmptyProcessor<H> {
         }
     }
 }
-/// Serves `Empty` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+/// Serves `Empty` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor)).
 #[derive(Debug, Clone, Default)]
 pub struct EmptyAsyncProcessor<H> {
     handler: H,
@@ -392,7 +392,7 @@ impl<H: EmptyAsync> __rt::rpc::AsyncProcessor for EmptyAsyncProcessor<H> {
         }
     }
 }
-/// A blocking client of `Empty` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+/// A blocking client of `Empty` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
 #[derive(Debug, Clone)]
 pub struct EmptyClient<C> {
     channel: C,
@@ -415,7 +415,7 @@ impl<C: __rt::rpc::Channel> EmptyClient<C> {
         self.channel
     }
 }
-/// An async client of `Empty` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+/// An async client of `Empty` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct EmptyAsyncClient<C> {
     channel: C,
@@ -454,7 +454,7 @@ pub async fn dispatch_child_of_empty_async<H: ChildOfEmptyAsync + ?Sized>(
 ) -> __rt::Result<bool> {
     dispatch_empty_async(handler, call, out).await
 }
-/// Serves `ChildOfEmpty` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+/// Serves `ChildOfEmpty` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).
 #[derive(Debug, Clone, Default)]
 pub struct ChildOfEmptyProcessor<H> {
     handler: H,
@@ -482,7 +482,7 @@ impl<H: ChildOfEmpty> __rt::rpc::Processor for ChildOfEmptyProcessor<H> {
         }
     }
 }
-/// Serves `ChildOfEmpty` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+/// Serves `ChildOfEmpty` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor)).
 #[derive(Debug, Clone, Default)]
 pub struct ChildOfEmptyAsyncProcessor<H> {
     handler: H,
@@ -512,7 +512,7 @@ impl<H: ChildOfEmptyAsync> __rt::rpc::AsyncProcessor for ChildOfEmptyAsyncProces
         }
     }
 }
-/// A blocking client of `ChildOfEmpty` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+/// A blocking client of `ChildOfEmpty` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
 #[derive(Debug, Clone)]
 pub struct ChildOfEmptyClient<C> {
     channel: C,
@@ -535,7 +535,7 @@ impl<C: __rt::rpc::Channel> ChildOfEmptyClient<C> {
         self.channel
     }
 }
-/// An async client of `ChildOfEmpty` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+/// An async client of `ChildOfEmpty` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct ChildOfEmptyAsyncClient<C> {
     channel: C,
@@ -1459,7 +1459,7 @@ pub async fn dispatch_store_async<H: StoreAsync + ?Sized>(
     }
     ::std::result::Result::Ok(true)
 }
-/// Serves `Store` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+/// Serves `Store` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).
 #[derive(Debug, Clone, Default)]
 pub struct StoreProcessor<H> {
     handler: H,
@@ -1487,7 +1487,7 @@ impl<H: Store> __rt::rpc::Processor for StoreProcessor<H> {
         }
     }
 }
-/// Serves `Store` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+/// Serves `Store` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor)).
 #[derive(Debug, Clone, Default)]
 pub struct StoreAsyncProcessor<H> {
     handler: H,
@@ -1515,7 +1515,7 @@ impl<H: StoreAsync> __rt::rpc::AsyncProcessor for StoreAsyncProcessor<H> {
         }
     }
 }
-/// A blocking client of `Store` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+/// A blocking client of `Store` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
 #[derive(Debug, Clone)]
 pub struct StoreClient<C> {
     channel: C,
@@ -1619,7 +1619,7 @@ impl<C: __rt::rpc::Channel> StoreClient<C> {
         result.into_outcome()
     }
 }
-/// An async client of `Store` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+/// An async client of `Store` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct StoreAsyncClient<C> {
     channel: C,
@@ -1870,7 +1870,7 @@ pub async fn dispatch_events_async<H: EventsAsync + ?Sized>(
     }
     ::std::result::Result::Ok(true)
 }
-/// Serves `Events` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+/// Serves `Events` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).
 #[derive(Debug, Clone, Default)]
 pub struct EventsProcessor<H> {
     handler: H,
@@ -1898,7 +1898,7 @@ impl<H: Events> __rt::rpc::Processor for EventsProcessor<H> {
         }
     }
 }
-/// Serves `Events` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+/// Serves `Events` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor)).
 #[derive(Debug, Clone, Default)]
 pub struct EventsAsyncProcessor<H> {
     handler: H,
@@ -1926,7 +1926,7 @@ impl<H: EventsAsync> __rt::rpc::AsyncProcessor for EventsAsyncProcessor<H> {
         }
     }
 }
-/// A blocking client of `Events` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+/// A blocking client of `Events` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
 #[derive(Debug, Clone)]
 pub struct EventsClient<C> {
     channel: C,
@@ -1957,7 +1957,7 @@ impl<C: __rt::rpc::Channel> EventsClient<C> {
         self.channel.call_oneway("flush", &EventsFlushArgs {})
     }
 }
-/// An async client of `Events` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+/// An async client of `Events` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct EventsAsyncClient<C> {
     channel: C,
@@ -2369,7 +2369,7 @@ pub async fn dispatch_clash_async<H: ClashAsync + ?Sized>(
     }
     ::std::result::Result::Ok(true)
 }
-/// Serves `Clash` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+/// Serves `Clash` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).
 #[derive(Debug, Clone, Default)]
 pub struct ClashProcessor<H> {
     handler: H,
@@ -2397,7 +2397,7 @@ impl<H: Clash> __rt::rpc::Processor for ClashProcessor<H> {
         }
     }
 }
-/// Serves `Clash` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+/// Serves `Clash` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor)).
 #[derive(Debug, Clone, Default)]
 pub struct ClashAsyncProcessor<H> {
     handler: H,
@@ -2425,7 +2425,7 @@ impl<H: ClashAsync> __rt::rpc::AsyncProcessor for ClashAsyncProcessor<H> {
         }
     }
 }
-/// A blocking client of `Clash` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+/// A blocking client of `Clash` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
 #[derive(Debug, Clone)]
 pub struct ClashClient<C> {
     channel: C,
@@ -2462,7 +2462,7 @@ impl<C: __rt::rpc::Channel> ClashClient<C> {
         result.into_outcome()
     }
 }
-/// An async client of `Clash` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+/// An async client of `Clash` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct ClashAsyncClient<C> {
     channel: C,
@@ -2525,7 +2525,7 @@ pub async fn dispatch_clash2_async<H: Clash2Async + ?Sized>(
     let _ = (handler, call, out);
     ::std::result::Result::Ok(false)
 }
-/// Serves `clash` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+/// Serves `clash` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).
 #[derive(Debug, Clone, Default)]
 pub struct Clash2Processor<H> {
     handler: H,
@@ -2553,7 +2553,7 @@ impl<H: Clash2> __rt::rpc::Processor for Clash2Processor<H> {
         }
     }
 }
-/// Serves `clash` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+/// Serves `clash` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor)).
 #[derive(Debug, Clone, Default)]
 pub struct Clash2AsyncProcessor<H> {
     handler: H,
@@ -2581,7 +2581,7 @@ impl<H: Clash2Async> __rt::rpc::AsyncProcessor for Clash2AsyncProcessor<H> {
         }
     }
 }
-/// A blocking client of `clash` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+/// A blocking client of `clash` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
 #[derive(Debug, Clone)]
 pub struct Clash2Client<C> {
     channel: C,
@@ -2604,7 +2604,7 @@ impl<C: __rt::rpc::Channel> Clash2Client<C> {
         self.channel
     }
 }
-/// An async client of `clash` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+/// An async client of `clash` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct Clash2AsyncClient<C> {
     channel: C,
@@ -2803,7 +2803,7 @@ pub async fn dispatch_clash_child_async<H: ClashChildAsync + ?Sized>(
     }
     ::std::result::Result::Ok(true)
 }
-/// Serves `ClashChild` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+/// Serves `ClashChild` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).
 #[derive(Debug, Clone, Default)]
 pub struct ClashChildProcessor<H> {
     handler: H,
@@ -2831,7 +2831,7 @@ impl<H: ClashChild> __rt::rpc::Processor for ClashChildProcessor<H> {
         }
     }
 }
-/// Serves `ClashChild` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+/// Serves `ClashChild` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor)).
 #[derive(Debug, Clone, Default)]
 pub struct ClashChildAsyncProcessor<H> {
     handler: H,
@@ -2861,7 +2861,7 @@ impl<H: ClashChildAsync> __rt::rpc::AsyncProcessor for ClashChildAsyncProcessor<
         }
     }
 }
-/// A blocking client of `ClashChild` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+/// A blocking client of `ClashChild` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
 #[derive(Debug, Clone)]
 pub struct ClashChildClient<C> {
     channel: C,
@@ -2905,7 +2905,7 @@ impl<C: __rt::rpc::Channel> ClashChildClient<C> {
         result.into_outcome()
     }
 }
-/// An async client of `ClashChild` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+/// An async client of `ClashChild` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct ClashChildAsyncClient<C> {
     channel: C,
@@ -3460,7 +3460,7 @@ pub async fn dispatch_base_async<H: BaseAsync + ?Sized>(
     }
     ::std::result::Result::Ok(true)
 }
-/// Serves `Base` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+/// Serves `Base` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).
 #[derive(Debug, Clone, Default)]
 pub struct BaseProcessor<H> {
     handler: H,
@@ -3488,7 +3488,7 @@ impl<H: Base> __rt::rpc::Processor for BaseProcessor<H> {
         }
     }
 }
-/// Serves `Base` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+/// Serves `Base` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor)).
 #[derive(Debug, Clone, Default)]
 pub struct BaseAsyncProcessor<H> {
     handler: H,
@@ -3516,7 +3516,7 @@ impl<H: BaseAsync> __rt::rpc::AsyncProcessor for BaseAsyncProcessor<H> {
         }
     }
 }
-/// A blocking client of `Base` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+/// A blocking client of `Base` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
 #[derive(Debug, Clone)]
 pub struct BaseClient<C> {
     channel: C,
@@ -3550,7 +3550,7 @@ impl<C: __rt::rpc::Channel> BaseClient<C> {
         result.into_outcome()
     }
 }
-/// An async client of `Base` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+/// An async client of `Base` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct BaseAsyncClient<C> {
     channel: C,

@@ -503,7 +503,7 @@ pub async fn dispatch_base_async<H: BaseAsync + ?Sized>(
     }
     ::std::result::Result::Ok(true)
 }
-/// Serves `Base` with a blocking handler (a [`Processor`](thrift_runtime::rpc::Processor)).
+/// Serves `Base` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).
 #[derive(Debug, Clone, Default)]
 pub struct BaseProcessor<H> {
     handler: H,
@@ -531,7 +531,7 @@ impl<H: Base> __rt::rpc::Processor for BaseProcessor<H> {
         }
     }
 }
-/// Serves `Base` with an async handler (an [`AsyncProcessor`](thrift_runtime::rpc::AsyncProcessor)).
+/// Serves `Base` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor)).
 #[derive(Debug, Clone, Default)]
 pub struct BaseAsyncProcessor<H> {
     handler: H,
@@ -559,7 +559,7 @@ impl<H: BaseAsync> __rt::rpc::AsyncProcessor for BaseAsyncProcessor<H> {
         }
     }
 }
-/// A blocking client of `Base` over a [`Channel`](thrift_runtime::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
+/// A blocking client of `Base` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).
 #[derive(Debug, Clone)]
 pub struct BaseClient<C> {
     channel: C,
@@ -593,7 +593,7 @@ impl<C: __rt::rpc::Channel> BaseClient<C> {
         result.into_outcome()
     }
 }
-/// An async client of `Base` over an [`AsyncChannel`](thrift_runtime::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
+/// An async client of `Base` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct BaseAsyncClient<C> {
     channel: C,
