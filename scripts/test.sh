@@ -19,8 +19,11 @@ for features in blocking,tls,sasl,udp async,tls,sasl,udp async,http; do
     cargo clippy -p thrift-runtime --lib --no-default-features --features "$features" --locked -- -D warnings
 done
 # What a build.rs user compiles: the generator and parser with their default features.
-cargo clippy -p thrift-codegen -p thrift-parser --lib --locked -- -D warnings
+cargo clippy -p thrift-codegen -p thrift-idl-parser --lib --locked -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features --locked --quiet
+# The published crates' API, documented item by item.
+RUSTDOCFLAGS="-D warnings -D missing_docs" cargo doc -p thrift-idl-parser -p thrift-runtime -p thrift-codegen \
+    --no-deps --all-features --locked --quiet
 cargo test --workspace --all-features --locked
 # The three published crates package and build from their .crate files alone.
 ./scripts/package.sh

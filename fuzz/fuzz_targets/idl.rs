@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let path = scratch();
     std::fs::write(&path, text).expect("write the input");
-    let checked = thrift_parser::check_files(&thrift_parser::Loader::new(), &[&path]);
+    let checked = thrift_idl_parser::check_files(&thrift_idl_parser::Loader::new(), &[&path]);
     let _ = checked.render_diagnostics();
     if !checked.has_errors() && text.len() <= 16 * 1024 {
         let _ = thrift_codegen::Builder::new().generate([&path]);

@@ -4,7 +4,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::TokenStream;
-use thrift_parser::{check_files, Checked, Loader};
+use thrift_idl_parser::{check_files, Checked, Loader};
 
 use crate::gen::module_code;
 use crate::model::Model;
@@ -274,7 +274,7 @@ impl Builder {
     fn extern_files(
         &self,
         checked: &Checked,
-    ) -> Result<std::collections::HashMap<thrift_parser::FileId, TokenStream>, Error> {
+    ) -> Result<std::collections::HashMap<thrift_idl_parser::FileId, TokenStream>, Error> {
         let program = &checked.program;
         self.extern_paths
             .iter()
@@ -305,7 +305,7 @@ impl Builder {
         &self,
         checked: &Checked,
         model: &mut Model<'_>,
-    ) -> Result<Vec<thrift_parser::Diagnostic>, Error> {
+    ) -> Result<Vec<thrift_idl_parser::Diagnostic>, Error> {
         use crate::model::annotations;
         let from_idl = annotations::read(model);
         let diagnostics = from_idl.diagnostics;
@@ -319,8 +319,8 @@ impl Builder {
             }
             boxes.push((id, index));
         }
-        if diagnostics.iter().any(thrift_parser::Diagnostic::is_error) {
-            return Err(Error::Idl(thrift_parser::diagnostic::render_all(
+        if diagnostics.iter().any(thrift_idl_parser::Diagnostic::is_error) {
+            return Err(Error::Idl(thrift_idl_parser::diagnostic::render_all(
                 &diagnostics,
                 &checked.program.sources,
             )));
@@ -387,7 +387,7 @@ impl Builder {
     }
 
     /// The structs whose borrowing forms are asked for: `None` for all of them.
-    fn borrow_roots(&self, checked: &Checked) -> Result<Option<Vec<thrift_parser::DefId>>, Error> {
+    fn borrow_roots(&self, checked: &Checked) -> Result<Option<Vec<thrift_idl_parser::DefId>>, Error> {
         if !self.borrowed {
             return Ok(Some(Vec::new()));
         }
@@ -502,7 +502,7 @@ impl Builder {
     fn unknown_keepers(
         &self,
         model: &Model<'_>,
-    ) -> Result<std::collections::BTreeSet<thrift_parser::DefId>, Error> {
+    ) -> Result<std::collections::BTreeSet<thrift_idl_parser::DefId>, Error> {
         let mut out = std::collections::BTreeSet::new();
         for path in &self.keep_unknown {
             let segments = crate::model::attributes::segments(path);
@@ -522,12 +522,12 @@ impl Builder {
     fn skipped_fields(
         &self,
         checked: &Checked,
-    ) -> Result<std::collections::BTreeSet<(thrift_parser::DefId, usize)>, Error> {
+    ) -> Result<std::collections::BTreeSet<(thrift_idl_parser::DefId, usize)>, Error> {
         self.skip_fields
             .iter()
             .map(|path| {
                 let (id, index, s) = field_path(checked, "skip_fields", path)?;
-                if s.kind == thrift_parser::ast::StructKind::Union {
+                if s.kind == thrift_idl_parser::ast::StructKind::Union {
                     return Err(Error::Options(format!(
                         "skip_fields: `{path}` is a field of a union; a union's fields cannot be skipped (the value would have no variant)"
                     )));
@@ -631,7 +631,7 @@ impl Builder {
         let (generated, warnings) = self.generate_checked(&checked, hasher)?;
         Ok((
             generated,
-            thrift_parser::diagnostic::render_all(&warnings, &checked.program.sources),
+            thrift_idl_parser::diagnostic::render_all(&warnings, &checked.program.sources),
         ))
     }
 
@@ -659,7 +659,7 @@ impl Builder {
         &self,
         checked: &Checked,
         hasher: Option<TokenStream>,
-    ) -> Result<(Vec<GeneratedFile>, Vec<thrift_parser::Diagnostic>), Error> {
+    ) -> Result<(Vec<GeneratedFile>, Vec<thrift_idl_parser::Diagnostic>), Error> {
         let borrow_roots = self.borrow_roots(checked)?;
         let runtime: TokenStream = self
             .runtime_path
@@ -726,7 +726,7 @@ impl Builder {
                 let path = checked
                     .program
                     .sources
-                    .path(thrift_parser::FileId(id as u32));
+                    .path(thrift_idl_parser::FileId(id as u32));
                 println!("cargo:rerun-if-changed={}", path.display());
             }
         }
@@ -771,7 +771,7 @@ impl Builder {
 /// keys (warnings), attributes that do not parse and boxes of fields that cannot be boxed
 /// (errors).
 #[cfg(feature = "cli")]
-pub(crate) fn annotation_diagnostics(checked: &Checked) -> Vec<thrift_parser::Diagnostic> {
+pub(crate) fn annotation_diagnostics(checked: &Checked) -> Vec<thrift_idl_parser::Diagnostic> {
     use crate::model::annotations;
     let model = Model::new(
         &checked.program,
@@ -790,7 +790,7 @@ fn field_path<'c>(
     checked: &'c Checked,
     call: &str,
     path: &str,
-) -> Result<(thrift_parser::DefId, usize, &'c thrift_parser::ast::Struct), Error> {
+) -> Result<(thrift_idl_parser::DefId, usize, &'c thrift_idl_parser::ast::Struct), Error> {
     let not_found = || {
         Error::Options(format!(
             "{call}: `{path}` names no field of a struct, union or exception (paths are `file.Type.field`, the file's name without .thrift)"
@@ -799,7 +799,7 @@ fn field_path<'c>(
     let (ty, field) = path.rsplit_once('.').ok_or_else(not_found)?;
     let (file, name) = ty.rsplit_once('.').ok_or_else(not_found)?;
     let id = find_struct(checked, file, name).ok_or_else(not_found)?;
-    let thrift_parser::ast::Definition::Struct(s) = checked.program.definition(id) else {
+    let thrift_idl_parser::ast::Definition::Struct(s) = checked.program.definition(id) else {
         return Err(not_found());
     };
     let index = s
@@ -811,7 +811,7 @@ fn field_path<'c>(
 }
 
 /// The struct, union or exception `name` of the file whose name without `.thrift` is `file`.
-fn find_struct(checked: &Checked, file: &str, name: &str) -> Option<thrift_parser::DefId> {
+fn find_struct(checked: &Checked, file: &str, name: &str) -> Option<thrift_idl_parser::DefId> {
     let program = &checked.program;
     program
         .files()
@@ -821,9 +821,9 @@ fn find_struct(checked: &Checked, file: &str, name: &str) -> Option<thrift_parse
                 .definitions
                 .iter()
                 .position(|d| {
-                    matches!(d, thrift_parser::ast::Definition::Struct(_)) && d.name().name == name
+                    matches!(d, thrift_idl_parser::ast::Definition::Struct(_)) && d.name().name == name
                 })
-                .map(|index| thrift_parser::DefId { file: f.id, index })
+                .map(|index| thrift_idl_parser::DefId { file: f.id, index })
         })
 }
 

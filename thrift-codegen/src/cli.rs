@@ -155,11 +155,11 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode
             error_format,
             files,
         } => {
-            let mut loader = thrift_parser::Loader::new();
+            let mut loader = thrift_idl_parser::Loader::new();
             for dir in include_dirs {
                 loader.include_dir(dir);
             }
-            let mut checked = thrift_parser::check_files(&loader, &files);
+            let mut checked = thrift_idl_parser::check_files(&loader, &files);
             // What the generator reads of the IDL: its `rust.*` annotations.
             if !checked.has_errors() {
                 let more = crate::builder::annotation_diagnostics(&checked);

@@ -43,7 +43,7 @@ pub fn ident(name: &str) -> Ident {
 
 /// The name a `rust.name` annotation gives an item, when it is a Rust identifier that is not a
 /// keyword (another value is a located error, reported with the other annotations).
-pub fn explicit_name(annotations: &[thrift_parser::ast::Annotation]) -> Option<&str> {
+pub fn explicit_name(annotations: &[thrift_idl_parser::ast::Annotation]) -> Option<&str> {
     annotations
         .iter()
         .find(|a| a.key.name == "rust.name")

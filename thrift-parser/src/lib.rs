@@ -2,9 +2,9 @@
 //! include resolution, semantic checks, and located diagnostics.
 //!
 //! ```no_run
-//! let mut loader = thrift_parser::Loader::new();
+//! let mut loader = thrift_idl_parser::Loader::new();
 //! loader.include_dir("idl");
-//! let checked = thrift_parser::check_files(&loader, &["idl/service.thrift"]);
+//! let checked = thrift_idl_parser::check_files(&loader, &["idl/service.thrift"]);
 //! eprint!("{}", checked.render_diagnostics());
 //! if checked.has_errors() {
 //!     std::process::exit(1);

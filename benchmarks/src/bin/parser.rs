@@ -3,7 +3,7 @@
 //!
 //! Three measurements over the same files (those Apache's compiler accepts, so both sides do the
 //! same work):
-//! - in-process: `thrift_parser::check_files` per file on one thread (includes parsed per root,
+//! - in-process: `thrift_idl_parser::check_files` per file on one thread (includes parsed per root,
 //!   as the CLI does);
 //! - `thrift-codegen check` as one process per file;
 //! - `thrift --gen json` as one process per file (what Apache offers).
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use thrift_parser::{check_files, Loader};
+use thrift_idl_parser::{check_files, Loader};
 
 struct Entry {
     path: PathBuf,

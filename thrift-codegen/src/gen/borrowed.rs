@@ -9,8 +9,8 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use thrift_parser::ast::{BaseType, Struct, Type};
-use thrift_parser::{DefId, FileId};
+use thrift_idl_parser::ast::{BaseType, Struct, Type};
+use thrift_idl_parser::{DefId, FileId};
 
 use super::fields::{default_value, holding, Holding, Target};
 use super::names::{field_names, unknown_fields_name, variant_names};
@@ -75,7 +75,7 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     // A required field of the struct's own type (through a cycle) makes values impossible to
     // build, and rustc says so about the conversion; the IDL is still valid Thrift.
     let impossible = s.fields.iter().enumerate().any(|(index, field)| {
-        m.is_boxed(id, index) && field.requiredness == thrift_parser::ast::Requiredness::Required
+        m.is_boxed(id, index) && field.requiredness == thrift_idl_parser::ast::Requiredness::Required
     });
     let recursion_allow = if impossible {
         quote!(#[allow(unconditional_recursion)])
@@ -134,7 +134,7 @@ fn field_conversion(
     m: &Model<'_>,
     id: DefId,
     index: usize,
-    field: &thrift_parser::ast::Field,
+    field: &thrift_idl_parser::ast::Field,
     name: &proc_macro2::Ident,
     borrowed: Holding,
     owned: Holding,

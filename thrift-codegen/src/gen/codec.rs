@@ -3,8 +3,8 @@
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
-use thrift_parser::ast::{BaseType, Type};
-use thrift_parser::FileId;
+use thrift_idl_parser::ast::{BaseType, Type};
+use thrift_idl_parser::FileId;
 
 use super::types::{borrowed_vec, element_type, inline_len, inline_pair_len, wire_type};
 use crate::model::{CollectionKind, Model, Resolved};

@@ -2,8 +2,8 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use thrift_parser::ast::{BaseType, Const, ConstValue, ConstValueKind, StructKind, Type};
-use thrift_parser::{ConstRef, DefId, FileId};
+use thrift_idl_parser::ast::{BaseType, Const, ConstValue, ConstValueKind, StructKind, Type};
+use thrift_idl_parser::{ConstRef, DefId, FileId};
 
 use super::docs::doc_attrs;
 use super::types::rust_type;
@@ -250,7 +250,7 @@ fn reference_expr(
 fn struct_literal(
     m: &Model<'_>,
     id: DefId,
-    s: &thrift_parser::ast::Struct,
+    s: &thrift_idl_parser::ast::Struct,
     vf: FileId,
     value: &ConstValue,
 ) -> TokenStream {

@@ -4,10 +4,10 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use thrift_parser::ast::{
+use thrift_idl_parser::ast::{
     BaseType, ConstValue, ConstValueKind, Definition, Field, Requiredness, StructKind,
 };
-use thrift_parser::{ConstRef, DefId, FileId};
+use thrift_idl_parser::{ConstRef, DefId, FileId};
 
 use super::consts::{is_zero_value, value_expr};
 use super::types::rust_type;
@@ -99,7 +99,7 @@ pub fn idl_default<'a>(
     id: DefId,
     index: usize,
     field: &'a Field,
-) -> Option<&'a thrift_parser::ast::ConstValue> {
+) -> Option<&'a thrift_idl_parser::ast::ConstValue> {
     let value = field.default.as_ref()?;
     if !m.holds_as_option(id, index) && is_zero_value(m, id.file, &field.ty, value) {
         None
@@ -117,7 +117,7 @@ fn string_value<'a>(m: &Model<'a>, file: FileId, value: &'a ConstValue) -> Optio
             ConstValueKind::String(s) => return Some(s),
             ConstValueKind::Identifier(name) => match m.program.lookup_const(file, name)? {
                 ConstRef::Const(id) => {
-                    let program: &'a thrift_parser::Program = m.program;
+                    let program: &'a thrift_idl_parser::Program = m.program;
                     value = &program.as_const(id)?.value;
                     file = id.file;
                 }
@@ -211,8 +211,8 @@ fn form_reads_in_place(m: &Model<'_>, id: DefId) -> bool {
 /// in place (see [`reads_in_place`]).
 pub fn in_place_struct(
     m: &Model<'_>,
-    file: thrift_parser::FileId,
-    ty: &thrift_parser::ast::Type,
+    file: thrift_idl_parser::FileId,
+    ty: &thrift_idl_parser::ast::Type,
 ) -> Option<TokenStream> {
     let Resolved::Struct(id, _) = m.resolve(file, ty) else {
         return None;

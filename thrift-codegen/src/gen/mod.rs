@@ -16,8 +16,8 @@ mod unions;
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use thrift_parser::ast::{Definition, StructKind};
-use thrift_parser::{DefId, FileId};
+use thrift_idl_parser::ast::{Definition, StructKind};
+use thrift_idl_parser::{DefId, FileId};
 
 use crate::ident;
 use crate::model::Model;

@@ -13,8 +13,8 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use thrift_parser::ast::{BaseType, Enum, Field, Requiredness, Struct};
-use thrift_parser::DefId;
+use thrift_idl_parser::ast::{BaseType, Enum, Field, Requiredness, Struct};
+use thrift_idl_parser::DefId;
 
 use super::fields::{default_value, holding, idl_default, Holding};
 use crate::model::{Model, Resolved};

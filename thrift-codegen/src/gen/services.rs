@@ -6,8 +6,8 @@
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use thrift_parser::ast::{BaseType, Function, Requiredness, Service, Type};
-use thrift_parser::{DefId, FileId};
+use thrift_idl_parser::ast::{BaseType, Function, Requiredness, Service, Type};
+use thrift_idl_parser::{DefId, FileId};
 
 use super::codec::{read_struct_body, read_value, value_len, write_field, Val};
 use super::docs::doc_attrs;

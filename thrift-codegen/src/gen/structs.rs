@@ -12,8 +12,8 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use thrift_parser::ast::{BaseType, Field, Requiredness, Struct, StructKind};
-use thrift_parser::DefId;
+use thrift_idl_parser::ast::{BaseType, Field, Requiredness, Struct, StructKind};
+use thrift_idl_parser::DefId;
 
 use super::codec::{
     read_bytes_into, read_small_list_into, read_struct_body, read_value, value_len, write_field,

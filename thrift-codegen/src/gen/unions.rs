@@ -7,8 +7,8 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use thrift_parser::ast::{BaseType, Struct};
-use thrift_parser::DefId;
+use thrift_idl_parser::ast::{BaseType, Struct};
+use thrift_idl_parser::DefId;
 
 use super::codec::{read_struct_body, read_value, value_len, write_field, Val};
 use super::docs::doc_attrs;

@@ -13,8 +13,8 @@
 //! Any other `rust.*` annotation is a located warning; a `rust.attr` that is not an attribute,
 //! or a `rust.box` on a field of another type, a located error.
 
-use thrift_parser::ast::{Annotation, Definition};
-use thrift_parser::{DefId, Diagnostic};
+use thrift_idl_parser::ast::{Annotation, Definition};
+use thrift_idl_parser::{DefId, Diagnostic};
 
 use super::attributes::{Rule, Target};
 use super::{Model, Resolved};
@@ -42,8 +42,8 @@ pub fn read(model: &Model<'_>) -> FromIdl {
                 file: file.id,
                 index,
             };
-            let no_fields: &[thrift_parser::ast::Field] = &[];
-            let no_values: &[thrift_parser::ast::EnumValue] = &[];
+            let no_fields: &[thrift_idl_parser::ast::Field] = &[];
+            let no_values: &[thrift_idl_parser::ast::EnumValue] = &[];
             let (annotations, fields, values) = match definition {
                 Definition::Struct(s) => (&s.annotations, &s.fields[..], no_values),
                 Definition::Enum(e) => (&e.annotations, no_fields, &e.values[..]),

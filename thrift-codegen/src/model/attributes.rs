@@ -4,8 +4,8 @@
 //! applies to every item its path is a prefix of, in the order the rules were given.
 
 use proc_macro2::TokenStream;
-use thrift_parser::ast::Definition;
-use thrift_parser::DefId;
+use thrift_idl_parser::ast::Definition;
+use thrift_idl_parser::DefId;
 
 use super::Model;
 
@@ -112,7 +112,7 @@ impl Model<'_> {
 
     /// The structs and exceptions (not unions) under an IDL path (`.`, `file`, `file.Type`).
     pub fn structs_under(&self, path: &[String]) -> Vec<DefId> {
-        use thrift_parser::ast::StructKind;
+        use thrift_idl_parser::ast::StructKind;
         self.program
             .files()
             .flat_map(|file| {

@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
-use thrift_parser::ast::{BaseType, Definition, Requiredness, StructKind, Type};
-use thrift_parser::{DefId, FileId};
+use thrift_idl_parser::ast::{BaseType, Definition, Requiredness, StructKind, Type};
+use thrift_idl_parser::{DefId, FileId};
 
 use super::{Model, Resolved};
 

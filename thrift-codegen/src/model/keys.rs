@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use thrift_parser::ast::{BaseType, Definition, Type, TypeKind};
-use thrift_parser::{DefId, FileId};
+use thrift_idl_parser::ast::{BaseType, Definition, Type, TypeKind};
+use thrift_idl_parser::{DefId, FileId};
 
 use super::{Model, Resolved};
 

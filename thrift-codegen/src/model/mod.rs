@@ -15,8 +15,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use thrift_parser::ast::{BaseType, Definition, Struct, Type, TypeKind};
-use thrift_parser::{DefId, FileId, Program};
+use thrift_idl_parser::ast::{BaseType, Definition, Struct, Type, TypeKind};
+use thrift_idl_parser::{DefId, FileId, Program};
 
 use crate::ident;
 
@@ -168,7 +168,7 @@ impl<'p> Model<'p> {
         let mut taken = ident::Scope::new();
         for file in self.program.files() {
             let namespace = file.document.headers.iter().find_map(|h| match h {
-                thrift_parser::ast::Header::Namespace(ns) if ns.scope.name == "rs" => {
+                thrift_idl_parser::ast::Header::Namespace(ns) if ns.scope.name == "rs" => {
                     Some(ns.name.name.clone())
                 }
                 _ => None,
@@ -342,7 +342,7 @@ impl<'p> Model<'p> {
     /// fields of default requiredness that are boxed (recursive) or whose type has no default
     /// value to take when the field is absent.
     pub fn holds_as_option(&self, id: DefId, index: usize) -> bool {
-        use thrift_parser::ast::{Requiredness, StructKind};
+        use thrift_idl_parser::ast::{Requiredness, StructKind};
         let Definition::Struct(s) = self.program.definition(id) else {
             return false;
         };

@@ -4,8 +4,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use thrift_parser::ast::Definition;
-use thrift_parser::DefId;
+use thrift_idl_parser::ast::Definition;
+use thrift_idl_parser::DefId;
 
 use super::{Model, Resolved};
 

@@ -10,8 +10,8 @@
 
 use std::collections::HashMap;
 
-use thrift_parser::ast::{Definition, Service};
-use thrift_parser::DefId;
+use thrift_idl_parser::ast::{Definition, Service};
+use thrift_idl_parser::DefId;
 
 use super::Model;
 use crate::ident;
@@ -50,7 +50,7 @@ pub fn parent_service<'p>(
 ) -> Option<(DefId, &'p Service)> {
     let extends = s.extends.as_ref()?;
     let parent = model.program.lookup_type(id.file, &extends.name)?;
-    let program: &'p thrift_parser::Program = model.program;
+    let program: &'p thrift_idl_parser::Program = model.program;
     match program.definition(parent) {
         Definition::Service(p) => Some((parent, p)),
         _ => None,
