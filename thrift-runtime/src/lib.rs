@@ -29,7 +29,23 @@
 //! decoder accepts (`T::decode_with_limits`). Services generate clients and servers over
 //! [`rpc`]: the `blocking` feature has a client connection and a threaded server, `async` a
 //! tokio client and server, `tower` the tower integration (see the `rpc` module and the
-//! README of the repository). The rest of this page is how the crate is built, for readers of
+//! README of the repository). A service (`service Places { Place get(1: string name) … }`),
+//! served and called blocking (the same code is a doctest of the repository's examples):
+//!
+//! ```ignore
+//! use idl::tutorial::{PlacesClient, PlacesProcessor};
+//! use thrift_runtime::rpc::blocking::{Connection, Server};
+//! use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Transport};
+//!
+//! // `PlaceBook` implements the generated handler trait `idl::tutorial::Places`.
+//! let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+//! let server = Server::new(ServerOptions::default())
+//!     .spawn(listener, PlacesProcessor::new(PlaceBook::default()))?; // stops when dropped
+//! let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+//! let mut places = PlacesClient::new(Connection::connect(server.local_addr(), options)?);
+//! places.put(lighthouse())?;
+//! assert_eq!(places.get("Lighthouse".into())?.name, "Lighthouse");
+//! ``` The rest of this page is how the crate is built, for readers of
 //! generated code.
 //!
 //! # Design
