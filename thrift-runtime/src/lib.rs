@@ -45,7 +45,9 @@
 //! let mut places = PlacesClient::new(Connection::connect(server.local_addr(), options)?);
 //! places.put(lighthouse())?;
 //! assert_eq!(places.get("Lighthouse".into())?.name, "Lighthouse");
-//! ``` The rest of this page is how the crate is built, for readers of
+//! ```
+//!
+//! The rest of this page is how the crate is built, for readers of
 //! generated code.
 //!
 //! # Design
