@@ -319,7 +319,10 @@ impl Builder {
             }
             boxes.push((id, index));
         }
-        if diagnostics.iter().any(thrift_idl_parser::Diagnostic::is_error) {
+        if diagnostics
+            .iter()
+            .any(thrift_idl_parser::Diagnostic::is_error)
+        {
             return Err(Error::Idl(thrift_idl_parser::diagnostic::render_all(
                 &diagnostics,
                 &checked.program.sources,
@@ -387,7 +390,10 @@ impl Builder {
     }
 
     /// The structs whose borrowing forms are asked for: `None` for all of them.
-    fn borrow_roots(&self, checked: &Checked) -> Result<Option<Vec<thrift_idl_parser::DefId>>, Error> {
+    fn borrow_roots(
+        &self,
+        checked: &Checked,
+    ) -> Result<Option<Vec<thrift_idl_parser::DefId>>, Error> {
         if !self.borrowed {
             return Ok(Some(Vec::new()));
         }
@@ -790,7 +796,14 @@ fn field_path<'c>(
     checked: &'c Checked,
     call: &str,
     path: &str,
-) -> Result<(thrift_idl_parser::DefId, usize, &'c thrift_idl_parser::ast::Struct), Error> {
+) -> Result<
+    (
+        thrift_idl_parser::DefId,
+        usize,
+        &'c thrift_idl_parser::ast::Struct,
+    ),
+    Error,
+> {
     let not_found = || {
         Error::Options(format!(
             "{call}: `{path}` names no field of a struct, union or exception (paths are `file.Type.field`, the file's name without .thrift)"
@@ -821,7 +834,8 @@ fn find_struct(checked: &Checked, file: &str, name: &str) -> Option<thrift_idl_p
                 .definitions
                 .iter()
                 .position(|d| {
-                    matches!(d, thrift_idl_parser::ast::Definition::Struct(_)) && d.name().name == name
+                    matches!(d, thrift_idl_parser::ast::Definition::Struct(_))
+                        && d.name().name == name
                 })
                 .map(|index| thrift_idl_parser::DefId { file: f.id, index })
         })

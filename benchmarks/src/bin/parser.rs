@@ -131,7 +131,9 @@ fn main() {
     if let Some(t) = cli_time {
         row("thrift-codegen check, 1 process per file", t);
     } else {
-        println!("(build `cargo build --release -p thrift-codegen --features cli` to time the CLI too)");
+        println!(
+            "(build `cargo build --release -p thrift-codegen --features cli` to time the CLI too)"
+        );
     }
     if let Some(t) = apache_time {
         row("Apache thrift --gen json, 1 process per file", t);

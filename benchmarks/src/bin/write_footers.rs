@@ -39,7 +39,12 @@ enum Kind {
     Bool,
 }
 
-fn write(path: &Path, kinds: &[Kind], row_groups: usize, rows: usize) -> parquet::errors::Result<()> {
+fn write(
+    path: &Path,
+    kinds: &[Kind],
+    row_groups: usize,
+    rows: usize,
+) -> parquet::errors::Result<()> {
     let fields: Vec<String> = kinds
         .iter()
         .enumerate()
@@ -67,8 +72,9 @@ fn write(path: &Path, kinds: &[Kind], row_groups: usize, rows: usize) -> parquet
                     w.write_batch(&values, None, None)?;
                 }
                 (Kind::Double, ColumnWriter::DoubleColumnWriter(w)) => {
-                    let values: Vec<f64> =
-                        (0..rows).map(|_| (rng.next() >> 11) as f64 / (1u64 << 53) as f64).collect();
+                    let values: Vec<f64> = (0..rows)
+                        .map(|_| (rng.next() >> 11) as f64 / (1u64 << 53) as f64)
+                        .collect();
                     w.write_batch(&values, None, None)?;
                 }
                 (Kind::Utf8, ColumnWriter::ByteArrayColumnWriter(w)) => {
@@ -100,10 +106,17 @@ fn write(path: &Path, kinds: &[Kind], row_groups: usize, rows: usize) -> parquet
 }
 
 fn main() -> parquet::errors::Result<()> {
-    let dir = std::env::args().nth(1).unwrap_or_else(|| "benchmarks/data".into());
+    let dir = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "benchmarks/data".into());
     let dir = Path::new(&dir);
     std::fs::create_dir_all(dir)?;
-    write(&dir.join("crate-doubles.parquet"), &[Kind::Double; 100], 20, 1000)?;
+    write(
+        &dir.join("crate-doubles.parquet"),
+        &[Kind::Double; 100],
+        20,
+        1000,
+    )?;
     let mixed: Vec<Kind> = (0..1000)
         .map(|i| [Kind::Int64, Kind::Double, Kind::Utf8, Kind::Bool][i % 4])
         .collect();

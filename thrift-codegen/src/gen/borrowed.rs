@@ -75,7 +75,8 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     // A required field of the struct's own type (through a cycle) makes values impossible to
     // build, and rustc says so about the conversion; the IDL is still valid Thrift.
     let impossible = s.fields.iter().enumerate().any(|(index, field)| {
-        m.is_boxed(id, index) && field.requiredness == thrift_idl_parser::ast::Requiredness::Required
+        m.is_boxed(id, index)
+            && field.requiredness == thrift_idl_parser::ast::Requiredness::Required
     });
     let recursion_allow = if impossible {
         quote!(#[allow(unconditional_recursion)])

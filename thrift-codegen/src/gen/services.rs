@@ -859,9 +859,8 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
     // whatever `Builder::runtime_path` is.
     let client_doc = format!(" A blocking client of `{idl}` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).");
     let async_client_doc = format!(" An async client of `{idl}` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.");
-    let processor_doc = format!(
-        " Serves `{idl}` with a blocking handler (a [`Processor`](__rt::rpc::Processor))."
-    );
+    let processor_doc =
+        format!(" Serves `{idl}` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).");
     let async_processor_doc = format!(
         " Serves `{idl}` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor))."
     );
