@@ -393,7 +393,7 @@ impl Server {
         listener: L,
         processor: P,
     ) -> io::Result<()> {
-        self.serve_with(listener, serve_with(processor))
+        self.serve_with(listener, each_connection(processor))
     }
 
     /// Serves on `listener` until the process ends, each connection with `serve` (see
@@ -413,7 +413,7 @@ impl Server {
         listener: L,
         processor: P,
     ) -> io::Result<ServerHandle<L::Addr>> {
-        self.spawn_with(listener, serve_with(processor))
+        self.spawn_with(listener, each_connection(processor))
     }
 
     /// Serves on `listener` in the background, each connection with `serve` (on a worker,
@@ -506,7 +506,7 @@ impl Server {
 pub(crate) type ServeConnection<S> = Arc<dyn Fn(S, &ServerOptions, &AtomicBool) + Send + Sync>;
 
 /// Serves each connection with `processor`, in any of the framings the server detects.
-fn serve_with<S: Stream, P: Processor + 'static>(processor: P) -> ServeConnection<S> {
+fn each_connection<S: Stream, P: Processor + 'static>(processor: P) -> ServeConnection<S> {
     Arc::new(move |stream, options, stop| serve_connection(stream, &processor, options, stop))
 }
 

@@ -69,7 +69,7 @@ impl HttpServer {
         listener: L,
         processor: P,
     ) -> io::Result<()> {
-        Server::new(self.options).serve_with(listener, serve_with(processor))
+        Server::new(self.options).serve_with(listener, each_http_connection(processor))
     }
 
     /// Serves on `listener` in the background; dropping the handle (or
@@ -80,11 +80,12 @@ impl HttpServer {
         listener: L,
         processor: P,
     ) -> io::Result<ServerHandle<L::Addr>> {
-        Server::new(self.options).spawn_with(listener, serve_with(processor))
+        Server::new(self.options).spawn_with(listener, each_http_connection(processor))
     }
 }
 
-fn serve_with<S: Stream, P: Processor + 'static>(processor: P) -> ServeConnection<S> {
+/// Serves each connection with `processor`, as HTTP/1.1 requests.
+fn each_http_connection<S: Stream, P: Processor + 'static>(processor: P) -> ServeConnection<S> {
     Arc::new(
         move |mut stream: S, options: &ServerOptions, stop: &AtomicBool| {
             serve_connection(&mut stream, &processor, options, stop)
