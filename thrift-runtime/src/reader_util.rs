@@ -207,3 +207,114 @@ pub(crate) fn cow_to_compact(
         std::borrow::Cow::Owned(v) => utf8_owned(v).map(compact_str::CompactString::from),
     }
 }
+
+/// The reads whose code the binary and compact protocols share, expanded inside each one's
+/// `ProtocolReader` impl: strings and binaries (a length prefix and the bytes; the two differ
+/// only in how `self.read_len()` reads and checks the prefix, a big-endian `i32` or a
+/// varint, from `self.input`, the [`crate::input::Input`]), list and set headers (through
+/// `self.read_list_header()`) and the container ends (`self.depth`).
+macro_rules! shared_reads {
+    () => {
+        #[inline]
+        fn read_list_begin(&mut self) -> Result<ListHeader> {
+            self.read_list_header()
+        }
+
+        #[inline]
+        fn read_list_end(&mut self) -> Result<()> {
+            self.depth.leave();
+            Ok(())
+        }
+
+        #[inline]
+        fn read_set_begin(&mut self) -> Result<ListHeader> {
+            self.read_list_header()
+        }
+
+        #[inline]
+        fn read_set_end(&mut self) -> Result<()> {
+            self.depth.leave();
+            Ok(())
+        }
+
+        #[inline]
+        fn read_map_end(&mut self) -> Result<()> {
+            self.depth.leave();
+            Ok(())
+        }
+
+        #[inline]
+        fn read_string(&mut self) -> Result<String> {
+            let len = self.read_len()?;
+            $crate::reader_util::cow_to_string(self.input.read_cow(len)?)
+        }
+
+        #[inline]
+        fn read_binary(&mut self) -> Result<Vec<u8>> {
+            let len = self.read_len()?;
+            Ok(self.input.read_cow(len)?.into_owned())
+        }
+
+        #[inline]
+        fn read_binary_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
+            let len = self.read_len()?;
+            $crate::reader_util::cow_into_vec(self.input.read_cow(len)?, out);
+            Ok(())
+        }
+
+        // Always inlined: out of line it returns the `ByteString` through memory, and the
+        // caller (a map key or value, a set element) moves it with loads of the words just
+        // stored, a store-forwarding stall (BENCHMARKS.md, "What each runtime/codegen change did":
+        // `read_byte_string` always inlined).
+        #[inline(always)]
+        fn read_byte_string(&mut self) -> Result<bytestring::ByteString> {
+            let len = self.read_len()?;
+            $crate::reader_util::byte_string(self.input.read_shared(len)?)
+        }
+
+        #[cfg(feature = "compact_str")]
+        #[inline]
+        fn read_compact_string(&mut self) -> Result<$crate::CompactString> {
+            let len = self.read_len()?;
+            $crate::reader_util::cow_to_compact(self.input.read_cow(len)?)
+        }
+
+        #[inline]
+        fn read_string_into(&mut self, out: &mut String) -> Result<()> {
+            let len = self.read_len()?;
+            $crate::reader_util::cow_into_string(self.input.read_cow(len)?, out)
+        }
+
+        #[cfg(feature = "compact_str")]
+        #[inline]
+        fn read_compact_string_into(&mut self, out: &mut $crate::CompactString) -> Result<()> {
+            let len = self.read_len()?;
+            $crate::reader_util::cow_into_compact(self.input.read_cow(len)?, out)
+        }
+
+        #[inline]
+        fn read_shared_bytes(&mut self) -> Result<bytes::Bytes> {
+            let len = self.read_len()?;
+            self.input.read_shared(len)
+        }
+
+        #[inline]
+        fn read_str(&mut self) -> Result<&'de str> {
+            let len = self.read_len()?;
+            $crate::reader_util::utf8(self.input.read_borrowed(len)?)
+        }
+
+        #[inline]
+        fn read_bytes(&mut self) -> Result<&'de [u8]> {
+            let len = self.read_len()?;
+            self.input.read_borrowed(len)
+        }
+
+        #[inline]
+        fn skip_binary(&mut self) -> Result<()> {
+            let len = self.read_len()?;
+            self.input.skip(len)
+        }
+    };
+}
+pub(crate) use shared_reads;

@@ -4,9 +4,7 @@ use crate::error::{Error, Result};
 use crate::input::Input;
 use crate::limits::ReadLimits;
 use crate::protocol::ProtocolReader;
-use crate::reader_util::{
-    byte_string, container_len, cow_to_str, cow_to_string, string_len, utf8, Depth,
-};
+use crate::reader_util::{container_len, cow_to_str, string_len, Depth};
 use crate::varint::{read_varint_u32, read_varint_u64, unzigzag32, unzigzag64};
 use crate::wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
@@ -243,28 +241,6 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
     }
 
     #[inline]
-    fn read_list_begin(&mut self) -> Result<ListHeader> {
-        self.read_list_header()
-    }
-
-    #[inline]
-    fn read_list_end(&mut self) -> Result<()> {
-        self.depth.leave();
-        Ok(())
-    }
-
-    #[inline]
-    fn read_set_begin(&mut self) -> Result<ListHeader> {
-        self.read_list_header()
-    }
-
-    #[inline]
-    fn read_set_end(&mut self) -> Result<()> {
-        self.depth.leave();
-        Ok(())
-    }
-
-    #[inline]
     fn read_map_begin(&mut self) -> Result<MapHeader> {
         let raw = read_varint_u32(&mut self.input)? as i32;
         let len = container_len(raw, &self.limits, self.input.remaining(), 2)?;
@@ -281,12 +257,6 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
         };
         self.depth.enter()?;
         Ok(MapHeader { key, value, len })
-    }
-
-    #[inline]
-    fn read_map_end(&mut self) -> Result<()> {
-        self.depth.leave();
-        Ok(())
     }
 
     #[inline]
@@ -332,76 +302,5 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
         self.input.read_array()
     }
 
-    #[inline]
-    fn read_string(&mut self) -> Result<String> {
-        let len = self.read_len()?;
-        cow_to_string(self.input.read_cow(len)?)
-    }
-
-    #[inline]
-    fn read_binary(&mut self) -> Result<Vec<u8>> {
-        let len = self.read_len()?;
-        Ok(self.input.read_cow(len)?.into_owned())
-    }
-
-    #[inline]
-    fn read_binary_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
-        let len = self.read_len()?;
-        crate::reader_util::cow_into_vec(self.input.read_cow(len)?, out);
-        Ok(())
-    }
-
-    // Always inlined: out of line it returns the `ByteString` through memory, and the caller
-    // (a map key or value, a set element) moves it with loads of the words just stored, a
-    // store-forwarding stall (ours-bytes-hash large/binary/decode: 660,129 -> 645,907
-    // instructions, CPU time -4% to -7%).
-    #[inline(always)]
-    fn read_byte_string(&mut self) -> Result<bytestring::ByteString> {
-        let len = self.read_len()?;
-        byte_string(self.input.read_shared(len)?)
-    }
-
-    #[cfg(feature = "compact_str")]
-    #[inline]
-    fn read_compact_string(&mut self) -> Result<crate::CompactString> {
-        let len = self.read_len()?;
-        crate::reader_util::cow_to_compact(self.input.read_cow(len)?)
-    }
-
-    #[inline]
-    fn read_string_into(&mut self, out: &mut String) -> Result<()> {
-        let len = self.read_len()?;
-        crate::reader_util::cow_into_string(self.input.read_cow(len)?, out)
-    }
-
-    #[cfg(feature = "compact_str")]
-    #[inline]
-    fn read_compact_string_into(&mut self, out: &mut crate::CompactString) -> Result<()> {
-        let len = self.read_len()?;
-        crate::reader_util::cow_into_compact(self.input.read_cow(len)?, out)
-    }
-
-    #[inline]
-    fn read_shared_bytes(&mut self) -> Result<bytes::Bytes> {
-        let len = self.read_len()?;
-        self.input.read_shared(len)
-    }
-
-    #[inline]
-    fn read_str(&mut self) -> Result<&'de str> {
-        let len = self.read_len()?;
-        utf8(self.input.read_borrowed(len)?)
-    }
-
-    #[inline]
-    fn read_bytes(&mut self) -> Result<&'de [u8]> {
-        let len = self.read_len()?;
-        self.input.read_borrowed(len)
-    }
-
-    #[inline]
-    fn skip_binary(&mut self) -> Result<()> {
-        let len = self.read_len()?;
-        self.input.skip(len)
-    }
+    crate::reader_util::shared_reads!();
 }
