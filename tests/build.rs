@@ -1,6 +1,8 @@
 //! Generates Parquet's IDL (from the shared corpus) twice for `tests/skip_fields.rs`: as is,
 //! and with `Builder::skip_fields` naming the fields a reader of schemas and row-group sizes
 //! does not want (column statistics, size statistics, encoding stats, a required list too).
+//! And Apache's `RecursionDepthTest.thrift` (65 nested structs and a service) for
+//! `tests/deep_services.rs`.
 
 use std::path::PathBuf;
 
@@ -24,5 +26,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ])
         .out_dir(out.join("parquet_skip"))
         .compile([&parquet])?;
+    thrift_codegen::Builder::new()
+        .out_dir(out.join("deep"))
+        .compile([manifest
+            .join("../../shared/corpus/apache__thrift/lib/st/test/RecursionDepthTest.thrift")])?;
     Ok(())
 }

@@ -52,7 +52,9 @@
 //!   default, or the type's zero value.
 //!
 //! A field that closes a cycle of structs is boxed (`Box<T>`, or `Option<Box<T>>` unless it is
-//! required). Every type derives `Debug`, `Clone` and `PartialEq`, and `Eq`, `Hash`,
+//! required), and so is a field through which structs would nest more than 32 deep inline
+//! (rustc computes a type's layout one level per nested type and stops at its recursion limit,
+//! 128; Apache's `RecursionDepthTest.thrift` nests 65). Every type derives `Debug`, `Clone` and `PartialEq`, and `Eq`, `Hash`,
 //! `PartialOrd`, `Ord` and `Default` when all of its fields allow it (a `double` field prevents
 //! `Eq`, `Hash` and `Ord`; a `HashSet`/`HashMap` field prevents `Hash`, `PartialOrd` and `Ord`).
 //!

@@ -741,8 +741,12 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
         } else {
             let result_ty = method.item(m, "Result");
             quote! {
-                #idl_name => #rt::rpc::serve_async(call, out, |#args_binding| async move {
-                    #result_ty::from_outcome(handler.#name(#(#call_args),*).await)
+                // The handler is called before the `async` block, which then holds only its
+                // future (`Send` by the trait's bound), not the args: proving the args `Send`
+                // through a deep chain of structs overflows the compiler's recursion limit.
+                #idl_name => #rt::rpc::serve_async(call, out, |#args_binding| {
+                    let reply = handler.#name(#(#call_args),*);
+                    async move { #result_ty::from_outcome(reply.await) }
                 }).await?,
             }
         }
@@ -792,8 +796,8 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
             quote! {
                 #doc
                 #allow
-                pub async fn #name(&self, #(#params),*) -> #rt::Result<()> {
-                    #rt::rpc::call_oneway_async(&self.channel, #idl_name, &#args_ty { #(#idents),* }).await
+                pub fn #name(&self, #(#params),*) -> impl ::std::future::Future<Output = #rt::Result<()>> + ::std::marker::Send + '_ {
+                    #rt::rpc::call_oneway_async(&self.channel, #idl_name, &#args_ty { #(#idents),* })
                 }
             }
         } else {
@@ -802,10 +806,11 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
             quote! {
                 #doc
                 #allow
-                pub async fn #name(&self, #(#params),*) -> #ret {
-                    let result: #result_ty =
-                        #rt::rpc::call_async(&self.channel, #idl_name, &#args_ty { #(#idents),* }).await?;
-                    result.into_outcome()
+                pub fn #name(&self, #(#params),*) -> impl ::std::future::Future<Output = #ret> + ::std::marker::Send + '_ {
+                    // The args are encoded now: the future holds bytes, not the args, so it
+                    // is `Send` whatever their types (see `serve_async` above).
+                    let reply = #rt::rpc::call_async::<_, _, #result_ty>(&self.channel, #idl_name, &#args_ty { #(#idents),* });
+                    async move { reply.await?.into_outcome() }
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! Which struct fields must be boxed: a field whose type (through typedefs, not through
 //! containers, which already allocate) is a struct of the same strongly connected component
-//! of the "contains inline" graph.
+//! of the "contains inline" graph; and a field that would nest structs inline deeper than
+//! [`MAX_INLINE_DEPTH`].
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -40,7 +41,49 @@ pub fn boxed_fields(model: &Model<'_>) -> BTreeSet<(DefId, usize)> {
             }
         }
     }
+    box_deep_chains(&nodes, &edges, &component, &mut boxed);
     boxed
+}
+
+/// How many types deep a struct may hold other structs inline, counting each struct and
+/// each `Option` around one as a level. rustc computes a type's layout (and proves its auto
+/// traits) one query level per type it holds inline, and stops at `recursion_limit` (128 by
+/// default): generated code for `RecursionDepthTest.thrift`'s 65 nested optional structs
+/// (130 levels) did not compile. Half the limit leaves room for the args, result and future
+/// types around a struct, and keeps 32 optional structs nested inline, more than real IDL
+/// nests.
+const MAX_INLINE_DEPTH: usize = 64;
+
+/// Boxes the fields through which a struct would hold others inline deeper than
+/// [`MAX_INLINE_DEPTH`] (a `Box` is one level whatever it points to). Every field costs two
+/// levels (the struct and an `Option`: borrowing forms hold fields with IDL defaults as
+/// `Option`s, and the count must hold for both forms).
+fn box_deep_chains(
+    nodes: &[DefId],
+    edges: &HashMap<DefId, Vec<(usize, DefId)>>,
+    component: &HashMap<DefId, usize>,
+    boxed: &mut BTreeSet<(DefId, usize)>,
+) {
+    // Tarjan numbers a component after every component it reaches, and the edges left
+    // unboxed join different components: in this order a struct's targets come first.
+    let mut order: Vec<DefId> = nodes.to_vec();
+    order.sort_by_key(|id| (component[id], *id));
+    let mut depth: HashMap<DefId, usize> = HashMap::new();
+    for id in order {
+        let mut own = 1;
+        for &(field, target) in edges.get(&id).map_or(&[][..], Vec::as_slice) {
+            if boxed.contains(&(id, field)) {
+                continue;
+            }
+            let through = 2 + depth.get(&target).copied().unwrap_or(1);
+            if through > MAX_INLINE_DEPTH {
+                boxed.insert((id, field));
+            } else {
+                own = own.max(through);
+            }
+        }
+        depth.insert(id, own);
+    }
 }
 
 /// Tarjan's algorithm, iterative (IDL type graphs can be deep); returns a component number per

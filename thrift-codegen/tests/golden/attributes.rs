@@ -1414,8 +1414,9 @@ pub async fn dispatch_namer_async<H: NamerAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |args: NamerRenameArgs| async move {
-                        NamerRenameResult::from_outcome(handler.rename(args.value).await)
+                    |args: NamerRenameArgs| {
+                        let reply = handler.rename(args.value);
+                        async move { NamerRenameResult::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -1532,17 +1533,18 @@ impl<C: __rt::rpc::AsyncChannel> NamerAsyncClient<C> {
         self.channel
     }
     /// `Renamer.rename`.
-    pub async fn rename(
+    pub fn rename(
         &self,
         value: Better,
-    ) -> ::std::result::Result<Better, __rt::Error> {
-        let result: NamerRenameResult = __rt::rpc::call_async(
-                &self.channel,
-                "rename",
-                &NamerRenameArgs { value },
-            )
-            .await?;
-        result.into_outcome()
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<Better, __rt::Error>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            NamerRenameResult,
+        >(&self.channel, "rename", &NamerRenameArgs { value });
+        async move { reply.await?.into_outcome() }
     }
 }
 

@@ -454,8 +454,9 @@ pub async fn dispatch_lookup_async<H: LookupAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |args: LookupFindArgs| async move {
-                        LookupFindResult::from_outcome(handler.find(args.key).await)
+                    |args: LookupFindArgs| {
+                        let reply = handler.find(args.key);
+                        async move { LookupFindResult::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -573,17 +574,18 @@ impl<C: __rt::rpc::AsyncChannel> LookupAsyncClient<C> {
         self.channel
     }
     /// `Lookup.find`.
-    pub async fn find(
+    pub fn find(
         &self,
         key: ::std::string::String,
-    ) -> ::std::result::Result<::std::string::String, LookupFindError> {
-        let result: LookupFindResult = __rt::rpc::call_async(
-                &self.channel,
-                "find",
-                &LookupFindArgs { key },
-            )
-            .await?;
-        result.into_outcome()
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<::std::string::String, LookupFindError>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            LookupFindResult,
+        >(&self.channel, "find", &LookupFindArgs { key });
+        async move { reply.await?.into_outcome() }
     }
 }
 /// Its message is optional: `Display` falls back to the fields when it is unset.

@@ -1408,8 +1408,9 @@ pub async fn dispatch_store_async<H: StoreAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |args: StoreGetArgs| async move {
-                        StoreGetResult::from_outcome(handler.get(args.name).await)
+                    |args: StoreGetArgs| {
+                        let reply = handler.get(args.name);
+                        async move { StoreGetResult::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -1418,10 +1419,9 @@ pub async fn dispatch_store_async<H: StoreAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |args: StorePutArgs| async move {
-                        StorePutResult::from_outcome(
-                            handler.put(args.item, args.overwrite).await,
-                        )
+                    |args: StorePutArgs| {
+                        let reply = handler.put(args.item, args.overwrite);
+                        async move { StorePutResult::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -1437,20 +1437,18 @@ pub async fn dispatch_store_async<H: StoreAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |args: StoreTypeArgs| async move {
-                        StoreTypeResult::from_outcome(
-                            handler
-                                .r#type(
-                                    args.self_,
-                                    args.handler,
-                                    args.out,
-                                    args.args,
-                                    args.result,
-                                    args.call,
-                                    args.channel,
-                                )
-                                .await,
-                        )
+                    |args: StoreTypeArgs| {
+                        let reply = handler
+                            .r#type(
+                                args.self_,
+                                args.handler,
+                                args.out,
+                                args.args,
+                                args.result,
+                                args.call,
+                                args.channel,
+                            );
+                        async move { StoreTypeResult::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -1638,40 +1636,46 @@ impl<C: __rt::rpc::AsyncChannel> StoreAsyncClient<C> {
         self.channel
     }
     /// Gets one.
-    pub async fn get(
+    pub fn get(
         &self,
         name: ::std::string::String,
-    ) -> ::std::result::Result<Item, StoreGetError> {
-        let result: StoreGetResult = __rt::rpc::call_async(
-                &self.channel,
-                "get",
-                &StoreGetArgs { name },
-            )
-            .await?;
-        result.into_outcome()
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<Item, StoreGetError>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            StoreGetResult,
+        >(&self.channel, "get", &StoreGetArgs { name });
+        async move { reply.await?.into_outcome() }
     }
     /// `Store.put`.
-    pub async fn put(
+    pub fn put(
         &self,
         item: Item,
         overwrite: bool,
-    ) -> ::std::result::Result<(), __rt::Error> {
-        let result: StorePutResult = __rt::rpc::call_async(
-                &self.channel,
-                "put",
-                &StorePutArgs { item, overwrite },
-            )
-            .await?;
-        result.into_outcome()
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<(), __rt::Error>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            StorePutResult,
+        >(&self.channel, "put", &StorePutArgs { item, overwrite });
+        async move { reply.await?.into_outcome() }
     }
     /// `Store.forget` (oneway).
-    pub async fn forget(&self, name: ::std::string::String) -> __rt::Result<()> {
+    pub fn forget(
+        &self,
+        name: ::std::string::String,
+    ) -> impl ::std::future::Future<
+        Output = __rt::Result<()>,
+    > + ::std::marker::Send + '_ {
         __rt::rpc::call_oneway_async(&self.channel, "forget", &StoreForgetArgs { name })
-            .await
     }
     /// `Store.type`.
     #[allow(clippy::too_many_arguments)]
-    pub async fn r#type(
+    pub fn r#type(
         &self,
         self_: ::std::string::String,
         handler: i32,
@@ -1680,50 +1684,67 @@ impl<C: __rt::rpc::AsyncChannel> StoreAsyncClient<C> {
         result: ::std::collections::BTreeSet<::std::string::String>,
         call: f64,
         channel: ::std::vec::Vec<Item>,
-    ) -> ::std::result::Result<bool, __rt::Error> {
-        let result: StoreTypeResult = __rt::rpc::call_async(
-                &self.channel,
-                "type",
-                &StoreTypeArgs {
-                    self_,
-                    handler,
-                    out,
-                    args,
-                    result,
-                    call,
-                    channel,
-                },
-            )
-            .await?;
-        result.into_outcome()
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<bool, __rt::Error>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            StoreTypeResult,
+        >(
+            &self.channel,
+            "type",
+            &StoreTypeArgs {
+                self_,
+                handler,
+                out,
+                args,
+                result,
+                call,
+                channel,
+            },
+        );
+        async move { reply.await?.into_outcome() }
     }
     /// `Store.ping`.
-    pub async fn ping(&self) -> ::std::result::Result<(), __rt::Error> {
-        let result: super::services_base::BasePingResult = __rt::rpc::call_async(
-                &self.channel,
-                "ping",
-                &super::services_base::BasePingArgs {
-                },
-            )
-            .await?;
-        result.into_outcome()
+    pub fn ping(
+        &self,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<(), __rt::Error>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            super::services_base::BasePingResult,
+        >(
+            &self.channel,
+            "ping",
+            &super::services_base::BasePingArgs {
+            },
+        );
+        async move { reply.await?.into_outcome() }
     }
     /// `Store.add`.
-    pub async fn add(
+    pub fn add(
         &self,
         a: i32,
         b: i32,
-    ) -> ::std::result::Result<i32, super::services_base::BaseAddError> {
-        let result: super::services_base::BaseAddResult = __rt::rpc::call_async(
-                &self.channel,
-                "add",
-                &super::services_base::BaseAddArgs {
-                    a,
-                    b,
-                },
-            )
-            .await?;
-        result.into_outcome()
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<i32, super::services_base::BaseAddError>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            super::services_base::BaseAddResult,
+        >(
+            &self.channel,
+            "add",
+            &super::services_base::BaseAddArgs {
+                a,
+                b,
+            },
+        );
+        async move { reply.await?.into_outcome() }
     }
 }
 /// The arguments of `Events.emit`.
@@ -1976,13 +1997,21 @@ impl<C: __rt::rpc::AsyncChannel> EventsAsyncClient<C> {
         self.channel
     }
     /// `Events.emit` (oneway).
-    pub async fn emit(&self, name: ::std::string::String) -> __rt::Result<()> {
+    pub fn emit(
+        &self,
+        name: ::std::string::String,
+    ) -> impl ::std::future::Future<
+        Output = __rt::Result<()>,
+    > + ::std::marker::Send + '_ {
         __rt::rpc::call_oneway_async(&self.channel, "emit", &EventsEmitArgs { name })
-            .await
     }
     /// `Events.flush` (oneway).
-    pub async fn flush(&self) -> __rt::Result<()> {
-        __rt::rpc::call_oneway_async(&self.channel, "flush", &EventsFlushArgs {}).await
+    pub fn flush(
+        &self,
+    ) -> impl ::std::future::Future<
+        Output = __rt::Result<()>,
+    > + ::std::marker::Send + '_ {
+        __rt::rpc::call_oneway_async(&self.channel, "flush", &EventsFlushArgs {})
     }
 }
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -2349,8 +2378,9 @@ pub async fn dispatch_clash_async<H: ClashAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |args: ClashGetFoo2Args| async move {
-                        ClashGetFoo2Result::from_outcome(handler.get_foo(args.a).await)
+                    |args: ClashGetFoo2Args| {
+                        let reply = handler.get_foo(args.a);
+                        async move { ClashGetFoo2Result::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -2359,8 +2389,9 @@ pub async fn dispatch_clash_async<H: ClashAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |args: ClashGetFoo3Args| async move {
-                        ClashGetFoo3Result::from_outcome(handler.get_foo_2(args.b).await)
+                    |args: ClashGetFoo3Args| {
+                        let reply = handler.get_foo_2(args.b);
+                        async move { ClashGetFoo3Result::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -2481,24 +2512,32 @@ impl<C: __rt::rpc::AsyncChannel> ClashAsyncClient<C> {
         self.channel
     }
     /// `Clash.getFoo`.
-    pub async fn get_foo(&self, a: i32) -> ::std::result::Result<i32, __rt::Error> {
-        let result: ClashGetFoo2Result = __rt::rpc::call_async(
-                &self.channel,
-                "getFoo",
-                &ClashGetFoo2Args { a },
-            )
-            .await?;
-        result.into_outcome()
+    pub fn get_foo(
+        &self,
+        a: i32,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<i32, __rt::Error>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            ClashGetFoo2Result,
+        >(&self.channel, "getFoo", &ClashGetFoo2Args { a });
+        async move { reply.await?.into_outcome() }
     }
     /// `Clash.get_foo`.
-    pub async fn get_foo_2(&self, b: i32) -> ::std::result::Result<i32, __rt::Error> {
-        let result: ClashGetFoo3Result = __rt::rpc::call_async(
-                &self.channel,
-                "get_foo",
-                &ClashGetFoo3Args { b },
-            )
-            .await?;
-        result.into_outcome()
+    pub fn get_foo_2(
+        &self,
+        b: i32,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<i32, __rt::Error>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            ClashGetFoo3Result,
+        >(&self.channel, "get_foo", &ClashGetFoo3Args { b });
+        async move { reply.await?.into_outcome() }
     }
 }
 /// The handler of `clash`, blocking: implement it and serve it with [`Clash2Processor`].
@@ -2791,10 +2830,9 @@ pub async fn dispatch_clash_child_async<H: ClashChildAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |args: ClashChildGetFooArgs| async move {
-                        ClashChildGetFooResult::from_outcome(
-                            handler.get_foo_3(args.c).await,
-                        )
+                    |args: ClashChildGetFooArgs| {
+                        let reply = handler.get_foo_3(args.c);
+                        async move { ClashChildGetFooResult::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -2924,34 +2962,46 @@ impl<C: __rt::rpc::AsyncChannel> ClashChildAsyncClient<C> {
         self.channel
     }
     /// `ClashChild.GetFoo`.
-    pub async fn get_foo_3(&self, c: i32) -> ::std::result::Result<i32, __rt::Error> {
-        let result: ClashChildGetFooResult = __rt::rpc::call_async(
-                &self.channel,
-                "GetFoo",
-                &ClashChildGetFooArgs { c },
-            )
-            .await?;
-        result.into_outcome()
+    pub fn get_foo_3(
+        &self,
+        c: i32,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<i32, __rt::Error>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            ClashChildGetFooResult,
+        >(&self.channel, "GetFoo", &ClashChildGetFooArgs { c });
+        async move { reply.await?.into_outcome() }
     }
     /// `ClashChild.getFoo`.
-    pub async fn get_foo(&self, a: i32) -> ::std::result::Result<i32, __rt::Error> {
-        let result: ClashGetFoo2Result = __rt::rpc::call_async(
-                &self.channel,
-                "getFoo",
-                &ClashGetFoo2Args { a },
-            )
-            .await?;
-        result.into_outcome()
+    pub fn get_foo(
+        &self,
+        a: i32,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<i32, __rt::Error>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            ClashGetFoo2Result,
+        >(&self.channel, "getFoo", &ClashGetFoo2Args { a });
+        async move { reply.await?.into_outcome() }
     }
     /// `ClashChild.get_foo`.
-    pub async fn get_foo_2(&self, b: i32) -> ::std::result::Result<i32, __rt::Error> {
-        let result: ClashGetFoo3Result = __rt::rpc::call_async(
-                &self.channel,
-                "get_foo",
-                &ClashGetFoo3Args { b },
-            )
-            .await?;
-        result.into_outcome()
+    pub fn get_foo_2(
+        &self,
+        b: i32,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<i32, __rt::Error>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            ClashGetFoo3Result,
+        >(&self.channel, "get_foo", &ClashGetFoo3Args { b });
+        async move { reply.await?.into_outcome() }
     }
 }
 
@@ -3440,8 +3490,9 @@ pub async fn dispatch_base_async<H: BaseAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |_: BasePingArgs| async move {
-                        BasePingResult::from_outcome(handler.ping().await)
+                    |_: BasePingArgs| {
+                        let reply = handler.ping();
+                        async move { BasePingResult::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -3450,8 +3501,9 @@ pub async fn dispatch_base_async<H: BaseAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |args: BaseAddArgs| async move {
-                        BaseAddResult::from_outcome(handler.add(args.a, args.b).await)
+                    |args: BaseAddArgs| {
+                        let reply = handler.add(args.a, args.b);
+                        async move { BaseAddResult::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -3569,24 +3621,32 @@ impl<C: __rt::rpc::AsyncChannel> BaseAsyncClient<C> {
         self.channel
     }
     /// `Base.ping`.
-    pub async fn ping(&self) -> ::std::result::Result<(), __rt::Error> {
-        let result: BasePingResult = __rt::rpc::call_async(
-                &self.channel,
-                "ping",
-                &BasePingArgs {},
-            )
-            .await?;
-        result.into_outcome()
+    pub fn ping(
+        &self,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<(), __rt::Error>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            BasePingResult,
+        >(&self.channel, "ping", &BasePingArgs {});
+        async move { reply.await?.into_outcome() }
     }
     /// `Base.add`.
-    pub async fn add(&self, a: i32, b: i32) -> ::std::result::Result<i32, BaseAddError> {
-        let result: BaseAddResult = __rt::rpc::call_async(
-                &self.channel,
-                "add",
-                &BaseAddArgs { a, b },
-            )
-            .await?;
-        result.into_outcome()
+    pub fn add(
+        &self,
+        a: i32,
+        b: i32,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<i32, BaseAddError>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            BaseAddResult,
+        >(&self.channel, "add", &BaseAddArgs { a, b });
+        async move { reply.await?.into_outcome() }
     }
 }
 

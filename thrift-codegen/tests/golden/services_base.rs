@@ -483,8 +483,9 @@ pub async fn dispatch_base_async<H: BaseAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |_: BasePingArgs| async move {
-                        BasePingResult::from_outcome(handler.ping().await)
+                    |_: BasePingArgs| {
+                        let reply = handler.ping();
+                        async move { BasePingResult::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -493,8 +494,9 @@ pub async fn dispatch_base_async<H: BaseAsync + ?Sized>(
             __rt::rpc::serve_async(
                     call,
                     out,
-                    |args: BaseAddArgs| async move {
-                        BaseAddResult::from_outcome(handler.add(args.a, args.b).await)
+                    |args: BaseAddArgs| {
+                        let reply = handler.add(args.a, args.b);
+                        async move { BaseAddResult::from_outcome(reply.await) }
                     },
                 )
                 .await?
@@ -612,24 +614,32 @@ impl<C: __rt::rpc::AsyncChannel> BaseAsyncClient<C> {
         self.channel
     }
     /// `Base.ping`.
-    pub async fn ping(&self) -> ::std::result::Result<(), __rt::Error> {
-        let result: BasePingResult = __rt::rpc::call_async(
-                &self.channel,
-                "ping",
-                &BasePingArgs {},
-            )
-            .await?;
-        result.into_outcome()
+    pub fn ping(
+        &self,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<(), __rt::Error>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            BasePingResult,
+        >(&self.channel, "ping", &BasePingArgs {});
+        async move { reply.await?.into_outcome() }
     }
     /// `Base.add`.
-    pub async fn add(&self, a: i32, b: i32) -> ::std::result::Result<i32, BaseAddError> {
-        let result: BaseAddResult = __rt::rpc::call_async(
-                &self.channel,
-                "add",
-                &BaseAddArgs { a, b },
-            )
-            .await?;
-        result.into_outcome()
+    pub fn add(
+        &self,
+        a: i32,
+        b: i32,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<i32, BaseAddError>,
+    > + ::std::marker::Send + '_ {
+        let reply = __rt::rpc::call_async::<
+            _,
+            _,
+            BaseAddResult,
+        >(&self.channel, "add", &BaseAddArgs { a, b });
+        async move { reply.await?.into_outcome() }
     }
 }
 

@@ -397,45 +397,66 @@ impl<C: AsyncChannel + ?Sized> AsyncChannel for Arc<C> {
     }
 }
 
+/// The call as an async channel takes it: `args` encoded in the channel's protocol.
+fn client_request<C, A>(
+    channel: &C,
+    method: &'static str,
+    oneway: bool,
+    args: &A,
+) -> Result<ClientRequest>
+where
+    C: AsyncChannel + ?Sized,
+    A: ThriftWrite,
+{
+    let mut body = Vec::new();
+    let protocol = channel.protocol();
+    protocol.encode(args, &mut body)?;
+    Ok(ClientRequest {
+        method,
+        oneway,
+        body,
+        protocol,
+    })
+}
+
 /// Calls `method` through an async channel and decodes the result struct.
-pub async fn call_async<C, A, R>(channel: &C, method: &'static str, args: &A) -> Result<R>
+///
+/// The args are encoded before this returns, so the future holds bytes, not `A`: whether it
+/// is `Send` never depends on the args' types (a 65-deep chain of structs would overflow
+/// the compiler's recursion limit proving it; `RecursionDepthTest.thrift`).
+pub fn call_async<'c, C, A, R>(
+    channel: &'c C,
+    method: &'static str,
+    args: &A,
+) -> impl Future<Output = Result<R>> + Send + use<'c, C, A, R>
 where
     C: AsyncChannel + ?Sized,
     A: ThriftWrite,
     R: for<'de> ThriftRead<'de>,
 {
-    let mut body = Vec::new();
-    let protocol = channel.protocol();
-    protocol.encode(args, &mut body)?;
-    let request = ClientRequest {
-        method,
-        oneway: false,
-        body,
-        protocol,
-    };
-    match channel.send(request).await? {
-        Some(reply) => reply.reply_body(method, reply.seq()),
-        None => Err(Error::from(ApplicationException::new(
-            ApplicationExceptionKind::MISSING_RESULT,
-            "the channel sent no reply to a call",
-        ))),
+    let request = client_request(channel, method, false, args);
+    async move {
+        match channel.send(request?).await? {
+            Some(reply) => reply.reply_body(method, reply.seq()),
+            None => Err(Error::from(ApplicationException::new(
+                ApplicationExceptionKind::MISSING_RESULT,
+                "the channel sent no reply to a call",
+            ))),
+        }
     }
 }
 
-/// Sends a oneway call through an async channel.
-pub async fn call_oneway_async<C, A>(channel: &C, method: &'static str, args: &A) -> Result<()>
+/// Sends a oneway call through an async channel (the args encoded before this returns, as
+/// by [`call_async`]).
+pub fn call_oneway_async<'c, C, A>(
+    channel: &'c C,
+    method: &'static str,
+    args: &A,
+) -> impl Future<Output = Result<()>> + Send + use<'c, C, A>
 where
     C: AsyncChannel + ?Sized,
     A: ThriftWrite,
 {
-    let mut body = Vec::new();
-    let protocol = channel.protocol();
-    protocol.encode(args, &mut body)?;
-    let request = ClientRequest {
-        method,
-        oneway: true,
-        body,
-        protocol,
-    };
-    channel.send(request).await.map(|_| ())
+    let request = client_request(channel, method, true, args);
+    async move { channel.send(request?).await.map(|_| ()) }
 }
