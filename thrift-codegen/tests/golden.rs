@@ -7,85 +7,122 @@ use std::path::{Path, PathBuf};
 
 use thrift_codegen::{single_file, Builder, Collections, Strings};
 
-/// Fixtures also generated with other options: `Collections::Hash` into `<name>_hash.rs`,
-/// `Collections::Hash` with a hasher ([`HASHER`]) into `<name>_hasher.rs`, `Strings::Bytes`
-/// into `<name>_bytes.rs` and `Strings::Compact` into `<name>_compact.rs`.
-const HASH_FIXTURES: &[&str] = &["consts", "containers", "typedefs"];
-const HASHER_FIXTURES: &[&str] = &["consts", "containers"];
-const BYTES_FIXTURES: &[&str] = &["base_types", "consts", "containers"];
-
-/// A hasher other than std's `RandomState` that needs no extra crate in `thrift-tests`.
-const HASHER: &str = "::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>";
-
-/// Every (fixture, builder, golden file) to check.
+/// Every (fixture, builder, golden file) to check: `<name>.rs` from `<name>.thrift` with the
+/// default options, or, where `<name>.options` stands beside the fixture, each golden file it
+/// lists, made with the `Builder` calls on its line (see [`builder_from`]). A new fixture is
+/// one `.thrift` file (and its golden, written by `UPDATE_GOLDEN=1`); the `thrift-tests`
+/// crate finds the golden by itself.
 fn cases() -> Vec<(PathBuf, Builder, PathBuf)> {
     let mut cases = Vec::new();
     for fixture in fixtures() {
-        let stem = fixture.file_stem().unwrap().to_string_lossy().into_owned();
-        let mut builder = Builder::new();
-        if stem == "attributes" {
-            builder
-                .type_attribute("attributes", "#[doc(alias = \"attributed\")]")
-                .type_attribute("attributes.Tagged", "#[repr(C)]")
-                .ref_type_attribute("attributes.Tagged", "#[derive(Eq)]")
-                .type_attribute("attributes.Failed", "#[non_exhaustive]")
-                .field_attribute("attributes.Tagged.name", "#[doc(alias = \"title\")]")
-                .field_attribute("attributes.Choice", "#[doc(alias = \"option\")]")
-                .ref_field_attribute("attributes.Tagged.name", "#[doc(alias = \"title_ref\")]")
-                .boxed(["attributes.Holder.boxed_by_builder"]);
-        }
-        if stem == "mappings" {
-            builder
-                .strings_for("mappings.Mixed.payload", Strings::Bytes)
-                .collections_for("mappings.ByBuilder", Collections::Hash);
-        }
-        if stem == "serde" {
-            builder.serde(true);
-            for (suffix, strings) in [("bytes", Strings::Bytes), ("compact", Strings::Compact)] {
-                let golden = fixture.with_file_name(format!("serde_{suffix}.rs"));
-                let mut builder = Builder::new();
-                builder.serde(true).strings(strings);
-                cases.push((fixture.clone(), builder, golden));
-            }
-            let mut hash = Builder::new();
-            hash.serde(true).collections(Collections::Hash);
+        let options = fixture.with_extension("options");
+        let Ok(text) = std::fs::read_to_string(&options) else {
             cases.push((
                 fixture.clone(),
-                hash,
-                fixture.with_file_name("serde_hash.rs"),
+                Builder::new(),
+                fixture.with_extension("rs"),
             ));
-        }
-        if stem == "unknown_fields" {
-            builder.keep_unknown_fields(["unknown_fields"]);
-            // With serde: the member is skipped.
-            let mut serde = Builder::new();
-            serde.keep_unknown_fields(["."]).serde(true);
-            let golden = fixture.with_file_name("unknown_fields_serde.rs");
-            cases.push((fixture.clone(), serde, golden));
-        }
-        cases.push((fixture.clone(), builder, fixture.with_extension("rs")));
-        if HASH_FIXTURES.contains(&stem.as_str()) {
-            let golden = fixture.with_file_name(format!("{stem}_hash.rs"));
-            let mut builder = Builder::new();
-            builder.collections(Collections::Hash);
-            cases.push((fixture.clone(), builder, golden));
-        }
-        if HASHER_FIXTURES.contains(&stem.as_str()) {
-            let golden = fixture.with_file_name(format!("{stem}_hasher.rs"));
-            let mut builder = Builder::new();
-            builder.collections(Collections::Hash).hasher(HASHER);
-            cases.push((fixture.clone(), builder, golden));
-        }
-        if BYTES_FIXTURES.contains(&stem.as_str()) {
-            for (suffix, strings) in [("bytes", Strings::Bytes), ("compact", Strings::Compact)] {
-                let golden = fixture.with_file_name(format!("{stem}_{suffix}.rs"));
-                let mut builder = Builder::new();
-                builder.strings(strings);
-                cases.push((fixture.clone(), builder, golden));
+            continue;
+        };
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
             }
+            let (golden, calls) = line
+                .split_once(':')
+                .unwrap_or_else(|| panic!("{}:{}: no `file:`", options.display(), number + 1));
+            let builder = builder_from(calls)
+                .unwrap_or_else(|e| panic!("{}:{}: {e}", options.display(), number + 1));
+            cases.push((
+                fixture.clone(),
+                builder,
+                fixture.with_file_name(golden.trim()),
+            ));
         }
     }
     cases
+}
+
+/// A `Builder` from calls written as in Rust, separated by spaces: `serde(true)
+/// strings(bytes) type_attribute("a.B", "#[repr(C)]") boxed("a.B.c", "a.B.d")`. Arguments
+/// are string literals (`\"` and `\\` escaped) or words (`true`, `bytes`, `hash`…).
+fn builder_from(calls: &str) -> Result<Builder, String> {
+    let mut builder = Builder::new();
+    let mut rest = calls.trim();
+    while !rest.is_empty() {
+        let open = rest.find('(').ok_or("a call without `(`")?;
+        let name = rest[..open].trim();
+        let (args, after) = arguments(&rest[open + 1..])?;
+        rest = after.trim_start();
+        let arg = |i: usize| -> Result<&str, String> {
+            args.get(i)
+                .map(String::as_str)
+                .ok_or(format!("`{name}` needs {} arguments", i + 1))
+        };
+        let strings = |word: &str| match word {
+            "bytes" => Ok(Strings::Bytes),
+            "compact" => Ok(Strings::Compact),
+            "std" => Ok(Strings::Std),
+            other => Err(format!("no strings mapping `{other}`")),
+        };
+        let collections = |word: &str| match word {
+            "hash" => Ok(Collections::Hash),
+            "btree" => Ok(Collections::BTree),
+            other => Err(format!("no collections mapping `{other}`")),
+        };
+        match name {
+            "serde" => builder.serde(arg(0)? == "true"),
+            "strings" => builder.strings(strings(arg(0)?)?),
+            "collections" => builder.collections(collections(arg(0)?)?),
+            "hasher" => builder.hasher(arg(0)?),
+            "strings_for" => builder.strings_for(arg(0)?, strings(arg(1)?)?),
+            "collections_for" => builder.collections_for(arg(0)?, collections(arg(1)?)?),
+            "type_attribute" => builder.type_attribute(arg(0)?, arg(1)?),
+            "ref_type_attribute" => builder.ref_type_attribute(arg(0)?, arg(1)?),
+            "field_attribute" => builder.field_attribute(arg(0)?, arg(1)?),
+            "ref_field_attribute" => builder.ref_field_attribute(arg(0)?, arg(1)?),
+            "boxed" => builder.boxed(args.iter()),
+            "keep_unknown_fields" => builder.keep_unknown_fields(args.iter()),
+            other => {
+                return Err(format!(
+                    "no Builder call `{other}` here (add it to builder_from)"
+                ))
+            }
+        };
+    }
+    Ok(builder)
+}
+
+/// The arguments of a call up to its `)`, and the text after it.
+fn arguments(mut text: &str) -> Result<(Vec<String>, &str), String> {
+    let mut args = Vec::new();
+    loop {
+        text = text.trim_start();
+        if let Some(after) = text.strip_prefix(')') {
+            return Ok((args, after));
+        }
+        if let Some(quoted) = text.strip_prefix('"') {
+            let mut value = String::new();
+            let mut chars = quoted.char_indices();
+            let end = loop {
+                match chars.next() {
+                    Some((_, '\\')) => value.push(chars.next().ok_or("a `\\` at the end")?.1),
+                    Some((i, '"')) => break i + 1,
+                    Some((_, c)) => value.push(c),
+                    None => return Err("an unclosed string".into()),
+                }
+            };
+            args.push(value);
+            text = &quoted[end..];
+        } else {
+            let end = text.find([',', ')']).ok_or("a call without `)`")?;
+            args.push(text[..end].trim().to_string());
+            text = &text[end..];
+        }
+        text = text.trim_start();
+        text = text.strip_prefix(',').unwrap_or(text);
+    }
 }
 
 fn fixtures() -> Vec<PathBuf> {
@@ -123,6 +160,24 @@ fn generated_code_matches_golden_files() {
         stale.is_empty(),
         "golden files differ (UPDATE_GOLDEN=1 to accept):\n{}",
         stale.join("\n")
+    );
+}
+
+/// Every checked-in golden file is made by a case: none is left behind by a fixture or an
+/// options line that is gone.
+#[test]
+fn every_golden_file_has_a_case() {
+    let made: std::collections::BTreeSet<PathBuf> =
+        cases().into_iter().map(|(_, _, golden)| golden).collect();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let orphans: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs") && !made.contains(p))
+        .collect();
+    assert!(
+        orphans.is_empty(),
+        "golden files no case makes: {orphans:?}"
     );
 }
 
