@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use proc_macro2::TokenStream;
 use thrift_idl_parser::{check_files, Checked, Loader};
 
-use crate::gen::module_code;
+use crate::emit::module_code;
 use crate::model::Model;
 
 /// One generated Rust file.

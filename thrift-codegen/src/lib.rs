@@ -80,7 +80,7 @@
 mod builder;
 #[cfg(feature = "cli")]
 pub mod cli;
-mod gen;
+mod emit;
 mod ident;
 mod model;
 
