@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use thrift_examples::idl::shared::Point;
-use thrift_examples::idl::tutorial::{Kind, NotFound, Place, MAX_TAGS};
+use thrift_examples::idl::tutorial::{Kind, MAX_TAGS, NotFound, Place};
 use thrift_runtime::{Binary, Compact, ThriftRead, ThriftWrite};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

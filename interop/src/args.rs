@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use thrift_runtime::rpc::blocking::ClientOptions;
-use thrift_runtime::rpc::{tls, ProtocolKind, Transport};
+use thrift_runtime::rpc::{ProtocolKind, Transport, tls};
 
 /// Parsed flags.
 #[derive(Clone, Debug)]

@@ -16,7 +16,7 @@ use thrift_interop::types::{
 };
 use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
 use thrift_runtime::rpc::layers::ServiceChannel;
-use thrift_runtime::rpc::{asynchronous, ProtocolKind, Transport};
+use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous};
 use thrift_runtime::{ApplicationExceptionKind, ErrorKind};
 
 mod support;

@@ -15,7 +15,7 @@ use thrift_interop::types::{
 };
 use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
 use thrift_runtime::rpc::{
-    asynchronous, AsyncMultiplexedProcessor, Channel, MultiplexedProcessor, ProtocolKind, Transport,
+    AsyncMultiplexedProcessor, Channel, MultiplexedProcessor, ProtocolKind, Transport, asynchronous,
 };
 use thrift_runtime::{ApplicationExceptionKind, ErrorKind};
 

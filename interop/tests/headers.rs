@@ -8,7 +8,7 @@ use thrift_interop::types::{
     SecondServiceClient, SecondServiceProcessor,
 };
 use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{asynchronous, context, ProtocolKind, Transport};
+use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous, context};
 
 struct Echo;
 

@@ -6,8 +6,8 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use thrift_interop::handler::{SecondHandler, TestHandler};
@@ -443,7 +443,9 @@ fn requests_as_http_clients_send_them() {
     for kind in KINDS {
         let server = start(kind, None);
         let head = |extra: &str, len: usize| {
-            format!("POST /thrift HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-thrift\r\n{extra}Content-Length: {len}\r\n\r\n")
+            format!(
+                "POST /thrift HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-thrift\r\n{extra}Content-Length: {len}\r\n\r\n"
+            )
         };
         // Pipelined: three calls in one write, the last asking to close; three replies in
         // order, then the connection closes.

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use thrift_interop::types::{
     SecondService, SecondServiceAsyncClient, SecondServiceClient, SecondServiceProcessor,
 };
-use thrift_runtime::rpc::blocking::{ClientOptions, Pool, Server, ServerHandle, ServerOptions};
-use thrift_runtime::rpc::{asynchronous, PoolOptions, ProtocolKind, Transport};
 use thrift_runtime::ErrorKind;
+use thrift_runtime::rpc::blocking::{ClientOptions, Pool, Server, ServerHandle, ServerOptions};
+use thrift_runtime::rpc::{PoolOptions, ProtocolKind, Transport, asynchronous};
 
 mod support;
 use support::refusing;

@@ -12,14 +12,14 @@ use thrift_interop::handler::TestHandler;
 use thrift_interop::types::{
     ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
 };
+use thrift_runtime::ErrorKind;
 use thrift_runtime::rpc::blocking::{
     ClientOptions, Connection, SaslListener, Server, ServerOptions,
 };
 use thrift_runtime::rpc::sasl::{
     self, ClientMechanism, Plain, SaslServerConfig, ServerMechanism, ServerStep,
 };
-use thrift_runtime::rpc::{asynchronous, ProtocolKind, Transport};
-use thrift_runtime::ErrorKind;
+use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous};
 
 /// A challenge-response mechanism of the test's own: the server challenges with a number,
 /// the client answers with it doubled.

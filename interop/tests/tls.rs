@@ -16,7 +16,7 @@ use thrift_interop::types::{
 use thrift_runtime::rpc::blocking::{
     ClientOptions, Connection, Server, ServerOptions, TlsListener, TlsStream,
 };
-use thrift_runtime::rpc::{asynchronous, tls, ProtocolKind, Transport};
+use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous, tls};
 
 mod support;
 use support::Certs;

@@ -5,18 +5,18 @@
 use std::net::UdpSocket;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use thrift_interop::handler::TestHandler;
 use thrift_interop::types::{
     ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
 };
+use thrift_runtime::ReadLimits;
 use thrift_runtime::rpc::blocking::ClientOptions;
 use thrift_runtime::rpc::udp::{self, AsyncUdpClient, UdpClient, UdpServer, UdpStats};
 use thrift_runtime::rpc::{ProtocolKind, Transport};
-use thrift_runtime::ReadLimits;
 
 fn options(protocol: ProtocolKind) -> ClientOptions {
     ClientOptions::new(protocol, Transport::Buffered)

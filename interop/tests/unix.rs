@@ -13,7 +13,7 @@ use thrift_interop::types::{
     ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
 };
 use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{asynchronous, ProtocolKind, Transport};
+use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous};
 
 /// A socket path of its own per test, removed when dropped.
 struct SocketPath(PathBuf);

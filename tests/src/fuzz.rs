@@ -6,9 +6,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use bytes::BytesMut;
+use thrift_runtime::rpc::MultiplexedProcessor;
 use thrift_runtime::rpc::blocking::respond;
 use thrift_runtime::rpc::frame::{self, FrameLimits};
-use thrift_runtime::rpc::MultiplexedProcessor;
 use thrift_runtime::{
     Binary, Compact, Json, MessageType, Protocol, ReadLimits, Result, SliceInput, TType,
     ThriftRead, ThriftWrite,

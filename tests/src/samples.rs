@@ -9,8 +9,8 @@ use crate::golden::fixture_services::services::{
 };
 use crate::golden::fixture_services_base::services_base::BaseAddArgs;
 use crate::golden::fixture_unions::unions::{Expr, HasUnion, Point, Shape};
-use thrift_runtime::rpc::frame::{self, Framing, Transport};
 use thrift_runtime::rpc::ProtocolKind;
+use thrift_runtime::rpc::frame::{self, Framing, Transport};
 use thrift_runtime::{Binary, Compact, Json, MessageType, ThriftWrite};
 
 /// Values of every fixture, encoded in every protocol: the mutation seeds.

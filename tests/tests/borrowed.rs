@@ -9,7 +9,7 @@
 
 use proptest::prelude::*;
 use thrift_runtime::{Binary, Compact, Protocol, ReadLimits, SliceInput, ThriftRead, ThriftWrite};
-use thrift_tests::alloc::{allocations, Counting};
+use thrift_tests::alloc::{Counting, allocations};
 use thrift_tests::golden::fixture_base_types::base_types::{
     BaseTypes, BaseTypesRef, Nested, NestedRef, OutOfOrder, Requiredness,
 };

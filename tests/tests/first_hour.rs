@@ -213,9 +213,11 @@ fn a_typo_in_the_idl_fails_the_build_with_the_located_diagnostic() {
         stderr.contains("list<Tagg>"),
         "no source line in:\n{stderr}"
     );
-    assert!(stderr
-        .lines()
-        .any(|l| l.trim_start().starts_with('|') && l.contains('^')));
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.trim_start().starts_with('|') && l.contains('^'))
+    );
     assert!(
         !stderr.contains("Idl(\""),
         "the Debug form of the error:\n{stderr}"

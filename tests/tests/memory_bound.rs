@@ -15,13 +15,13 @@
 //! The constants are the ones the README's "Security and limits" section gives.
 
 use bytes::BytesMut;
-use thrift_runtime::rpc::frame::{self, FrameLimits, Framing, Transport};
 use thrift_runtime::rpc::ProtocolKind;
+use thrift_runtime::rpc::frame::{self, FrameLimits, Framing, Transport};
 use thrift_runtime::{
     ApplicationException, ApplicationExceptionKind, Binary, Compact, Json, MessageType, Protocol,
     ProtocolWriter, Result, TType, ThriftRead,
 };
-use thrift_tests::alloc::{allocated_bytes, Counting};
+use thrift_tests::alloc::{Counting, allocated_bytes};
 use thrift_tests::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesRef};
 use thrift_tests::golden::fixture_base_types_bytes::base_types::BaseTypes as SharedBaseTypes;
 use thrift_tests::golden::fixture_containers::containers::{Containers, ContainersRef, UsesKeys};

@@ -9,7 +9,7 @@ use thrift_runtime::{
     Binary, ByteString, Bytes, Compact, CompactString, Protocol, ThriftRead, ThriftWrite,
 };
 use thrift_tests::golden::fixture_mappings::mappings::{
-    AllHashed, ByBuilder, Choice, Inner, Keys, Mixed, MixedRef, EXAMPLE,
+    AllHashed, ByBuilder, Choice, EXAMPLE, Inner, Keys, Mixed, MixedRef,
 };
 
 fn mixed() -> Mixed {

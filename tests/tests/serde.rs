@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use thrift_runtime::{Compact, OrderedF64, ThriftRead, ThriftWrite};
 use thrift_tests::golden::fixture_serde::serde::{
     Color, Defaults, Everything, EverythingRef, Oops, Point, Shape, Tree, TreeRef,

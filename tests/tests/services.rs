@@ -8,7 +8,7 @@ use std::net::TcpListener;
 use std::sync::Mutex;
 
 use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{asynchronous, ProtocolKind, Transport};
+use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous};
 use thrift_tests::golden::fixture_services::services::*;
 use thrift_tests::golden::fixture_services::services_base::{Base, BaseAddError, BaseAsync, Oops};
 

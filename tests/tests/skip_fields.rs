@@ -6,7 +6,7 @@
 //! on the same footer with those fields emptied.
 
 use thrift_runtime::{Compact, ThriftRead, ThriftWrite};
-use thrift_tests::alloc::{allocations, Counting};
+use thrift_tests::alloc::{Counting, allocations};
 
 #[allow(clippy::all, missing_docs)]
 mod full {

@@ -4,7 +4,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::TokenStream;
-use thrift_idl_parser::{check_files, Checked, Loader};
+use thrift_idl_parser::{Checked, Loader, check_files};
 
 use crate::emit::module_code;
 use crate::model::Model;
@@ -359,7 +359,7 @@ impl Builder {
         &self,
         model: &Model<'_>,
     ) -> Result<Vec<crate::model::attributes::Rule>, Error> {
-        use crate::model::attributes::{segments, Rule, Target};
+        use crate::model::attributes::{Rule, Target, segments};
         self.attributes
             .iter()
             .map(|(target, path, attribute)| {

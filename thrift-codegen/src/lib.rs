@@ -84,7 +84,7 @@ mod emit;
 mod ident;
 mod model;
 
-pub use builder::{mod_rs, single_file, Builder, Error, GeneratedFile};
+pub use builder::{Builder, Error, GeneratedFile, mod_rs, single_file};
 
 /// How `string` and `binary` are represented in the owned types ([`Builder::strings`],
 /// `thrift-codegen generate --strings`).

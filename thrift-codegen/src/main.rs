@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use thrift_codegen::cli::{run, Cli};
+use thrift_codegen::cli::{Cli, run};
 
 fn main() -> ExitCode {
     // clap exits with status 2 on usage errors.

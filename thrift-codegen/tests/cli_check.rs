@@ -42,8 +42,10 @@ fn include_dirs_are_searched_in_order() {
     let file = corpus("facebookarchive__scribe/if/scribe.thrift");
     let without = run(&["check", &file]);
     assert_eq!(without.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&without.stderr)
-        .contains("cannot find included file `fb303/if/fb303.thrift`"));
+    assert!(
+        String::from_utf8_lossy(&without.stderr)
+            .contains("cannot find included file `fb303/if/fb303.thrift`")
+    );
     let with = run(&[
         "check",
         "-I",

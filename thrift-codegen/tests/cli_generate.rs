@@ -194,9 +194,11 @@ fn strings_flag_selects_shared_buffers_or_compact_strings() {
         assert_eq!(String::from_utf8(out.stdout).unwrap(), golden, "{mode}");
     }
     let out = run(&["generate", "-o", "-", "--strings", "std", fixture]);
-    assert!(!String::from_utf8(out.stdout)
-        .unwrap()
-        .contains("ByteString"));
+    assert!(
+        !String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("ByteString")
+    );
 }
 
 /// The type-mapping flags give byte for byte what the Builder options give (the golden

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use thrift_codegen::{single_file, Builder, Collections, Strings};
+use thrift_codegen::{Builder, Collections, Strings, single_file};
 
 /// Every (fixture, builder, golden file) to check: `<name>.rs` from `<name>.thrift` with the
 /// default options, or, where `<name>.options` stands beside the fixture, each golden file it
@@ -87,7 +87,7 @@ fn builder_from(calls: &str) -> Result<Builder, String> {
             other => {
                 return Err(format!(
                     "no Builder call `{other}` here (add it to builder_from)"
-                ))
+                ));
             }
         };
     }

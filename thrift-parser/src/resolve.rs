@@ -9,7 +9,7 @@ use crate::ast::{Document, Header};
 use crate::diagnostic::Diagnostic;
 use crate::program::{IncludedModule, ParsedFile, Program};
 use crate::source::{FileId, SourceMap, Span};
-use crate::syntax::{parse_document_nesting, MAX_NESTING};
+use crate::syntax::{MAX_NESTING, parse_document_nesting};
 
 /// Reads IDL files and everything they include.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use thrift_idl_parser::{check_files, Checked, Loader, Severity};
+use thrift_idl_parser::{Checked, Loader, Severity, check_files};
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")

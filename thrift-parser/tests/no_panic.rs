@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use thrift_idl_parser::{check_files, Loader};
+use thrift_idl_parser::{Loader, check_files};
 
 fn corpus_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");

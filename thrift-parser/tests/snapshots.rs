@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use thrift_idl_parser::{check_files, Loader};
+use thrift_idl_parser::{Loader, check_files};
 
 fn fixtures(kind: &str) -> Vec<PathBuf> {
     // Relative paths keep the snapshots free of machine-specific prefixes.

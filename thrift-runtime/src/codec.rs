@@ -175,11 +175,7 @@ pub const fn capacity_hint<T>(len: usize) -> usize {
         std::mem::size_of::<T>()
     };
     let max = MAX_PREALLOCATION / size;
-    if len < max {
-        len
-    } else {
-        max
-    }
+    if len < max { len } else { max }
 }
 
 /// Reads a `T` into an optional field in place ([`ThriftRead::read_into`]): into the value

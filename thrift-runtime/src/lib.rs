@@ -227,13 +227,13 @@ pub mod wire;
 pub mod __codegen {
     pub use crate::application::{ApplicationException, ApplicationExceptionKind};
     pub use crate::codec::{
-        capacity_hint, push_default, read_element, read_into_option, read_list, read_small_list,
-        read_small_list_into, SmallVec, ThriftRead, ThriftWrite,
+        SmallVec, ThriftRead, ThriftWrite, capacity_hint, push_default, read_element,
+        read_into_option, read_list, read_small_list, read_small_list_into,
     };
     pub use crate::collect::{BTreeMapBuilder, BTreeSetBuilder};
     pub use crate::error::{Error, Result};
     pub use crate::float::OrderedF64;
-    pub use crate::protocol::{check_element_type, ProtocolReader, ProtocolSize, ProtocolWriter};
+    pub use crate::protocol::{ProtocolReader, ProtocolSize, ProtocolWriter, check_element_type};
     pub use crate::rpc;
     #[cfg(feature = "serde")]
     pub use crate::serde_support;
@@ -270,7 +270,7 @@ pub use binary::{Binary, BinaryReader, BinaryWriter};
 pub use bytes::Bytes;
 /// The shared string type of `string` fields generated with `Strings::Bytes` (re-exported).
 pub use bytestring::ByteString;
-pub use codec::{capacity_hint, read_list, SmallVec, ThriftRead, ThriftReadOwned, ThriftWrite};
+pub use codec::{SmallVec, ThriftRead, ThriftReadOwned, ThriftWrite, capacity_hint, read_list};
 pub use compact::{Compact, CompactReader, CompactWriter};
 /// The string type of code generated with `Strings::Compact` (feature `compact_str`).
 #[cfg(feature = "compact_str")]
@@ -282,7 +282,7 @@ pub use json::{Json, JsonReader, JsonWriter};
 pub use limits::{FrameLimits, Limit, ReadLimits};
 pub use output::{IoOutput, Output, SliceOutput};
 pub use protocol::{
-    check_element_type, skip_value, Protocol, ProtocolReader, ProtocolSize, ProtocolWriter,
+    Protocol, ProtocolReader, ProtocolSize, ProtocolWriter, check_element_type, skip_value,
 };
 /// serde, for code generated with `Builder::serde(true)` (feature `serde`, re-exported).
 #[cfg(feature = "serde")]

@@ -16,7 +16,7 @@
 use crate::error::Result;
 use crate::protocol::{ProtocolReader, ProtocolSize, ProtocolWriter};
 use crate::wire::TType;
-use crate::{capacity_hint, OrderedF64};
+use crate::{OrderedF64, capacity_hint};
 
 /// One Thrift value of any type, as read from the wire without a schema.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -2,7 +2,7 @@
 //! `cargo run -p thrift-examples --bin async-client` (with a server running).
 
 use thrift_examples::idl::tutorial::PlacesAsyncClient;
-use thrift_examples::{lighthouse, ADDR};
+use thrift_examples::{ADDR, lighthouse};
 use thrift_runtime::rpc::asynchronous::Connection;
 use thrift_runtime::rpc::{ClientOptions, ProtocolKind, Transport};
 

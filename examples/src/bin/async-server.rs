@@ -2,9 +2,9 @@
 //! `cargo run -p thrift-examples --bin async-server`.
 
 use thrift_examples::idl::tutorial::PlacesAsyncProcessor;
-use thrift_examples::{PlaceBook, ADDR};
-use thrift_runtime::rpc::asynchronous::Server;
+use thrift_examples::{ADDR, PlaceBook};
 use thrift_runtime::rpc::ServerOptions;
+use thrift_runtime::rpc::asynchronous::Server;
 
 fn main() -> std::io::Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;

@@ -7,13 +7,13 @@
 //! it; `... -- 127.0.0.1:8080` serves on that address until stopped (try it with Apache's
 //! `THttpClient` and `TJSONProtocol`, or the `curl` line it prints).
 
-use axum::routing::get;
 use axum::Router;
+use axum::routing::get;
 use thrift_examples::idl::tutorial::{PlacesAsyncClient, PlacesAsyncProcessor, PlacesGetArgs};
-use thrift_examples::{lighthouse, PlaceBook};
+use thrift_examples::{PlaceBook, lighthouse};
+use thrift_runtime::MessageType;
 use thrift_runtime::rpc::http::HttpService;
 use thrift_runtime::rpc::{ClientOptions, ProtocolKind, Transport};
-use thrift_runtime::MessageType;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -2,7 +2,7 @@
 //! running).
 
 use thrift_examples::idl::tutorial::{PlacesClient, PlacesGetError};
-use thrift_examples::{lighthouse, ADDR};
+use thrift_examples::{ADDR, lighthouse};
 use thrift_runtime::rpc::blocking::Connection;
 use thrift_runtime::rpc::{ClientOptions, ProtocolKind, Transport};
 

@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => {
             return Err(
                 "usage: hive-metastore-sasl [HOST:PORT[,HOST:PORT...] USER PASSWORD]".into(),
-            )
+            );
         }
     };
 

@@ -14,10 +14,10 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
 use thrift_examples::idl::tutorial::{PlacesAsyncClient, PlacesClient, PlacesProcessor};
-use thrift_examples::{lighthouse, PlaceBook};
+use thrift_examples::{PlaceBook, lighthouse};
 use thrift_runtime::rpc::blocking::{ServerHandle, TlsListener};
 use thrift_runtime::rpc::http::{HttpClient, HttpConnection, HttpServer};
-use thrift_runtime::rpc::{tls, ClientOptions, ProtocolKind, ServerOptions, Transport};
+use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Transport, tls};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

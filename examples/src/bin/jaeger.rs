@@ -16,7 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use thrift_examples::idl::agent::{Agent, AgentClient, AgentProcessor};
 use thrift_examples::idl::jaeger::{Batch, Process, Span, Tag, TagType};
 use thrift_runtime::rpc::http::HttpConnection;
-use thrift_runtime::rpc::udp::{UdpClient, UdpServer, DEFAULT_MAX_DATAGRAM};
+use thrift_runtime::rpc::udp::{DEFAULT_MAX_DATAGRAM, UdpClient, UdpServer};
 use thrift_runtime::rpc::{ClientOptions, ProtocolKind, Transport};
 use thrift_runtime::{Binary, ThriftRead};
 

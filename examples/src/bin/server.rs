@@ -3,9 +3,9 @@
 use std::net::TcpListener;
 
 use thrift_examples::idl::tutorial::PlacesProcessor;
-use thrift_examples::{PlaceBook, ADDR};
-use thrift_runtime::rpc::blocking::Server;
+use thrift_examples::{ADDR, PlaceBook};
 use thrift_runtime::rpc::ServerOptions;
+use thrift_runtime::rpc::blocking::Server;
 
 fn main() -> std::io::Result<()> {
     let listener = TcpListener::bind(ADDR)?;

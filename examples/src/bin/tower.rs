@@ -2,8 +2,8 @@
 //! and a concurrency limit, and one client balancing its calls over all three
 //! (power of two choices on pending requests). `cargo run -p thrift-examples --bin tower`.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use thrift_examples::idl::tutorial::{
@@ -13,11 +13,11 @@ use thrift_examples::lighthouse;
 use thrift_runtime::rpc::asynchronous::{Connection, Server};
 use thrift_runtime::rpc::layers::{ProcessorService, ServiceChannel};
 use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Transport};
+use tower::ServiceBuilder;
 use tower::balance::p2c::Balance;
 use tower::buffer::Buffer;
 use tower::discover::ServiceList;
 use tower::load::{CompleteOnResponse, PendingRequests};
-use tower::ServiceBuilder;
 
 /// A `Places` server that knows one place and counts the calls it serves.
 struct Counting {

@@ -17,8 +17,8 @@ use thrift_interop::types::{
 use thrift_runtime::rpc::blocking::{self, SaslListener, Server, ServerOptions, TlsListener};
 use thrift_runtime::rpc::sasl::SaslServerConfig;
 use thrift_runtime::rpc::{
-    asynchronous, http, udp, AsyncMultiplexedProcessor, AsyncProcessor, Message,
-    MultiplexedProcessor, Processor,
+    AsyncMultiplexedProcessor, AsyncProcessor, Message, MultiplexedProcessor, Processor,
+    asynchronous, http, udp,
 };
 
 fn main() -> std::io::Result<()> {

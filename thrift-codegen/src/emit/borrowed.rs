@@ -12,7 +12,7 @@ use quote::quote;
 use thrift_idl_parser::ast::{BaseType, Struct, Type};
 use thrift_idl_parser::{DefId, FileId};
 
-use super::fields::{default_value, holding, Holding, Target};
+use super::fields::{Holding, Target, default_value, holding};
 use super::names::{field_names, unknown_fields_name, variant_names};
 use super::structs::{read_impl, unknown_member, write_impl};
 use super::types::{complexity_allow, rust_type};

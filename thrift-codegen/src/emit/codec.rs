@@ -3,8 +3,8 @@
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
-use thrift_idl_parser::ast::{BaseType, Type};
 use thrift_idl_parser::FileId;
+use thrift_idl_parser::ast::{BaseType, Type};
 
 use super::types::{borrowed_vec, element_type, inline_len, inline_pair_len, wire_type};
 use crate::model::{CollectionKind, Model, Resolved};
@@ -35,21 +35,13 @@ impl Val {
     /// The value itself, for `Copy` types.
     fn copied(&self) -> TokenStream {
         let t = &self.tokens;
-        if self.is_ref {
-            quote!(*#t)
-        } else {
-            t.clone()
-        }
+        if self.is_ref { quote!(*#t) } else { t.clone() }
     }
 
     /// A reference to the value.
     fn by_ref(&self) -> TokenStream {
         let t = &self.tokens;
-        if self.is_ref {
-            t.clone()
-        } else {
-            quote!(&#t)
-        }
+        if self.is_ref { t.clone() } else { quote!(&#t) }
     }
 
     /// For method calls and field access (auto-deref does the rest).

@@ -338,11 +338,7 @@ fn int_literal(v: i64, base: BaseType) -> TokenStream {
         return quote!(#ty::MIN);
     }
     let lit = Literal::u64_unsuffixed(v.unsigned_abs());
-    if v < 0 {
-        quote!(-#lit)
-    } else {
-        quote!(#lit)
-    }
+    if v < 0 { quote!(-#lit) } else { quote!(#lit) }
 }
 
 /// A float literal that round-trips exactly; values clippy would take for an approximation of
@@ -456,7 +452,10 @@ pub fn is_zero_value(m: &Model<'_>, file: FileId, ty: &Type, value: &ConstValue)
 pub fn has_call(expr: &TokenStream) -> bool {
     let tokens: Vec<proc_macro2::TokenTree> = expr.clone().into_iter().collect();
     tokens.windows(2).any(|pair| match pair {
-        [proc_macro2::TokenTree::Ident(ident), proc_macro2::TokenTree::Group(group)] => {
+        [
+            proc_macro2::TokenTree::Ident(ident),
+            proc_macro2::TokenTree::Group(group),
+        ] => {
             group.delimiter() == proc_macro2::Delimiter::Parenthesis
                 && ident
                     .to_string()

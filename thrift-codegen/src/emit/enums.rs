@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use thrift_idl_parser::ast::Enum;
 use thrift_idl_parser::DefId;
+use thrift_idl_parser::ast::Enum;
 
 use super::docs::doc_attrs;
 use super::names::value_names;

@@ -3,8 +3,8 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use thrift_idl_parser::ast::{Enum, Struct};
 use thrift_idl_parser::DefId;
+use thrift_idl_parser::ast::{Enum, Struct};
 
 use crate::ident;
 use crate::model::Model;

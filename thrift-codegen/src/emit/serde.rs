@@ -13,10 +13,10 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use thrift_idl_parser::ast::{BaseType, Enum, Field, Requiredness, Struct};
 use thrift_idl_parser::DefId;
+use thrift_idl_parser::ast::{BaseType, Enum, Field, Requiredness, Struct};
 
-use super::fields::{default_value, holding, idl_default, Holding};
+use super::fields::{Holding, default_value, holding, idl_default};
 use crate::model::{Model, Resolved};
 
 /// The derives, after the generated `#[derive(...)]`: `Serialize` and `Deserialize` for the

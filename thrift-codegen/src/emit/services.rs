@@ -9,11 +9,11 @@ use quote::{format_ident, quote};
 use thrift_idl_parser::ast::{BaseType, Function, Requiredness, Service, Type};
 use thrift_idl_parser::{DefId, FileId};
 
-use super::codec::{read_struct_body, read_value, value_len, write_field, Val};
+use super::codec::{Val, read_struct_body, read_value, value_len, write_field};
 use super::docs::doc_attrs;
 use super::types::{complexity_allow, rust_type, wire_type};
 use crate::ident;
-use crate::model::{parent_service, Model, Resolved};
+use crate::model::{Model, Resolved, parent_service};
 
 /// One IDL function as seen from the service being generated (its own, or inherited).
 struct Method<'a> {
@@ -862,14 +862,20 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
     );
     // Links go through `__rt`, the module's import of the runtime, so that they resolve
     // whatever `Builder::runtime_path` is.
-    let client_doc = format!(" A blocking client of `{idl}` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`).");
-    let async_client_doc = format!(" An async client of `{idl}` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.");
+    let client_doc = format!(
+        " A blocking client of `{idl}` over a [`Channel`](__rt::rpc::Channel) (such as `thrift_runtime::rpc::blocking::Connection`)."
+    );
+    let async_client_doc = format!(
+        " An async client of `{idl}` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once."
+    );
     let processor_doc =
         format!(" Serves `{idl}` with a blocking handler (a [`Processor`](__rt::rpc::Processor)).");
     let async_processor_doc = format!(
         " Serves `{idl}` with an async handler (an [`AsyncProcessor`](__rt::rpc::AsyncProcessor))."
     );
-    let dispatch_doc = format!(" Serves `call` with `handler` if it names a function of `{idl}` (or of a service it extends); `false` if it names none.");
+    let dispatch_doc = format!(
+        " Serves `call` with `handler` if it names a function of `{idl}` (or of a service it extends); `false` if it names none."
+    );
     quote! {
         #(#items)*
 

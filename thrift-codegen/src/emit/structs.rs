@@ -12,17 +12,17 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use thrift_idl_parser::ast::{BaseType, Field, Requiredness, Struct, StructKind};
 use thrift_idl_parser::DefId;
+use thrift_idl_parser::ast::{BaseType, Field, Requiredness, Struct, StructKind};
 
 use super::codec::{
-    read_bytes_into, read_small_list_into, read_struct_body, read_value, value_len, write_field,
-    Val,
+    Val, read_bytes_into, read_small_list_into, read_struct_body, read_value, value_len,
+    write_field,
 };
 use super::docs::doc_attrs;
 use super::fields::{
-    default_value, derive_list, field_type, holding, idl_default, in_place_struct, reads_in_place,
-    Holding, Target,
+    Holding, Target, default_value, derive_list, field_type, holding, idl_default, in_place_struct,
+    reads_in_place,
 };
 use super::names::{field_names, unknown_fields_name, unknown_init};
 use super::types::{complexity_allow, wire_type};

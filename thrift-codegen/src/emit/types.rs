@@ -2,8 +2,8 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use thrift_idl_parser::ast::{BaseType, StructKind, Type, TypeKind};
 use thrift_idl_parser::FileId;
+use thrift_idl_parser::ast::{BaseType, StructKind, Type, TypeKind};
 
 use crate::model::{Model, Resolved};
 

@@ -7,12 +7,12 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use thrift_idl_parser::ast::{BaseType, Struct};
 use thrift_idl_parser::DefId;
+use thrift_idl_parser::ast::{BaseType, Struct};
 
-use super::codec::{read_struct_body, read_value, value_len, write_field, Val};
+use super::codec::{Val, read_struct_body, read_value, value_len, write_field};
 use super::docs::doc_attrs;
-use super::fields::{derive_list, Target};
+use super::fields::{Target, derive_list};
 use super::names::variant_names;
 use super::types::wire_type;
 use crate::ident;

@@ -4,8 +4,8 @@
 //! applies to every item its path is a prefix of, in the order the rules were given.
 
 use proc_macro2::TokenStream;
-use thrift_idl_parser::ast::Definition;
 use thrift_idl_parser::DefId;
+use thrift_idl_parser::ast::Definition;
 
 use super::Model;
 

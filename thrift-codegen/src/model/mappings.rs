@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
-use thrift_idl_parser::ast::Definition;
 use thrift_idl_parser::DefId;
+use thrift_idl_parser::ast::Definition;
 
 use super::attributes::is_prefix;
 use super::{Mapping, Model};

@@ -21,7 +21,7 @@ use thrift_idl_parser::{DefId, FileId, Program};
 use crate::ident;
 
 pub use derives::Derives;
-pub use services::{parent_service, ServiceNames};
+pub use services::{ServiceNames, parent_service};
 
 /// A type with typedefs followed to the end.
 #[derive(Clone, Copy)]

@@ -5,8 +5,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use thrift_idl_parser::ast::Definition;
 use thrift_idl_parser::DefId;
+use thrift_idl_parser::ast::Definition;
 
 use super::{Model, Resolved};
 

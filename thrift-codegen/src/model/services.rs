@@ -10,8 +10,8 @@
 
 use std::collections::HashMap;
 
-use thrift_idl_parser::ast::{Definition, Service};
 use thrift_idl_parser::DefId;
+use thrift_idl_parser::ast::{Definition, Service};
 
 use super::Model;
 use crate::ident;

@@ -6,9 +6,9 @@
 
 use pest::iterators::Pair;
 
-use super::docs::DocComments;
-use super::literal::{parse_int, unescape, LiteralError};
 use super::Rule;
+use super::docs::DocComments;
+use super::literal::{LiteralError, parse_int, unescape};
 use crate::ast::*;
 use crate::diagnostic::Diagnostic;
 use crate::source::{FileId, Span};
@@ -640,8 +640,16 @@ impl<'i> Lowering<'i> {
                 let auto = *next_auto;
                 *next_auto -= 1;
                 self.diagnostics.push(
-                    Diagnostic::warning(id_span, format!("non-positive field id {value} is not allowed; Apache Thrift ignores it"))
-                        .with_note(format!("field `{}` gets the auto-assigned id {auto}, as with Apache Thrift", name.name)),
+                    Diagnostic::warning(
+                        id_span,
+                        format!(
+                            "non-positive field id {value} is not allowed; Apache Thrift ignores it"
+                        ),
+                    )
+                    .with_note(format!(
+                        "field `{}` gets the auto-assigned id {auto}, as with Apache Thrift",
+                        name.name
+                    )),
                 );
                 (auto, FieldIdKind::Replaced)
             }

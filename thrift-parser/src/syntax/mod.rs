@@ -295,7 +295,7 @@ fn brackets(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
                     i += 1;
                 }
                 b @ (b'<' | b'[' | b'{' | b'(' | b'>' | b']' | b'}' | b')') => {
-                    return Some((at, b))
+                    return Some((at, b));
                 }
                 _ => {}
             }

@@ -1,6 +1,6 @@
 use pest::Parser as _;
 
-use super::{parse_document, Rule, ThriftParser};
+use super::{Rule, ThriftParser, parse_document};
 use crate::source::FileId;
 
 #[test]

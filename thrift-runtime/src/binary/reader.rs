@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::input::Input;
 use crate::limits::ReadLimits;
 use crate::protocol::ProtocolReader;
-use crate::reader_util::{container_len, cow_to_str, string_len, Depth};
+use crate::reader_util::{Depth, container_len, cow_to_str, string_len};
 use crate::wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
 };

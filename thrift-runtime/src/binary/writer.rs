@@ -2,7 +2,7 @@
 
 use crate::error::Result;
 use crate::output::Output;
-use crate::protocol::{len_to_i32, ProtocolWriter};
+use crate::protocol::{ProtocolWriter, len_to_i32};
 use crate::wire::{MessageType, StructToken, TType};
 
 use super::VERSION_1;

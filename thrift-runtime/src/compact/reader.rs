@@ -4,13 +4,13 @@ use crate::error::{Error, Result};
 use crate::input::Input;
 use crate::limits::ReadLimits;
 use crate::protocol::ProtocolReader;
-use crate::reader_util::{container_len, cow_to_str, string_len, Depth};
+use crate::reader_util::{Depth, container_len, cow_to_str, string_len};
 use crate::varint::{read_varint_u32, read_varint_u64, unzigzag32, unzigzag64};
 use crate::wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
 };
 
-use super::{compact_type, ttype_of, CT_FALSE, CT_TRUE, PROTOCOL_ID, TYPE_OF, VERSION};
+use super::{CT_FALSE, CT_TRUE, PROTOCOL_ID, TYPE_OF, VERSION, compact_type, ttype_of};
 
 /// Compact protocol reader over an [`Input`].
 ///

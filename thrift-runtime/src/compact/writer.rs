@@ -2,11 +2,11 @@
 
 use crate::error::Result;
 use crate::output::Output;
-use crate::protocol::{len_to_i32, ProtocolWriter};
+use crate::protocol::{ProtocolWriter, len_to_i32};
 use crate::varint::{varint_words, write_varint_u32, write_varint_u64, zigzag32, zigzag64};
 use crate::wire::{MessageType, StructToken, TType};
 
-use super::{compact_type, short_delta, CT_FALSE, CT_TRUE, PROTOCOL_ID, VERSION};
+use super::{CT_FALSE, CT_TRUE, PROTOCOL_ID, VERSION, compact_type, short_delta};
 
 /// Compact protocol writer over an [`Output`].
 ///

@@ -10,13 +10,13 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::input::Input;
 use crate::limits::{Limit, ReadLimits};
 use crate::protocol::ProtocolReader;
-use crate::reader_util::{byte_string, container_len, cow_to_str, cow_to_string, utf8, Depth};
+use crate::reader_util::{Depth, byte_string, container_len, cow_to_str, cow_to_string, utf8};
 use crate::wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
 };
 
 use super::writer::Level;
-use super::{base64_decode, ttype_of, VERSION};
+use super::{VERSION, base64_decode, ttype_of};
 
 /// JSON protocol reader over an [`Input`] ([`crate::json`] says what it reads).
 ///
@@ -162,7 +162,7 @@ impl<'de, I: Input<'de>> JsonReader<I> {
                         && self.levels.is_empty()
                         && matches!(e.kind(), ErrorKind::UnexpectedEof) =>
                 {
-                    break
+                    break;
                 }
                 Err(e) => return Err(e),
             };
@@ -314,7 +314,7 @@ impl<'de, I: Input<'de>> JsonReader<I> {
                                 0xdc00..=0xdfff => {
                                     return Err(Error::invalid_data(
                                         "JSON: a low surrogate without its high one",
-                                    ))
+                                    ));
                                 }
                                 unit => unit,
                             };

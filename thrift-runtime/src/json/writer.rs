@@ -4,10 +4,10 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::output::Output;
-use crate::protocol::{len_to_i32, ProtocolWriter};
+use crate::protocol::{ProtocolWriter, len_to_i32};
 use crate::wire::{MessageType, StructToken, TType};
 
-use super::{base64_encode, format_double, special_double, type_name, VERSION};
+use super::{VERSION, base64_encode, format_double, special_double, type_name};
 
 /// Where the writer is: what separates the next value from the one before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

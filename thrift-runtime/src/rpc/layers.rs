@@ -8,7 +8,7 @@
 //! layers. The tower path boxes each call's future (one allocation per call); the plain
 //! [`Server::serve`](super::asynchronous::Server::serve) and [`Connection`] paths do not.
 
-use std::future::{poll_fn, Future};
+use std::future::{Future, poll_fn};
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -16,7 +16,7 @@ use std::task::{Context, Poll};
 
 use tower_service::Service;
 
-use super::asynchronous::{accept_loop, Connection, Listener, Server};
+use super::asynchronous::{Connection, Listener, Server, accept_loop};
 use super::message::{Message, ProtocolKind};
 use super::service::{AsyncChannel, AsyncProcessor, ClientRequest};
 use crate::application::{ApplicationException, ApplicationExceptionKind};

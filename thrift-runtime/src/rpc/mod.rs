@@ -114,13 +114,13 @@ pub mod udp;
 
 pub use message::{Headers, Message, ProtocolKind};
 pub use service::{
-    call_async, call_oneway_async, serve, serve_async, serve_oneway, serve_oneway_async,
-    undeclared_exception, AsyncChannel, AsyncMultiplexedProcessor, AsyncProcessor, Channel,
-    ClientRequest, MultiplexedProcessor, Processor,
+    AsyncChannel, AsyncMultiplexedProcessor, AsyncProcessor, Channel, ClientRequest,
+    MultiplexedProcessor, Processor, call_async, call_oneway_async, serve, serve_async,
+    serve_oneway, serve_oneway_async, undeclared_exception,
 };
 
 #[cfg(any(feature = "blocking", feature = "async"))]
-pub use frame::{FrameLimits, Framing, Transport, DEFAULT_MAX_FRAME_SIZE};
+pub use frame::{DEFAULT_MAX_FRAME_SIZE, FrameLimits, Framing, Transport};
 #[cfg(any(feature = "blocking", feature = "async"))]
 pub use options::{ClientOptions, ServerOptions};
 #[cfg(any(feature = "blocking", feature = "async"))]

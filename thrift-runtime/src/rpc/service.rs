@@ -2,7 +2,7 @@
 //! (client side), and the helpers that serve one call.
 
 use std::future::Future;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::pin;
 use std::sync::Arc;
 use std::task::Poll;

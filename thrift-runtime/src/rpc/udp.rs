@@ -12,15 +12,15 @@
 
 use std::io;
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::Duration;
 
 use bytes::Bytes;
 
 use super::message::{Message, ProtocolKind};
-use super::options::{call_name, ClientOptions};
+use super::options::{ClientOptions, call_name};
 use super::service::{Channel, Processor};
 use crate::codec::{ThriftRead, ThriftWrite};
 use crate::error::{Error, Result};
@@ -257,20 +257,20 @@ impl Drop for UdpServer {
 }
 
 #[cfg(feature = "async")]
-pub use self::async_udp::{serve_async, AsyncUdpClient};
+pub use self::async_udp::{AsyncUdpClient, serve_async};
 
 #[cfg(feature = "async")]
 mod async_udp {
-    use std::future::{poll_fn, Future};
+    use std::future::{Future, poll_fn};
     use std::io;
     use std::pin::pin;
-    use std::sync::atomic::{AtomicI32, Ordering};
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicI32, Ordering};
     use std::task::Poll;
 
     use ::tokio::net::{ToSocketAddrs, UdpSocket};
 
-    use super::{datagram, not_oneway, oneway_call, UdpStats, DEFAULT_MAX_DATAGRAM};
+    use super::{DEFAULT_MAX_DATAGRAM, UdpStats, datagram, not_oneway, oneway_call};
     use crate::error::Result;
     use crate::limits::ReadLimits;
     use crate::rpc::message::{Message, ProtocolKind};

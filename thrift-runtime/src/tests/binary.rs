@@ -8,7 +8,9 @@ fn strict_message_header() {
     let bytes = bin(|w| w.write_message_begin("ping", MessageType::Call, 7));
     assert_eq!(
         bytes,
-        [0x80, 0x01, 0x00, 0x01, 0, 0, 0, 4, b'p', b'i', b'n', b'g', 0, 0, 0, 7]
+        [
+            0x80, 0x01, 0x00, 0x01, 0, 0, 0, 4, b'p', b'i', b'n', b'g', 0, 0, 0, 7
+        ]
     );
     let h = bin_reader(&bytes).read_message_begin().unwrap();
     assert_eq!(

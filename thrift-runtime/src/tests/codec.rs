@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use super::assert_kind;
 use crate::{
-    capacity_hint, Binary, Compact, Error, ErrorKind, Limit, Protocol, ProtocolReader,
-    ProtocolSize, ProtocolWriter, Result, TType, ThriftRead, ThriftReadOwned, ThriftWrite,
+    Binary, Compact, Error, ErrorKind, Limit, Protocol, ProtocolReader, ProtocolSize,
+    ProtocolWriter, Result, TType, ThriftRead, ThriftReadOwned, ThriftWrite, capacity_hint,
 };
 
 /// struct Person {

@@ -253,14 +253,18 @@ fn bytes_input_checks_utf8_and_lengths() {
         BinaryReader::new(BytesInput::new(&bytes)).read_byte_string(),
         ErrorKind::InvalidUtf8
     );
-    assert!(BinaryReader::new(BytesInput::new(&bytes))
-        .read_shared_bytes()
-        .is_ok());
+    assert!(
+        BinaryReader::new(BytesInput::new(&bytes))
+            .read_shared_bytes()
+            .is_ok()
+    );
     // A length prefix beyond the input: an error, nothing allocated for it.
     let bytes = Bytes::from(vec![0x7f, 0xff, 0xff, 0xff, b'a']);
-    assert!(BinaryReader::new(BytesInput::new(&bytes))
-        .read_shared_bytes()
-        .is_err());
+    assert!(
+        BinaryReader::new(BytesInput::new(&bytes))
+            .read_shared_bytes()
+            .is_err()
+    );
     let mut r = CompactReader::new(BytesInput::new(&bytes));
     assert!(r.read_byte_string().is_err());
 }

@@ -321,7 +321,9 @@ fn a_truncated_zlib_payload_is_an_error_not_a_hang() {
     }
     // And the same state decodes a whole frame afterwards.
     let mut buf = BytesMut::from(&whole[..]);
-    assert!(frame::decode(&mut buf, None, &FrameLimits::default())
-        .unwrap()
-        .is_some());
+    assert!(
+        frame::decode(&mut buf, None, &FrameLimits::default())
+            .unwrap()
+            .is_some()
+    );
 }

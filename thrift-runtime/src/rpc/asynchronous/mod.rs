@@ -16,7 +16,7 @@ mod sasl;
 mod tls;
 
 use std::collections::HashMap;
-use std::future::{poll_fn, Future};
+use std::future::{Future, poll_fn};
 use std::io;
 use std::pin::pin;
 use std::sync::atomic::{AtomicI32, Ordering};

@@ -3,13 +3,13 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::{ClientOptions, Connection};
 use crate::error::{Error, Result};
 use crate::rpc::message::{Message, ProtocolKind};
-use crate::rpc::pool::{retry, Endpoints, PoolOptions};
+use crate::rpc::pool::{Endpoints, PoolOptions, retry};
 use crate::rpc::service::{AsyncChannel, ClientRequest};
 
 type Connect =

@@ -4,7 +4,7 @@
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{ready, Context, Poll};
+use std::task::{Context, Poll, ready};
 
 use ::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use ::tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
@@ -13,7 +13,7 @@ use super::listener::Listener;
 use super::{ClientOptions, Connection};
 use crate::error::Result;
 use crate::rpc::frame::Transport;
-use crate::rpc::sasl::{handshake_async, ClientMechanism, SaslServerConfig, ServerNegotiation};
+use crate::rpc::sasl::{ClientMechanism, SaslServerConfig, ServerNegotiation, handshake_async};
 
 /// A connection accepted by a [`SaslListener`]: its first reads run the server's side of the
 /// negotiation, then reads and writes are the framed messages that follow.

@@ -9,14 +9,14 @@ use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{ready, Context, Poll};
+use std::task::{Context, Poll, ready};
 
 use ::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use ::tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use rustls::{ClientConfig, ServerConfig};
 use tokio_rustls::{Accept, TlsAcceptor, TlsConnector};
 
-use super::{within, ClientOptions, Connection, Listener};
+use super::{ClientOptions, Connection, Listener, within};
 use crate::error::Result;
 use crate::rpc::tls::server_name;
 

@@ -14,7 +14,7 @@ use std::cell::Cell;
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -461,19 +461,22 @@ impl Server {
             let stop = Arc::clone(&stop);
             let spawned = thread::Builder::new()
                 .name(format!("thrift-worker-{index}"))
-                .spawn(move || loop {
-                    let next = match receiver.lock() {
-                        Ok(receiver) => receiver.recv(),
-                        Err(_) => return,
-                    };
-                    match next {
-                        // A panic in a processor ends that connection, not the worker.
-                        Ok(stream) => {
-                            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                serve(stream, &options, &stop)
-                            }));
+                .spawn(move || {
+                    loop {
+                        let next = match receiver.lock() {
+                            Ok(receiver) => receiver.recv(),
+                            Err(_) => return,
+                        };
+                        match next {
+                            // A panic in a processor ends that connection, not the worker.
+                            Ok(stream) => {
+                                let _ =
+                                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                        serve(stream, &options, &stop)
+                                    }));
+                            }
+                            Err(_) => return,
                         }
-                        Err(_) => return,
                     }
                 });
             if let Ok(thread) = spawned {

@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::{ClientOptions, Connection};
 use crate::codec::{ThriftRead, ThriftWrite};
 use crate::error::{Error, Result};
-use crate::rpc::pool::{first_answer, retry, Endpoints, PoolOptions};
+use crate::rpc::pool::{Endpoints, PoolOptions, first_answer, retry};
 use crate::rpc::service::Channel;
 
 type Connect<C> = Box<dyn Fn(&str) -> Result<C> + Send + Sync>;

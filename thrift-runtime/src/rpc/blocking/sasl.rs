@@ -10,7 +10,7 @@ use super::listener::{Listener, Stream};
 use super::{ClientOptions, Connection};
 use crate::error::Result;
 use crate::rpc::frame::Transport;
-use crate::rpc::sasl::{handshake, ClientMechanism, SaslServerConfig, ServerNegotiation};
+use crate::rpc::sasl::{ClientMechanism, SaslServerConfig, ServerNegotiation, handshake};
 
 /// A connection accepted by a [`SaslListener`]: its first reads run the server's side of the
 /// negotiation (answering the client as they go; a read that times out leaves it where it

@@ -10,10 +10,10 @@ mod header;
 
 use bytes::{Buf, Bytes, BytesMut};
 
-use super::message::{not_a_message, Message, ProtocolKind, Start};
+use super::message::{Message, ProtocolKind, Start, not_a_message};
 use crate::error::{Error, Result};
 use crate::limits::Limit;
-pub use crate::limits::{FrameLimits, DEFAULT_MAX_FRAME_SIZE};
+pub use crate::limits::{DEFAULT_MAX_FRAME_SIZE, FrameLimits};
 
 /// The most a partly received frame reserves at once.
 const RESERVE_STEP: usize = 64 * 1024;

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use super::incoming::Incoming;
-use super::{status_error, too_large, Url, CONTENT_TYPE};
+use super::{CONTENT_TYPE, Url, status_error, too_large};
 use crate::codec::{ThriftRead, ThriftWrite};
 use crate::error::{Error, Result};
-use crate::rpc::blocking::{connect_tcp, ClientOptions, Stream};
+use crate::rpc::blocking::{ClientOptions, Stream, connect_tcp};
 use crate::rpc::message::Message;
 use crate::rpc::options::call_name;
 use crate::rpc::service::Channel;

@@ -2,16 +2,16 @@
 //! threaded server's workers.
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::incoming::{Incoming, RequestHead};
-use super::{one_call, CONTENT_TYPE};
+use super::{CONTENT_TYPE, one_call};
 use crate::error::ErrorKind;
 use crate::limits::Limit;
 use crate::rpc::blocking::{
-    write_within, Listener, ServeConnection, Server, ServerHandle, Stream, STOP_POLL,
+    Listener, STOP_POLL, ServeConnection, Server, ServerHandle, Stream, write_within,
 };
 use crate::rpc::options::ServerOptions;
 use crate::rpc::service::Processor;
@@ -257,7 +257,7 @@ fn request<S: Stream, P: Processor + ?Sized>(
                     }
                     _ => Outcome::Close,
                 },
-            }
+            };
         }
     };
     incoming.consume();

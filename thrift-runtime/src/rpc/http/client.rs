@@ -14,11 +14,11 @@ use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
-use super::{status_error, too_large, Url, CONTENT_TYPE};
+use super::{CONTENT_TYPE, Url, status_error, too_large};
 use crate::application::{ApplicationException, ApplicationExceptionKind};
 use crate::error::{Error, Result};
 use crate::rpc::message::{Message, ProtocolKind};
-use crate::rpc::options::{call_name, ClientOptions};
+use crate::rpc::options::{ClientOptions, call_name};
 use crate::rpc::service::{AsyncChannel, ClientRequest};
 use crate::wire::MessageType;
 

@@ -32,7 +32,7 @@ pub use self::blocking::HttpConnection;
 #[cfg(feature = "blocking")]
 pub use self::blocking_server::HttpServer;
 pub use self::client::HttpClient;
-pub use self::server::{serve, HttpService};
+pub use self::server::{HttpService, serve};
 
 use std::io;
 

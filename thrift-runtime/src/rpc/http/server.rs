@@ -1,9 +1,9 @@
 //! [`HttpService`] and [`serve`]: a processor answering Thrift calls POSTed over HTTP.
 
 use std::convert::Infallible;
-use std::future::{poll_fn, Future};
+use std::future::{Future, poll_fn};
 use std::io;
-use std::pin::{pin, Pin};
+use std::pin::{Pin, pin};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -15,7 +15,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 
 use super::CONTENT_TYPE;
 use crate::limits::FrameLimits;
-use crate::rpc::asynchronous::{accept_each, Listener, Shutdown};
+use crate::rpc::asynchronous::{Listener, Shutdown, accept_each};
 use crate::rpc::options::ServerOptions;
 use crate::rpc::service::AsyncProcessor;
 use crate::wire::MessageType;
@@ -119,7 +119,7 @@ impl<P: AsyncProcessor + 'static> HttpService<P> {
                 return status(
                     http::StatusCode::PAYLOAD_TOO_LARGE,
                     "body larger than max_frame_size",
-                )
+                );
             }
             Err(_) => return status(http::StatusCode::BAD_REQUEST, "the body could not be read"),
         };

@@ -27,10 +27,10 @@ use std::fmt;
 use std::io;
 use std::sync::Arc;
 
+pub(crate) use self::negotiation::ServerNegotiation;
 pub use self::negotiation::handshake;
 #[cfg(feature = "async")]
 pub use self::negotiation::handshake_async;
-pub(crate) use self::negotiation::ServerNegotiation;
 
 /// Negotiation status: the client starts, naming its mechanism.
 pub const START: u8 = 1;

@@ -5,8 +5,8 @@ use std::io::{self, Read, Write};
 use std::sync::Arc;
 
 use super::{
-    ClientMechanism, SaslServerConfig, ServerMechanism, ServerStep, BAD, COMPLETE, ERROR,
-    MAX_NEGOTIATION_PAYLOAD, OK, START,
+    BAD, COMPLETE, ClientMechanism, ERROR, MAX_NEGOTIATION_PAYLOAD, OK, START, SaslServerConfig,
+    ServerMechanism, ServerStep,
 };
 
 fn message(status: u8, payload: &[u8], out: &mut Vec<u8>) {
