@@ -162,7 +162,7 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode
             let mut checked = thrift_idl_parser::check_files(&loader, &files);
             // What the generator reads of the IDL: its `rust.*` annotations.
             if !checked.has_errors() {
-                let more = crate::builder::annotation_diagnostics(&checked);
+                let more = crate::model::annotation_diagnostics(&checked);
                 checked.diagnostics.extend(more);
             }
             let printed = match error_format {
@@ -193,7 +193,9 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode
     }
 }
 
-fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode {
+/// The `Builder` the flags of `generate` describe: the one place the CLI maps flags to
+/// options. A flag whose value does not parse is an error message (exit code 2).
+fn builder(args: &GenerateArgs) -> Result<crate::Builder, String> {
     let mut builder = crate::Builder::new();
     for dir in &args.include_dirs {
         builder.include_dir(dir);
@@ -229,16 +231,14 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
                 }
             });
             if choice.is_none() {
-                let _ = writeln!(
-                    stderr,
+                return Err(format!(
                     "error: {flag} takes `PATH=CHOICE` ({}), got `{value}`",
                     if flag == "--strings-for" {
                         "std, bytes or compact"
                     } else {
                         "btree or hash"
                     }
-                );
-                return ExitCode::from(2);
+                ));
             }
         }
     }
@@ -267,15 +267,24 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     for (flag, values, add) in attributes {
         for value in values {
             let Some((path, attribute)) = value.split_once('=') else {
-                let _ = writeln!(
-                    stderr,
+                return Err(format!(
                     "error: {flag} takes two values joined by `=`, got `{value}`"
-                );
-                return ExitCode::from(2);
+                ));
             };
             add(&mut builder, path.to_string(), attribute.to_string());
         }
     }
+    Ok(builder)
+}
+
+fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode {
+    let builder = match builder(&args) {
+        Ok(builder) => builder,
+        Err(message) => {
+            let _ = writeln!(stderr, "{message}");
+            return ExitCode::from(2);
+        }
+    };
     let files = match builder.generate_with_warnings(&args.files) {
         Ok((files, warnings)) => {
             let _ = write!(stderr, "{warnings}");
@@ -327,7 +336,7 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         return ExitCode::SUCCESS;
     }
     for (path, contents) in &outputs {
-        if let Err(e) = crate::builder::write_if_changed(path, contents) {
+        if let Err(e) = crate::output::write_if_changed(path, contents) {
             let _ = writeln!(stderr, "error: {e}");
             return ExitCode::from(1);
         }

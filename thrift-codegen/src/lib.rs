@@ -81,50 +81,16 @@ mod builder;
 #[cfg(feature = "cli")]
 pub mod cli;
 mod emit;
+mod error;
 mod ident;
 mod model;
+mod options;
+mod output;
 
-pub use builder::{Builder, Error, GeneratedFile, mod_rs, single_file};
-
-/// How `string` and `binary` are represented in the owned types ([`Builder::strings`],
-/// `thrift-codegen generate --strings`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Strings {
-    /// `String` and `Vec<u8>` (the default): one allocation and copy per decoded value.
-    #[default]
-    Std,
-    /// `thrift_runtime::ByteString` and `thrift_runtime::Bytes` (from the `bytestring` and
-    /// `bytes` crates): decoded with `Foo::decode_bytes::<P>(&bytes)` they are slices of the
-    /// input buffer, a reference-count increment instead of an allocation and a copy; decoded
-    /// from a `&[u8]` they are copies. Both deref to `str` / `[u8]`.
-    Bytes,
-    /// `thrift_runtime::CompactString` (from the `compact_str` crate; enable the runtime's
-    /// `compact_str` feature) and `thrift_runtime::Bytes`: strings of up to 24 bytes, most of
-    /// them, are stored inline (no allocation, no reference count), longer ones on the heap;
-    /// binaries as with `Bytes`. `CompactString` derefs to `str` and is mutable like `String`.
-    Compact,
-}
-
-/// How `set<T>` and `map<K, V>` are represented in the owned types
-/// ([`Builder::collections`], `thrift-codegen generate --collections`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Collections {
-    /// `BTreeSet` / `BTreeMap` (the default): deterministic encoding (entries in key order),
-    /// and structs holding them can derive `Hash` and `Ord`. Decoding allocates one node per
-    /// eleven or so entries.
-    #[default]
-    #[cfg_attr(feature = "cli", value(name = "btree"))]
-    BTree,
-    /// `HashSet` / `HashMap`: decoding allocates each set or map once (sized from the header),
-    /// and lookups are hashed. Entries are encoded in the map's iteration order, which differs
-    /// between map instances, and structs holding them derive neither `Hash` nor
-    /// `PartialOrd`/`Ord`. Sets and maps inside a set element or a map key (and inside structs
-    /// used there) stay `BTree…`, so that those keys can be hashed. The hasher is std's
-    /// `RandomState` unless `Builder::hasher` (`--hasher`) names another.
-    Hash,
-}
+pub use builder::Builder;
+pub use error::Error;
+pub use options::{Collections, Strings};
+pub use output::{GeneratedFile, mod_rs, single_file};
 
 /// The crate's README, whose examples are compiled as doctests.
 #[cfg(doctest)]

@@ -62,7 +62,7 @@ pub fn module_code(m: &Model<'_>, file: FileId) -> String {
                     owned
                 }
             }
-            Definition::Service(s) if m.services => services::service_item(m, id, s),
+            Definition::Service(s) if m.options.services => services::service_item(m, id, s),
             Definition::Service(_) => TokenStream::new(),
         });
     }

@@ -22,7 +22,7 @@ use crate::model::{Model, Resolved};
 /// The derives, after the generated `#[derive(...)]`: `Serialize` and `Deserialize` for the
 /// owned forms, `Serialize` for the borrowing ones.
 pub fn derives(m: &Model<'_>) -> TokenStream {
-    if !m.serde {
+    if !m.options.serde {
         return TokenStream::new();
     }
     let rt = &m.runtime;
@@ -58,7 +58,7 @@ pub fn field_attrs(
     field: &Field,
     rust: &str,
 ) -> TokenStream {
-    if !m.serde {
+    if !m.options.serde {
         return TokenStream::new();
     }
     let mut items: Vec<TokenStream> = rename(rust, &field.name.name).into_iter().collect();
@@ -95,7 +95,7 @@ fn finish(m: &Model<'_>, id: DefId, field: &Field, mut items: Vec<TokenStream>) 
 
 /// The attributes of variant `index` of a union.
 pub fn variant_attrs(m: &Model<'_>, id: DefId, field: &Field, rust: &str) -> TokenStream {
-    if !m.serde {
+    if !m.options.serde {
         return TokenStream::new();
     }
     let items = rename(rust, &field.name.name).into_iter().collect();
@@ -104,7 +104,7 @@ pub fn variant_attrs(m: &Model<'_>, id: DefId, field: &Field, rust: &str) -> Tok
 
 /// `#[serde(skip)]` for the member of kept unknown fields (they have no IDL names).
 pub fn skip(m: &Model<'_>) -> TokenStream {
-    if m.serde {
+    if m.options.serde {
         quote!(#[serde(skip)])
     } else {
         TokenStream::new()
@@ -114,7 +114,7 @@ pub fn skip(m: &Model<'_>) -> TokenStream {
 /// The functions giving the IDL defaults of fields of default requiredness, which missing
 /// fields take on deserializing (owned form).
 pub fn default_fns(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
-    if !m.serde {
+    if !m.options.serde {
         return TokenStream::new();
     }
     let fns: Vec<TokenStream> = s
@@ -152,7 +152,7 @@ pub fn default_fns(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> To
 /// `Serialize` and `Deserialize` of an enum: its IDL name, or its number when the IDL does not
 /// name it; read from either.
 pub fn enum_impls(m: &Model<'_>, id: DefId, e: &Enum) -> TokenStream {
-    if !m.serde {
+    if !m.options.serde {
         return TokenStream::new();
     }
     let rt = &m.runtime;

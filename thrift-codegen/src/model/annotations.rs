@@ -16,8 +16,9 @@
 use thrift_idl_parser::ast::{Annotation, Definition};
 use thrift_idl_parser::{DefId, Diagnostic};
 
-use super::attributes::{Rule, Target};
+use super::attributes::Rule;
 use super::{Model, Resolved};
+use crate::options::AttributeTarget;
 
 /// What the annotations of a program ask for.
 #[derive(Default)]
@@ -61,7 +62,7 @@ pub fn read(model: &Model<'_>) -> FromIdl {
                 match annotation.key.name.as_str() {
                     "rust.name" => out.name(annotation),
                     "rust.attr" if attributable => {
-                        out.attribute(Target::Type, path.clone(), annotation);
+                        out.attribute(AttributeTarget::Type, path.clone(), annotation);
                     }
                     "rust.type" if matches!(definition, Definition::Struct(_)) => {
                         out.mapping(path.clone(), annotation);
@@ -83,7 +84,9 @@ pub fn read(model: &Model<'_>) -> FromIdl {
                 {
                     match annotation.key.name.as_str() {
                         "rust.name" => out.name(annotation),
-                        "rust.attr" => out.attribute(Target::Field, path.clone(), annotation),
+                        "rust.attr" => {
+                            out.attribute(AttributeTarget::Field, path.clone(), annotation)
+                        }
                         "rust.type" => out.mapping(path.clone(), annotation),
                         "rust.box" if can_box(model, id, field_index) => {
                             out.boxed.push((id, field_index));
@@ -112,7 +115,7 @@ pub fn read(model: &Model<'_>) -> FromIdl {
 }
 
 impl FromIdl {
-    fn attribute(&mut self, target: Target, path: Vec<String>, annotation: &Annotation) {
+    fn attribute(&mut self, target: AttributeTarget, path: Vec<String>, annotation: &Annotation) {
         match super::attributes::parse_attributes(&annotation.value) {
             Ok(attrs) => self.attributes.push(Rule {
                 target,

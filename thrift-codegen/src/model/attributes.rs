@@ -9,23 +9,12 @@ use thrift_idl_parser::ast::Definition;
 
 use super::Model;
 
-/// Which items a rule adds its attributes to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// Structs, unions, exceptions and enums, the owned form.
-    Type,
-    /// The borrowing forms `FooRef<'de>`.
-    RefType,
-    /// Fields (union variants too) of the owned form.
-    Field,
-    /// Fields of the borrowing forms.
-    RefField,
-}
+use crate::options::AttributeTarget;
 
 /// One `type_attribute`-like call.
 #[derive(Clone, Debug)]
 pub struct Rule {
-    pub target: Target,
+    pub target: AttributeTarget,
     /// The path's segments; empty for `.`.
     pub path: Vec<String>,
     pub attrs: TokenStream,
@@ -70,7 +59,7 @@ impl Model<'_> {
         ]
     }
 
-    fn matching(&self, target: Target, item: &[&str]) -> TokenStream {
+    fn matching(&self, target: AttributeTarget, item: &[&str]) -> TokenStream {
         self.attributes
             .iter()
             .filter(|rule| rule.target == target && is_prefix(&rule.path, item))
@@ -86,9 +75,9 @@ impl Model<'_> {
         let stem = self.file_stem(id);
         let name = &self.program.definition(id).name().name;
         let target = if borrowed {
-            Target::RefType
+            AttributeTarget::RefType
         } else {
-            Target::Type
+            AttributeTarget::Type
         };
         self.matching(target, &[stem, name])
     }
@@ -103,9 +92,9 @@ impl Model<'_> {
         };
         let stem = self.file_stem(id);
         let target = if borrowed {
-            Target::RefField
+            AttributeTarget::RefField
         } else {
-            Target::Field
+            AttributeTarget::Field
         };
         self.matching(target, &[stem, &s.name.name, &s.fields[index].name.name])
     }
@@ -151,10 +140,13 @@ impl Model<'_> {
                     let stem = self.file_stem(id);
                     match (rule.target, d) {
                         (
-                            Target::Type | Target::RefType,
+                            AttributeTarget::Type | AttributeTarget::RefType,
                             Definition::Struct(_) | Definition::Enum(_),
                         ) => is_prefix(&rule.path, &[stem, &d.name().name]),
-                        (Target::Field | Target::RefField, Definition::Struct(s)) => s
+                        (
+                            AttributeTarget::Field | AttributeTarget::RefField,
+                            Definition::Struct(s),
+                        ) => s
                             .fields
                             .iter()
                             .any(|f| is_prefix(&rule.path, &[stem, &s.name.name, &f.name.name])),

@@ -11,18 +11,13 @@ use thrift_idl_parser::ast::Definition;
 use super::attributes::is_prefix;
 use super::{Mapping, Model};
 
-/// What a rule chooses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Choice {
-    Strings(crate::Strings),
-    Collections(crate::Collections),
-}
+use crate::options::MappingChoice;
 
 /// One rule: a choice for the fields under a path.
 #[derive(Debug, Clone)]
 pub struct Rule {
     pub path: Vec<String>,
-    pub choice: Choice,
+    pub choice: MappingChoice,
 }
 
 /// The accepted values of `rust.type`, for messages.
@@ -31,13 +26,13 @@ pub const RUST_TYPES: &str =
 
 /// The choice a `rust.type` value names: a set or map type for the collections, a string type
 /// for the strings (and binaries) of the field.
-pub fn parse_rust_type(value: &str) -> Option<Choice> {
+pub fn parse_rust_type(value: &str) -> Option<MappingChoice> {
     Some(match value.trim() {
-        "HashMap" | "HashSet" => Choice::Collections(crate::Collections::Hash),
-        "BTreeMap" | "BTreeSet" => Choice::Collections(crate::Collections::BTree),
-        "String" => Choice::Strings(crate::Strings::Std),
-        "ByteString" => Choice::Strings(crate::Strings::Bytes),
-        "CompactString" => Choice::Strings(crate::Strings::Compact),
+        "HashMap" | "HashSet" => MappingChoice::Collections(crate::Collections::Hash),
+        "BTreeMap" | "BTreeSet" => MappingChoice::Collections(crate::Collections::BTree),
+        "String" => MappingChoice::Strings(crate::Strings::Std),
+        "ByteString" => MappingChoice::Strings(crate::Strings::Bytes),
+        "CompactString" => MappingChoice::Strings(crate::Strings::Compact),
         _ => return None,
     })
 }
@@ -77,8 +72,8 @@ impl Model<'_> {
     /// The fields whose mapping the rules make differ from the global one.
     pub fn field_mappings_of(&self, rules: &[Rule]) -> HashMap<(DefId, usize), Mapping> {
         let global = Mapping {
-            strings: self.strings,
-            collections: self.collections,
+            strings: self.options.strings,
+            collections: self.options.collections,
         };
         let mut out = HashMap::new();
         if rules.is_empty() {
@@ -89,8 +84,8 @@ impl Model<'_> {
             let mut mapping = global;
             for rule in rules.iter().filter(|r| is_prefix(&r.path, &path)) {
                 match rule.choice {
-                    Choice::Strings(strings) => mapping.strings = strings,
-                    Choice::Collections(collections) => mapping.collections = collections,
+                    MappingChoice::Strings(strings) => mapping.strings = strings,
+                    MappingChoice::Collections(collections) => mapping.collections = collections,
                 }
             }
             if mapping != global {

@@ -4,6 +4,7 @@
 
 pub mod annotations;
 pub mod attributes;
+mod configure;
 mod derives;
 mod keys;
 pub mod mappings;
@@ -19,7 +20,11 @@ use thrift_idl_parser::ast::{BaseType, Definition, Struct, Type, TypeKind};
 use thrift_idl_parser::{DefId, FileId, Program};
 
 use crate::ident;
+use crate::options::Options;
 
+#[cfg(feature = "cli")]
+pub(crate) use configure::annotation_diagnostics;
+pub(crate) use configure::configure;
 pub use derives::Derives;
 pub use services::{ServiceNames, parent_service};
 
@@ -45,15 +50,8 @@ pub struct Model<'p> {
     pub runtime: TokenStream,
     /// The runtime's path: `::thrift_runtime` unless configured otherwise.
     pub runtime_path: TokenStream,
-    /// Sets and maps as `BTree…` or `Hash…`.
-    pub collections: crate::Collections,
-    /// Strings and binaries as `String`/`Vec<u8>`, `ByteString`/`Bytes` or
-    /// `CompactString`/`Bytes`.
-    pub strings: crate::Strings,
-    /// Whether services are generated (clients, handler traits, processors).
-    pub services: bool,
-    /// Whether types derive serde's `Serialize` and `Deserialize` (`Builder::serde`).
-    pub serde: bool,
+    /// The user's options (the global mappings, services, serde…), as the `Builder` holds them.
+    pub options: &'p Options,
     /// Fields that decoding skips (`Builder::skip_fields`): (struct, field index).
     pub skipped: BTreeSet<(DefId, usize)>,
     /// Structs and exceptions that keep the fields they do not know
@@ -98,11 +96,11 @@ pub struct Mapping {
 }
 
 impl<'p> Model<'p> {
+    /// The facts of `program` that need no option naming IDL paths (`configure` adds those).
     pub fn new(
         program: &'p Program,
+        options: &'p Options,
         runtime: TokenStream,
-        collections: crate::Collections,
-        strings: crate::Strings,
         hasher: Option<TokenStream>,
         borrow_roots: Option<&[DefId]>,
     ) -> Model<'p> {
@@ -110,10 +108,7 @@ impl<'p> Model<'p> {
             program,
             runtime: quote!(__rt),
             runtime_path: runtime,
-            collections,
-            strings,
-            services: true,
-            serde: false,
+            options,
             skipped: BTreeSet::new(),
             keep_unknown: BTreeSet::new(),
             attributes: Vec::new(),
@@ -363,8 +358,8 @@ impl<'p> Model<'p> {
     /// The mapping in effect: the field's whose code is being generated, else the global one.
     pub fn mapping(&self) -> Mapping {
         self.context.get().unwrap_or(Mapping {
-            strings: self.strings,
-            collections: self.collections,
+            strings: self.options.strings,
+            collections: self.options.collections,
         })
     }
 
@@ -395,8 +390,8 @@ impl<'p> Model<'p> {
         let Some(here) = self.context.get() else {
             return false;
         };
-        let strings = here.strings != self.strings;
-        let collections = here.collections != self.collections;
+        let strings = here.strings != self.options.strings;
+        let collections = here.collections != self.options.collections;
         fn walk(m: &Model<'_>, file: FileId, ty: &Type, strings: bool, collections: bool) -> bool {
             match m.resolve(file, ty) {
                 Resolved::Base(BaseType::String | BaseType::Slist | BaseType::Binary)
