@@ -14,13 +14,14 @@ use thrift_idl_parser::{DefId, FileId};
 
 use super::fields::{Holding, Target, default_value, holding};
 use super::names::{field_names, unknown_fields_name, variant_names};
+use super::scope::Scope;
 use super::structs::{read_impl, unknown_member, write_impl};
 use super::types::{complexity_allow, rust_type};
 use super::unions::union_form;
 use crate::ident;
-use crate::model::{Model, Resolved};
+use crate::model::Resolved;
 
-pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
+pub fn struct_ref_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream {
     let names = field_names(s);
     let owned = ident::ident(m.name(id));
     let target = Target::borrowed(m, id);
@@ -30,7 +31,8 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         m.name(id)
     );
 
-    m.set_borrowed(true);
+    let owned_scope = m;
+    let m = &m.with_borrowed(true);
     let holdings: Vec<Holding> = s
         .fields
         .iter()
@@ -60,7 +62,7 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
     let write = write_impl(m, id, s, &names, &target);
     let read = read_impl(m, id, s, &names, &target);
     let serde = super::serde::derives(m);
-    m.set_borrowed(false);
+    let m = owned_scope;
 
     let mut derives = vec![quote!(Debug), quote!(Clone), quote!(PartialEq)];
     if m.derives(id).default {
@@ -132,7 +134,7 @@ pub fn struct_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
 
 /// `value.field` of the borrowing form, converted to the owned field.
 fn field_conversion(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     id: DefId,
     index: usize,
     field: &thrift_idl_parser::ast::Field,
@@ -140,7 +142,7 @@ fn field_conversion(
     borrowed: Holding,
     owned: Holding,
 ) -> TokenStream {
-    m.in_field(id, index, || {
+    m.in_field(id, index, |m| {
         let file = id.file;
         let key = m.is_key_struct(id);
         let boxed = m.is_boxed(id, index);
@@ -216,7 +218,7 @@ fn field_conversion(
 }
 
 /// Whether the borrowing and owned forms of a type are the same Rust type.
-fn same_representation(m: &Model<'_>, file: FileId, ty: &Type, key: bool, top: bool) -> bool {
+fn same_representation(m: &Scope<'_, '_>, file: FileId, ty: &Type, key: bool, top: bool) -> bool {
     match m.resolve(file, ty) {
         Resolved::Base(BaseType::String | BaseType::Binary | BaseType::Slist) | Resolved::Senum => {
             false
@@ -234,7 +236,7 @@ fn same_representation(m: &Model<'_>, file: FileId, ty: &Type, key: bool, top: b
     }
 }
 
-fn is_copy(m: &Model<'_>, file: FileId, ty: &Type) -> bool {
+fn is_copy(m: &Scope<'_, '_>, file: FileId, ty: &Type) -> bool {
     matches!(
         m.resolve(file, ty),
         Resolved::Base(
@@ -284,7 +286,7 @@ impl Arg {
 /// The owned value of a borrowed value, and, when that is a plain function call `f(v)`, the
 /// function (for `.map(f)` without a closure).
 fn convert(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     file: FileId,
     ty: &Type,
     v: Arg,
@@ -347,10 +349,8 @@ fn convert(
 }
 
 /// The borrowing form of a union.
-pub fn union_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
-    m.set_borrowed(true);
-    let items = union_form(m, id, s, &Target::borrowed(m, id));
-    m.set_borrowed(false);
+pub fn union_ref_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream {
+    let items = union_form(&m.with_borrowed(true), id, s, &Target::borrowed(m, id));
     let variants = &variant_names(s);
     let owned = ident::ident(m.name(id));
     let ref_name = ident::ident(m.ref_name(id));
@@ -363,7 +363,7 @@ pub fn union_ref_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
         } else {
             Arg::Ref(quote!(value))
         };
-        let (expr, _) = m.in_field(id, index, || convert(m, id.file, &field.ty, arg, key, 0));
+        let (expr, _) = m.in_field(id, index, |m| convert(m, id.file, &field.ty, arg, key, 0));
         let expr = if boxed {
             quote!(::std::boxed::Box::new(#expr))
         } else {

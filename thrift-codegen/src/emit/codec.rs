@@ -6,8 +6,9 @@ use quote::quote;
 use thrift_idl_parser::FileId;
 use thrift_idl_parser::ast::{BaseType, Type};
 
+use super::scope::{CollectionKind, Scope};
 use super::types::{borrowed_vec, element_type, inline_len, inline_pair_len, wire_type};
-use crate::model::{CollectionKind, Model, Resolved};
+use crate::model::Resolved;
 
 /// A value in generated code: a reference (`item`, bound by a loop or `if let`) or a place
 /// (`self.field`). Scalars are copied out of either without `*&`.
@@ -56,7 +57,7 @@ fn var(prefix: &str, depth: usize) -> Ident {
 
 /// Statements writing the value behind `value` (an expression of type `&T`) with writer `w`.
 pub fn write_value(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     file: FileId,
     ty: &Type,
     val: &Val,
@@ -69,7 +70,7 @@ pub fn write_value(
 /// [`write_value`]; a list, set or map that is a field's value (`field`: the `id, prev_id`
 /// arguments) starts with the field's header and its own in one call (`write_list_field_begin`…).
 fn write_value_in(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     file: FileId,
     ty: &Type,
     val: &Val,
@@ -167,7 +168,7 @@ fn write_value_in(
 /// value, or a container's header, stored together); otherwise `write_field_begin` or
 /// `write_field_begin_after`, the value, and `write_field_end`.
 pub fn write_field(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     file: FileId,
     ty: &Type,
     val: &Val,
@@ -232,7 +233,7 @@ pub fn write_field(
 
 /// An expression: the encoded size (under protocol `P`) of the value behind `value` (`&T`).
 pub fn value_len(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     file: FileId,
     ty: &Type,
     val: &Val,
@@ -296,7 +297,7 @@ pub fn value_len(
 /// An expression reading one value of `ty` with reader `r` (inside a function returning
 /// `Result`).
 pub fn read_value(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     file: FileId,
     ty: &Type,
     in_key: bool,
@@ -448,7 +449,7 @@ pub fn read_value(
 /// closure, a local for sets): struct, string and binary elements are read in place, in the
 /// vector's next slot.
 fn vec_push(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     file: FileId,
     element: &Type,
     elem_key: bool,
@@ -478,7 +479,7 @@ fn vec_push(
 /// and moving it there (the move reads the freshly stored words back, a store-forwarding
 /// stall on every list); `None` when `ty` is not such a list (see [`inline_len`]).
 pub fn read_small_list_into(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     file: FileId,
     ty: &Type,
     slot: TokenStream,
@@ -504,10 +505,10 @@ pub fn read_small_list_into(
 
 /// The statement reading a value of `ty` into the place `slot` (a `&mut` expression) when
 /// `ty` is held as an owned string (`string`, `slist`, `senum`) or `binary`, which are read in
-/// place (see [`Model::read_string_into`], [`Model::read_binary_into`]); `None` otherwise
+/// place (see [`Scope::read_string_into`], [`Scope::read_binary_into`]); `None` otherwise
 /// (borrowed forms hold `&str` and `&[u8]`).
 pub fn read_bytes_into(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     file: FileId,
     ty: &Type,
     slot: TokenStream,
@@ -536,7 +537,7 @@ impl Build {
     /// A vector of `element`s sized from the header (lists, and the sets and maps of
     /// borrowing forms): a `Vec`, or a `SmallVec` with room for `inline` elements.
     fn vec(
-        m: &Model<'_>,
+        m: &Scope<'_, '_>,
         out: &Ident,
         capacity: &TokenStream,
         add: TokenStream,
@@ -574,7 +575,7 @@ impl Build {
 /// types are skipped, as Apache does, or handled by `unknown`: the match's last arms, or the
 /// statement when there are no others, for the field whose header is `field`), then `result`.
 pub fn read_struct_body(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     declarations: TokenStream,
     in_order: &[TokenStream],
     arms: &[TokenStream],

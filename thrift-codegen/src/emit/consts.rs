@@ -6,13 +6,14 @@ use thrift_idl_parser::ast::{BaseType, Const, ConstValue, ConstValueKind, Struct
 use thrift_idl_parser::{ConstRef, DefId, FileId};
 
 use super::docs::doc_attrs;
+use super::scope::{CollectionKind, Scope};
 use super::types::rust_type;
 use crate::ident;
-use crate::model::{CollectionKind, Model, Resolved};
+use crate::model::Resolved;
 
 /// Whether a const of this type can be a Rust `const` (scalars, strings as `&str`, binaries as
 /// `&[u8]`); the others are `static` [`std::sync::LazyLock`]s, built once on first use.
-fn is_const_item(m: &Model<'_>, file: FileId, ty: &Type) -> bool {
+fn is_const_item(m: &Scope<'_, '_>, file: FileId, ty: &Type) -> bool {
     matches!(
         m.resolve(file, ty),
         Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum
@@ -20,7 +21,7 @@ fn is_const_item(m: &Model<'_>, file: FileId, ty: &Type) -> bool {
 }
 
 /// `pub const NAME: T = …;` or `pub static NAME: LazyLock<T> = …;`
-pub fn const_item(m: &Model<'_>, id: DefId, c: &Const) -> TokenStream {
+pub fn const_item(m: &Scope<'_, '_>, id: DefId, c: &Const) -> TokenStream {
     let file = id.file;
     let name = ident::ident(m.name(id));
     let docs = doc_attrs(c.doc.as_deref());
@@ -67,7 +68,7 @@ fn function_called(value: &TokenStream) -> Option<TokenStream> {
 }
 
 /// A string const as a `&'static str` expression (a literal, or another string const).
-fn string_literal(value: &ConstValue, m: &Model<'_>, file: FileId) -> TokenStream {
+fn string_literal(value: &ConstValue, m: &Scope<'_, '_>, file: FileId) -> TokenStream {
     match &value.kind {
         ConstValueKind::String(s) => quote!(#s),
         ConstValueKind::Identifier(name) => match m.program.lookup_const(file, name) {
@@ -87,7 +88,7 @@ fn string_literal(value: &ConstValue, m: &Model<'_>, file: FileId) -> TokenStrea
 /// `tf` is the file where `ty` was written (its names resolve there), `vf` the file where
 /// `value` was written (its identifiers resolve there).
 pub fn value_expr(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     tf: FileId,
     ty: &Type,
     vf: FileId,
@@ -194,7 +195,7 @@ fn list_items(value: &ConstValue) -> &[ConstValue] {
 
 /// A reference to another const or an enum value, converted to the expected type.
 fn reference_expr(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     tf: FileId,
     ty: &Type,
     vf: FileId,
@@ -248,7 +249,7 @@ fn reference_expr(
 
 /// `Foo { a: …, b: …, .. }` with every field spelled out: given values, IDL defaults, `None`.
 fn struct_literal(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     id: DefId,
     s: &thrift_idl_parser::ast::Struct,
     vf: FileId,
@@ -271,7 +272,7 @@ fn struct_literal(
         for (index, field) in s.fields.iter().enumerate() {
             if let Some(v) = given(&field.name.name) {
                 let variant = ident::ident(&variants[index]);
-                let mut expr = m.in_field(id, index, || {
+                let mut expr = m.in_field(id, index, |m| {
                     value_expr(m, id.file, &field.ty, vf, v, m.is_key_struct(id))
                 });
                 if m.is_boxed(id, index) {
@@ -291,7 +292,7 @@ fn struct_literal(
             .or(field.default.as_ref().map(|v| (id.file, v)));
         let expr = match value {
             Some((value_file, v)) => {
-                let mut expr = m.in_field(id, index, || {
+                let mut expr = m.in_field(id, index, |m| {
                     value_expr(m, id.file, &field.ty, value_file, v, m.is_key_struct(id))
                 });
                 if boxed {
@@ -418,7 +419,7 @@ fn parse_uuid(s: &str) -> Vec<Literal> {
 }
 
 /// Whether `value` is the zero value of `ty`, i.e. what `Default::default()` gives.
-pub fn is_zero_value(m: &Model<'_>, file: FileId, ty: &Type, value: &ConstValue) -> bool {
+pub fn is_zero_value(m: &Scope<'_, '_>, file: FileId, ty: &Type, value: &ConstValue) -> bool {
     match (m.resolve(file, ty), &value.kind) {
         (Resolved::Base(BaseType::Double), ConstValueKind::Double(d)) => {
             *d == 0.0 && d.is_sign_positive()

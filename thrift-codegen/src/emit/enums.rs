@@ -11,10 +11,10 @@ use thrift_idl_parser::ast::Enum;
 
 use super::docs::doc_attrs;
 use super::names::value_names;
+use super::scope::Scope;
 use crate::ident;
-use crate::model::Model;
 
-pub fn enum_item(m: &Model<'_>, id: DefId, e: &Enum) -> TokenStream {
+pub fn enum_item(m: &Scope<'_, '_>, id: DefId, e: &Enum) -> TokenStream {
     let name = ident::ident(m.name(id));
     let idl_name = &e.name.name;
     let docs = doc_attrs(e.doc.as_deref());

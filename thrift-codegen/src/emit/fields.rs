@@ -10,9 +10,10 @@ use thrift_idl_parser::ast::{
 use thrift_idl_parser::{ConstRef, DefId, FileId};
 
 use super::consts::{is_zero_value, value_expr};
+use super::scope::Scope;
 use super::types::rust_type;
 use crate::ident;
-use crate::model::{Model, Resolved};
+use crate::model::Resolved;
 
 /// How a field is held.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -23,7 +24,7 @@ pub enum Holding {
     Optional,
 }
 
-pub fn holding(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> Holding {
+pub fn holding(m: &Scope<'_, '_>, id: DefId, index: usize, field: &Field) -> Holding {
     // Borrowing forms apply IDL defaults of scalars, strings and binaries (no allocation) but
     // not of containers and structs: a field with one of those is `None` when absent, and the
     // conversion to the owned form applies the default.
@@ -52,7 +53,7 @@ pub struct Target {
 }
 
 impl Target {
-    pub fn owned(m: &Model<'_>, id: DefId) -> Target {
+    pub fn owned(m: &Scope<'_, '_>, id: DefId) -> Target {
         let name = ident::ident(m.name(id));
         Target {
             ty: quote!(#name),
@@ -61,7 +62,7 @@ impl Target {
         }
     }
 
-    pub fn borrowed(m: &Model<'_>, id: DefId) -> Target {
+    pub fn borrowed(m: &Scope<'_, '_>, id: DefId) -> Target {
         let name = ident::ident(m.ref_name(id));
         Target {
             ty: quote!(#name<'de>),
@@ -71,7 +72,7 @@ impl Target {
     }
 }
 
-pub fn derive_list(m: &Model<'_>, id: DefId, derive_default: bool) -> TokenStream {
+pub fn derive_list(m: &Scope<'_, '_>, id: DefId, derive_default: bool) -> TokenStream {
     let d = m.derives(id);
     let mut traits = vec![quote!(Debug), quote!(Clone), quote!(PartialEq)];
     if d.eq {
@@ -95,7 +96,7 @@ pub fn derive_list(m: &Model<'_>, id: DefId, derive_default: bool) -> TokenStrea
 /// The IDL default of a field, unless it is what `Default::default()` gives anyway (`0`,
 /// `false`, `""`, `[]`…) on a field that is not held as an `Option`.
 pub fn idl_default<'a>(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     id: DefId,
     index: usize,
     field: &'a Field,
@@ -110,7 +111,7 @@ pub fn idl_default<'a>(
 
 /// The string a const value is, written where `file` is: a literal, or a const naming one
 /// (followed through other consts, as far as a checked program's acyclic references go).
-fn string_value<'a>(m: &Model<'a>, file: FileId, value: &'a ConstValue) -> Option<&'a str> {
+fn string_value<'a>(m: &Scope<'_, 'a>, file: FileId, value: &'a ConstValue) -> Option<&'a str> {
     let (mut file, mut value) = (file, value);
     for _ in 0..1000 {
         match &value.kind {
@@ -130,12 +131,12 @@ fn string_value<'a>(m: &Model<'a>, file: FileId, value: &'a ConstValue) -> Optio
 }
 
 /// The value a field takes in `Default` (and for a default-requiredness field missing on read).
-pub fn default_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
-    m.in_field(id, index, || field_default(m, id, index, field))
+pub fn default_value(m: &Scope<'_, '_>, id: DefId, index: usize, field: &Field) -> TokenStream {
+    m.in_field(id, index, |m| field_default(m, id, index, field))
 }
 
 /// [`default_value`] in the field's mapping.
-fn field_default(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
+fn field_default(m: &Scope<'_, '_>, id: DefId, index: usize, field: &Field) -> TokenStream {
     let boxed = m.is_boxed(id, index);
     match idl_default(m, id, index, field) {
         Some(value) => {
@@ -178,15 +179,11 @@ fn field_default(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> Token
 /// derived, with no IDL defaults in the owned form, and every field held as `T` of a struct
 /// type read in place itself (unions have no such `Default`: their first variant may hold a
 /// value that allocates). Structs without fields have nothing to read in place.
-pub fn reads_in_place(m: &Model<'_>, id: DefId) -> bool {
-    let outer = m.borrowed();
-    m.set_borrowed(outer && m.is_borrowing(id));
-    let result = form_reads_in_place(m, id);
-    m.set_borrowed(outer);
-    result
+pub fn reads_in_place(m: &Scope<'_, '_>, id: DefId) -> bool {
+    form_reads_in_place(&m.with_borrowed(m.borrowed() && m.is_borrowing(id)), id)
 }
 
-fn form_reads_in_place(m: &Model<'_>, id: DefId) -> bool {
+fn form_reads_in_place(m: &Scope<'_, '_>, id: DefId) -> bool {
     let Definition::Struct(s) = m.program.definition(id) else {
         return false;
     };
@@ -210,7 +207,7 @@ fn form_reads_in_place(m: &Model<'_>, id: DefId) -> bool {
 /// The path of the struct type `ty` resolves to, in the form being generated, when it is read
 /// in place (see [`reads_in_place`]).
 pub fn in_place_struct(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     file: thrift_idl_parser::FileId,
     ty: &thrift_idl_parser::ast::Type,
 ) -> Option<TokenStream> {
@@ -222,8 +219,14 @@ pub fn in_place_struct(
 
 /// The Rust type of field `index` of struct `id` (`Box`ed when it is), before an `Option` for
 /// its requiredness, in the field's own mapping; `key`: the struct is a key struct.
-pub fn field_type(m: &Model<'_>, id: DefId, index: usize, field: &Field, key: bool) -> TokenStream {
-    m.in_field(id, index, || {
+pub fn field_type(
+    m: &Scope<'_, '_>,
+    id: DefId,
+    index: usize,
+    field: &Field,
+    key: bool,
+) -> TokenStream {
+    m.in_field(id, index, |m| {
         let ty = rust_type(m, id.file, &field.ty, key);
         if m.is_boxed(id, index) {
             quote!(::std::boxed::Box<#ty>)

@@ -8,6 +8,7 @@ mod docs;
 mod enums;
 mod fields;
 mod names;
+mod scope;
 mod serde;
 mod services;
 mod structs;
@@ -21,10 +22,11 @@ use thrift_idl_parser::{DefId, FileId};
 
 use crate::ident;
 use crate::model::Model;
+use scope::Scope;
 
 /// The Rust code of one IDL file's module, formatted.
-pub fn module_code(m: &Model<'_>, file: FileId) -> String {
-    m.set_current(file);
+pub fn module_code(model: &Model<'_>, file: FileId) -> String {
+    let m = &Scope::new(model, file);
     let parsed = m.program.file(file).expect("generated files were parsed");
     let mut items = Vec::new();
     for (index, definition) in parsed.document.definitions.iter().enumerate() {

@@ -6,8 +6,8 @@ use quote::quote;
 use thrift_idl_parser::DefId;
 use thrift_idl_parser::ast::{Enum, Struct};
 
+use super::scope::Scope;
 use crate::ident;
-use crate::model::Model;
 
 /// The Rust names of a struct's fields, in declaration order.
 pub fn field_names(s: &Struct) -> Vec<String> {
@@ -33,7 +33,7 @@ pub fn unknown_fields_name(names: &[String]) -> String {
 
 /// `unknown_fields: UnknownFields::new()`, the member's initializer in a struct literal
 /// (`Default`, `new`, constants), when struct `id` has the member.
-pub fn unknown_init(m: &Model<'_>, id: DefId, names: &[String]) -> Option<TokenStream> {
+pub fn unknown_init(m: &Scope<'_, '_>, id: DefId, names: &[String]) -> Option<TokenStream> {
     m.keeps_unknown(id).then(|| {
         let rt = &m.runtime;
         let member = ident::ident(&unknown_fields_name(names));
@@ -67,7 +67,7 @@ pub fn value_names(e: &Enum) -> Vec<String> {
 }
 
 /// The Rust name of one value of the enum `id`.
-pub fn value_name(m: &Model<'_>, id: DefId, idl_name: &str) -> String {
+pub fn value_name(m: &Scope<'_, '_>, id: DefId, idl_name: &str) -> String {
     let e = m.program.as_enum(id).expect("an enum");
     let index = e
         .values

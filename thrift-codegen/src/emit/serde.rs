@@ -17,11 +17,12 @@ use thrift_idl_parser::DefId;
 use thrift_idl_parser::ast::{BaseType, Enum, Field, Requiredness, Struct};
 
 use super::fields::{Holding, default_value, holding, idl_default};
-use crate::model::{Model, Resolved};
+use super::scope::Scope;
+use crate::model::Resolved;
 
 /// The derives, after the generated `#[derive(...)]`: `Serialize` and `Deserialize` for the
 /// owned forms, `Serialize` for the borrowing ones.
-pub fn derives(m: &Model<'_>) -> TokenStream {
+pub fn derives(m: &Scope<'_, '_>) -> TokenStream {
     if !m.options.serde {
         return TokenStream::new();
     }
@@ -52,7 +53,7 @@ fn default_fn(rust: &str) -> proc_macro2::Ident {
 
 /// The attributes of field `index` (`rust`: its Rust name) of struct `id`.
 pub fn field_attrs(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     id: DefId,
     index: usize,
     field: &Field,
@@ -81,7 +82,7 @@ pub fn field_attrs(
 
 /// `items`, with the pairs form for a map whose keys need it, as one `#[serde(...)]` (nothing
 /// when there are none).
-fn finish(m: &Model<'_>, id: DefId, field: &Field, mut items: Vec<TokenStream>) -> TokenStream {
+fn finish(m: &Scope<'_, '_>, id: DefId, field: &Field, mut items: Vec<TokenStream>) -> TokenStream {
     if !m.borrowed() && has_pair_keys(m, id, field) {
         let rt = &m.runtime;
         let with = format!("{rt}::serde_support::pairs").replace(' ', "");
@@ -94,7 +95,7 @@ fn finish(m: &Model<'_>, id: DefId, field: &Field, mut items: Vec<TokenStream>) 
 }
 
 /// The attributes of variant `index` of a union.
-pub fn variant_attrs(m: &Model<'_>, id: DefId, field: &Field, rust: &str) -> TokenStream {
+pub fn variant_attrs(m: &Scope<'_, '_>, id: DefId, field: &Field, rust: &str) -> TokenStream {
     if !m.options.serde {
         return TokenStream::new();
     }
@@ -103,7 +104,7 @@ pub fn variant_attrs(m: &Model<'_>, id: DefId, field: &Field, rust: &str) -> Tok
 }
 
 /// `#[serde(skip)]` for the member of kept unknown fields (they have no IDL names).
-pub fn skip(m: &Model<'_>) -> TokenStream {
+pub fn skip(m: &Scope<'_, '_>) -> TokenStream {
     if m.options.serde {
         quote!(#[serde(skip)])
     } else {
@@ -113,7 +114,7 @@ pub fn skip(m: &Model<'_>) -> TokenStream {
 
 /// The functions giving the IDL defaults of fields of default requiredness, which missing
 /// fields take on deserializing (owned form).
-pub fn default_fns(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
+pub fn default_fns(m: &Scope<'_, '_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
     if !m.options.serde {
         return TokenStream::new();
     }
@@ -151,7 +152,7 @@ pub fn default_fns(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> To
 
 /// `Serialize` and `Deserialize` of an enum: its IDL name, or its number when the IDL does not
 /// name it; read from either.
-pub fn enum_impls(m: &Model<'_>, id: DefId, e: &Enum) -> TokenStream {
+pub fn enum_impls(m: &Scope<'_, '_>, id: DefId, e: &Enum) -> TokenStream {
     if !m.options.serde {
         return TokenStream::new();
     }
@@ -189,7 +190,7 @@ pub fn enum_impls(m: &Model<'_>, id: DefId, e: &Enum) -> TokenStream {
 
 /// Whether the field's type is a map whose keys are not object keys in JSON: structs, unions,
 /// exceptions, containers, binaries, uuids, doubles.
-fn has_pair_keys(m: &Model<'_>, id: DefId, field: &Field) -> bool {
+fn has_pair_keys(m: &Scope<'_, '_>, id: DefId, field: &Field) -> bool {
     let Resolved::Map(file, key, _) = m.resolve(id.file, &field.ty) else {
         return false;
     };

@@ -25,9 +25,10 @@ use super::fields::{
     reads_in_place,
 };
 use super::names::{field_names, unknown_fields_name, unknown_init};
+use super::scope::Scope;
 use super::types::{complexity_allow, wire_type};
 use crate::ident;
-use crate::model::{Model, Resolved};
+use crate::model::Resolved;
 
 /// Field names that hold an exception's message, as IDLs spell them (compared in lower case).
 const MESSAGE_FIELDS: &[&str] = &[
@@ -47,7 +48,7 @@ const MESSAGE_FIELDS: &[&str] = &[
 /// An exception's `Display`: `Name: message` from its message field (the first string field
 /// named like one of [`MESSAGE_FIELDS`]), and the `Debug` form, which names every field,
 /// when it has none or it is unset.
-fn exception_display(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
+fn exception_display(m: &Scope<'_, '_>, id: DefId, s: &Struct, names: &[String]) -> TokenStream {
     let idl_name = &s.name.name;
     let message = s.fields.iter().enumerate().find(|(_, f)| {
         MESSAGE_FIELDS.contains(&f.name.name.to_ascii_lowercase().as_str())
@@ -73,7 +74,7 @@ fn exception_display(m: &Model<'_>, id: DefId, s: &Struct, names: &[String]) -> 
     }
 }
 
-pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
+pub fn struct_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream {
     let key = m.is_key_struct(id);
     let name = ident::ident(m.name(id));
     let docs = doc_attrs(s.doc.as_deref());
@@ -161,7 +162,7 @@ pub fn struct_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
 /// `new` taking the `required` fields, in IDL order, the others at their defaults; only for
 /// structs and exceptions that have required fields (for the others `Default` is the way).
 fn constructor(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     id: DefId,
     s: &Struct,
     names: &[String],
@@ -223,7 +224,7 @@ fn constructor(
 }
 
 /// The declaration of the member holding kept unknown fields, when struct `id` has one.
-pub fn unknown_member(m: &Model<'_>, id: DefId, names: &[String]) -> TokenStream {
+pub fn unknown_member(m: &Scope<'_, '_>, id: DefId, names: &[String]) -> TokenStream {
     if !m.keeps_unknown(id) {
         return TokenStream::new();
     }
@@ -253,7 +254,7 @@ fn in_order_fields(s: &Struct) -> Vec<(usize, &Field, i16)> {
         .collect()
 }
 
-fn is_bool(m: &Model<'_>, id: DefId, field: &Field) -> bool {
+fn is_bool(m: &Scope<'_, '_>, id: DefId, field: &Field) -> bool {
     matches!(
         m.resolve(id.file, &field.ty),
         Resolved::Base(BaseType::Bool)
@@ -261,7 +262,7 @@ fn is_bool(m: &Model<'_>, id: DefId, field: &Field) -> bool {
 }
 
 pub fn write_impl(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     id: DefId,
     s: &Struct,
     names: &[String],
@@ -308,7 +309,7 @@ pub fn write_impl(
         } else {
             Val::place(quote!(self.#field_name))
         };
-        let (write, value_size) = m.in_field(id, index, || {
+        let (write, value_size) = m.in_field(id, index, |m| {
             let write = write_field(m, id.file, &field.ty, &value, key, field.id, prev);
             let value_size = if is_bool(m, id, field) {
                 quote!(P::bool_field_value_len())
@@ -401,7 +402,7 @@ pub fn write_impl(
 }
 
 pub fn read_impl(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     id: DefId,
     s: &Struct,
     names: &[String],
@@ -503,8 +504,8 @@ pub fn read_impl(
 }
 
 /// The expression reading field `index` of struct `id` (boxed when the field is).
-fn read_field(m: &Model<'_>, id: DefId, index: usize, field: &Field, key: bool) -> TokenStream {
-    let read = m.in_field(id, index, || read_value(m, id.file, &field.ty, key, 0));
+fn read_field(m: &Scope<'_, '_>, id: DefId, index: usize, field: &Field, key: bool) -> TokenStream {
+    let read = m.in_field(id, index, |m| read_value(m, id.file, &field.ty, key, 0));
     if m.is_boxed(id, index) {
         quote!(::std::boxed::Box::new(#read))
     } else {
@@ -516,7 +517,7 @@ fn read_field(m: &Model<'_>, id: DefId, index: usize, field: &Field, key: bool) 
 /// every writer emits them, each header compared with a constant) and as an arm of the general
 /// loop's match on `(field id, wire type)`.
 fn field_reads(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     id: DefId,
     field: &Field,
     prev: i16,
@@ -538,7 +539,7 @@ fn field_reads(
 
 /// The value of a field the input did not have (and that is not `required`): `None` when it
 /// is held as an `Option`, else its default.
-fn absent_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenStream {
+fn absent_value(m: &Scope<'_, '_>, id: DefId, index: usize, field: &Field) -> TokenStream {
     match holding(m, id, index, field) {
         Holding::Optional => quote!(::std::option::Option::None),
         _ => default_value(m, id, index, field),
@@ -549,7 +550,7 @@ fn absent_value(m: &Model<'_>, id: DefId, index: usize, field: &Field) -> TokenS
 /// that the fields after it stay on the fast path; the general loop has no arm for it, so it
 /// is skipped there like an unknown field.
 fn skipped_field_reads(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     id: DefId,
     field: &Field,
     prev: i16,
@@ -574,7 +575,7 @@ fn skipped_field_reads(
 /// fields the input did not have to what `read` gives for them (or fails on a missing
 /// `required` one), so that `read_into` replaces whatever `out` held.
 fn read_in_place_impl(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     id: DefId,
     s: &Struct,
     names: &[String],
@@ -624,7 +625,7 @@ fn read_in_place_impl(
             let in_place_bytes = if boxed {
                 None
             } else {
-                m.in_field(id, index, || {
+                m.in_field(id, index, |m| {
                     read_bytes_into(m, id.file, &field.ty, slot.clone())
                         .or_else(|| read_small_list_into(m, id.file, &field.ty, slot))
                 })
@@ -715,7 +716,7 @@ fn read_in_place_impl(
 /// long lists (Parquet's `PageEncodingStats`, three `i32`s, two or three per column): called
 /// out of line, each element paid a call, the saving and restoring of six registers, and the
 /// reader's position stored and reloaded around the call, on about 100 instructions of work.
-fn is_small_leaf(m: &Model<'_>, id: DefId, s: &Struct) -> bool {
+fn is_small_leaf(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> bool {
     s.fields.len() <= SMALL_LEAF_FIELDS
         && !m.keeps_unknown(id)
         && s.fields.iter().all(|field| {
@@ -749,7 +750,7 @@ impl Unknown {
     /// `None` unless struct `id` keeps unknown fields; `in_place`: read into `out.member`
     /// (else into the local `unknown`).
     fn new(
-        m: &Model<'_>,
+        m: &Scope<'_, '_>,
         id: DefId,
         s: &Struct,
         names: &[String],

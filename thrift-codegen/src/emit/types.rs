@@ -5,11 +5,12 @@ use quote::quote;
 use thrift_idl_parser::FileId;
 use thrift_idl_parser::ast::{BaseType, StructKind, Type, TypeKind};
 
-use crate::model::{Model, Resolved};
+use super::scope::Scope;
+use crate::model::Resolved;
 
 /// The Rust type of a value of `ty` written in `file`. `in_key`: inside a set element or map
 /// key, where `f64` becomes the runtime's ordered float so the collection can be ordered.
-pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
+pub fn rust_type(m: &Scope<'_, '_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
     if m.borrowed() {
         return borrowed_type(m, file, ty, true);
     }
@@ -47,7 +48,7 @@ pub fn rust_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenS
 
 /// The Rust type of an element, key or value of a container of `ty`s: [`rust_type`], but in a
 /// borrowing form a container inside a container is a `Vec` (see [`borrowed_type`]).
-pub fn element_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
+pub fn element_type(m: &Scope<'_, '_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
     if m.borrowed() {
         borrowed_type(m, file, ty, false)
     } else {
@@ -65,7 +66,7 @@ pub fn element_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> Tok
 /// `Vec`: an empty one takes one byte on the wire, and 24 bytes in memory as a `Vec` but 56 as
 /// a `SmallVec`, which would more than double what a list of empty lists makes a decoder
 /// allocate per input byte.
-fn borrowed_type(m: &Model<'_>, file: FileId, ty: &Type, top: bool) -> TokenStream {
+fn borrowed_type(m: &Scope<'_, '_>, file: FileId, ty: &Type, top: bool) -> TokenStream {
     match m.resolve(file, ty) {
         Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum => quote!(&'de str),
         Resolved::Base(BaseType::Binary) => quote!(&'de [u8]),
@@ -88,7 +89,11 @@ fn borrowed_type(m: &Model<'_>, file: FileId, ty: &Type, top: bool) -> TokenStre
 
 /// A borrowing form's vector of `element`s: `SmallVec<[element; n]>` with `inline` = `n`,
 /// else `Vec<element>`.
-pub fn borrowed_vec(m: &Model<'_>, element: &TokenStream, inline: Option<usize>) -> TokenStream {
+pub fn borrowed_vec(
+    m: &Scope<'_, '_>,
+    element: &TokenStream,
+    inline: Option<usize>,
+) -> TokenStream {
     let rt = &m.runtime;
     match inline {
         Some(n) => {
@@ -110,12 +115,12 @@ const INLINE_MAX: usize = 16;
 /// How many elements of `ty` a borrowing form's list or set field holds inline (`SmallVec`), or
 /// `None` for a `Vec`: elements whose size is known here (scalars, enums, strings and
 /// binaries as slices, structs of only those), at least two of them in [`INLINE_BYTES`].
-pub fn inline_len(m: &Model<'_>, file: FileId, ty: &Type) -> Option<usize> {
+pub fn inline_len(m: &Scope<'_, '_>, file: FileId, ty: &Type) -> Option<usize> {
     borrowed_layout(m, file, ty).and_then(|(size, _)| inline_for(size))
 }
 
 /// [`inline_len`] for a borrowing form's map, a vector of `(key, value)` pairs.
-pub fn inline_pair_len(m: &Model<'_>, file: FileId, key: &Type, value: &Type) -> Option<usize> {
+pub fn inline_pair_len(m: &Scope<'_, '_>, file: FileId, key: &Type, value: &Type) -> Option<usize> {
     let (key_size, key_align) = borrowed_layout(m, file, key)?;
     let (value_size, value_align) = borrowed_layout(m, file, value)?;
     inline_for((key_size + value_size).next_multiple_of(key_align.max(value_align)))
@@ -133,7 +138,7 @@ fn inline_for(size: usize) -> Option<usize> {
 /// Size and alignment of `ty` in a borrowing form, where they are known without the
 /// compiler: scalars, enums (an `i32`), strings and binaries (slices), and structs whose
 /// fields are all of those (Rust orders their fields to leave no padding). `None` otherwise.
-fn borrowed_layout(m: &Model<'_>, file: FileId, ty: &Type) -> Option<(usize, usize)> {
+fn borrowed_layout(m: &Scope<'_, '_>, file: FileId, ty: &Type) -> Option<(usize, usize)> {
     match m.resolve(file, ty) {
         Resolved::Base(base) => Some(match base {
             BaseType::Bool | BaseType::I8 => (1, 1),
@@ -179,7 +184,7 @@ fn borrowed_layout(m: &Model<'_>, file: FileId, ty: &Type) -> Option<(usize, usi
 }
 
 /// The Rust type of `ty` with typedefs expanded at the top level.
-fn resolved_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
+fn resolved_type(m: &Scope<'_, '_>, file: FileId, ty: &Type, in_key: bool) -> TokenStream {
     match m.resolve(file, ty) {
         Resolved::Base(base) => base_type(m, base, in_key),
         Resolved::Enum(id) | Resolved::Struct(id, _) => m.path_to(file, id),
@@ -200,7 +205,7 @@ fn resolved_type(m: &Model<'_>, file: FileId, ty: &Type, in_key: bool) -> TokenS
     }
 }
 
-fn base_type(m: &Model<'_>, base: BaseType, in_key: bool) -> TokenStream {
+fn base_type(m: &Scope<'_, '_>, base: BaseType, in_key: bool) -> TokenStream {
     let rt = &m.runtime;
     match base {
         BaseType::Bool => quote!(bool),
@@ -217,7 +222,7 @@ fn base_type(m: &Model<'_>, base: BaseType, in_key: bool) -> TokenStream {
 }
 
 /// `TType::…` of a value of `ty` on the wire.
-pub fn wire_type(m: &Model<'_>, file: FileId, ty: &Type) -> TokenStream {
+pub fn wire_type(m: &Scope<'_, '_>, file: FileId, ty: &Type) -> TokenStream {
     let rt = &m.runtime;
     let variant = match m.resolve(file, ty) {
         Resolved::Base(base) => match base {

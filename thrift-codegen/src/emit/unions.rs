@@ -14,16 +14,17 @@ use super::codec::{Val, read_struct_body, read_value, value_len, write_field};
 use super::docs::doc_attrs;
 use super::fields::{Target, derive_list};
 use super::names::variant_names;
+use super::scope::Scope;
 use super::types::wire_type;
 use crate::ident;
-use crate::model::{Model, Resolved};
+use crate::model::Resolved;
 
-pub fn union_item(m: &Model<'_>, id: DefId, s: &Struct) -> TokenStream {
+pub fn union_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream {
     union_form(m, id, s, &Target::owned(m, id))
 }
 
 /// The enum and its impls, for the owned or the borrowing form.
-pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> TokenStream {
+pub fn union_form(m: &Scope<'_, '_>, id: DefId, s: &Struct, target: &Target) -> TokenStream {
     let key = m.is_key_struct(id) && !m.borrowed();
     let (name, ty, generics) = (&target.ctor, &target.ty, &target.generics);
     let rt = &m.runtime;
@@ -70,7 +71,7 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
     let default_impl = if can_default {
         let first = ident::ident(&variants[0]);
         let value = match s.fields[0].default.as_ref().filter(|_| !m.borrowed()) {
-            Some(v) => m.in_field(id, 0, || {
+            Some(v) => m.in_field(id, 0, |m| {
                 super::consts::value_expr(m, file, &s.fields[0].ty, file, v, key)
             }),
             None => quote!(::std::default::Default::default()),
@@ -96,7 +97,7 @@ pub fn union_form(m: &Model<'_>, id: DefId, s: &Struct, target: &Target) -> Toke
         let ttype = wire_type(m, file, &field.ty);
         let is_bool = matches!(m.resolve(file, &field.ty), Resolved::Base(BaseType::Bool));
         // The variant's own mapping for its size, write and read.
-        let (size, write, mut read) = m.in_field(id, index, || {
+        let (size, write, mut read) = m.in_field(id, index, |m| {
             let size = if is_bool {
                 quote!(P::bool_field_value_len())
             } else {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use thrift_idl_parser::ast::{BaseType, Definition, Requiredness, StructKind, Type};
 use thrift_idl_parser::{DefId, FileId};
 
-use super::{Model, Resolved};
+use super::{Mapping, Model, Resolved};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Derives {
@@ -75,9 +75,11 @@ pub fn compute(model: &Model<'_>) -> HashMap<DefId, Derives> {
         for &(id, s) in &structs {
             let mut result = Derives::ALL;
             for (index, field) in s.fields.iter().enumerate() {
-                let mut allows = model.in_field(id, index, || {
-                    type_allows(model, &derives, id.file, &field.ty, model.is_key_struct(id))
-                });
+                let mapping = model
+                    .field_mapping(id, index)
+                    .unwrap_or_else(|| model.global_mapping());
+                let key = model.is_key_struct(id);
+                let mut allows = type_allows(model, mapping, &derives, id.file, &field.ty, key);
                 let boxed = model.is_boxed(id, index);
                 let optional =
                     s.kind != StructKind::Union && field.requiredness == Requiredness::Optional;
@@ -121,6 +123,7 @@ pub fn compute(model: &Model<'_>) -> HashMap<DefId, Derives> {
 /// are wrapped in the ordered float type.
 pub fn type_allows(
     model: &Model<'_>,
+    mapping: Mapping,
     derives: &HashMap<DefId, Derives>,
     file: FileId,
     ty: &Type,
@@ -136,19 +139,19 @@ pub fn type_allows(
         },
         Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum => Derives::ALL,
         Resolved::Struct(id, _) => derives.get(&id).copied().unwrap_or(Derives::ALL),
-        Resolved::List(f, e) => type_allows(model, derives, f, e, in_key),
+        Resolved::List(f, e) => type_allows(model, mapping, derives, f, e, in_key),
         Resolved::Set(f, e) => {
-            let elements = type_allows(model, derives, f, e, true);
-            if model.hashed(in_key) {
+            let elements = type_allows(model, mapping, derives, f, e, true);
+            if mapping.hashed(in_key) {
                 elements.and(Derives::HASHED)
             } else {
                 elements
             }
         }
         Resolved::Map(f, k, v) => {
-            let entries = type_allows(model, derives, f, k, true)
-                .and(type_allows(model, derives, f, v, in_key));
-            if model.hashed(in_key) {
+            let entries = type_allows(model, mapping, derives, f, k, true)
+                .and(type_allows(model, mapping, derives, f, v, in_key));
+            if mapping.hashed(in_key) {
                 entries.and(Derives::HASHED)
             } else {
                 entries

@@ -8,11 +8,11 @@ use super::{
     Flavor, Method, ServiceView, large_err_allow, many_params_allow, method_doc, param_idents,
     result_type, signature_params,
 };
-use crate::model::Model;
+use crate::emit::scope::Scope;
 
 /// One client method.
 fn client_method(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     view: &ServiceView<'_>,
     method: &Method<'_>,
     flavor: Flavor,
@@ -73,7 +73,7 @@ fn client_method(
 }
 
 /// The client: `FooClient<C: Channel>` or `FooAsyncClient<C: AsyncChannel>`.
-pub(super) fn client(m: &Model<'_>, view: &ServiceView<'_>, flavor: Flavor) -> TokenStream {
+pub(super) fn client(m: &Scope<'_, '_>, view: &ServiceView<'_>, flavor: Flavor) -> TokenStream {
     let rt = &m.runtime;
     let name = view.client(flavor);
     let idl = view.idl();

@@ -10,9 +10,10 @@ use thrift_idl_parser::{DefId, FileId};
 
 use super::{Method, ServiceView, param_names, success_type};
 use crate::emit::codec::{Val, read_struct_body, read_value, value_len, write_field};
+use crate::emit::scope::Scope;
 use crate::emit::types::{complexity_allow, rust_type, wire_type};
 use crate::ident;
-use crate::model::{Model, Resolved};
+use crate::model::Resolved;
 
 /// A field of an args or result struct.
 struct PlainField<'a> {
@@ -26,14 +27,14 @@ struct PlainField<'a> {
     required: bool,
 }
 
-fn is_bool(m: &Model<'_>, file: FileId, ty: &Type) -> bool {
+fn is_bool(m: &Scope<'_, '_>, file: FileId, ty: &Type) -> bool {
     matches!(m.resolve(file, ty), Resolved::Base(BaseType::Bool))
 }
 
 /// A struct with `ThriftWrite` and `ThriftRead`, for args and results (no borrowing form, no
 /// in-place reading: these live for one call).
 fn plain_struct(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     file: FileId,
     name: &proc_macro2::Ident,
     idl_name: &str,
@@ -202,7 +203,7 @@ fn error_variant_names(f: &Function) -> Vec<String> {
 /// Args struct, result struct, error enum and their conversions for one of the service's
 /// own functions.
 pub(super) fn function_items(
-    m: &Model<'_>,
+    m: &Scope<'_, '_>,
     view: &ServiceView<'_>,
     method: &Method<'_>,
 ) -> TokenStream {

@@ -14,9 +14,10 @@ use thrift_idl_parser::DefId;
 use thrift_idl_parser::ast::{Function, Requiredness, Service};
 
 use super::docs::doc_attrs;
+use super::scope::Scope;
 use super::types::rust_type;
 use crate::ident;
-use crate::model::{Model, ServiceNames, parent_service};
+use crate::model::{ServiceNames, parent_service};
 
 /// Which of the twins is being emitted.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -48,7 +49,7 @@ struct Method<'a> {
 
 impl Method<'_> {
     /// The path of an item generated for this function: `{prefix}{suffix}`.
-    fn item(&self, m: &Model<'_>, suffix: &str) -> TokenStream {
+    fn item(&self, m: &Scope<'_, '_>, suffix: &str) -> TokenStream {
         m.path_to_named(self.service, &format!("{}{suffix}", self.prefix))
     }
 
@@ -73,7 +74,7 @@ struct ServiceView<'p> {
 }
 
 impl<'p> ServiceView<'p> {
-    fn new(m: &'p Model<'_>, id: DefId, service: &'p Service) -> ServiceView<'p> {
+    fn new(m: &'p Scope<'_, '_>, id: DefId, service: &'p Service) -> ServiceView<'p> {
         let mut all = Vec::new();
         let mut current = Some((id, service));
         let mut seen = std::collections::HashSet::new();
@@ -135,12 +136,12 @@ impl<'p> ServiceView<'p> {
 
 /// Every item of a service, in the order of the goldens: the messages of its own functions,
 /// then each blocking/async pair.
-pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
+pub fn service_item(m: &Scope<'_, '_>, id: DefId, s: &Service) -> TokenStream {
     let view = ServiceView::new(m, id, s);
     let messages = view
         .own()
         .map(|method| messages::function_items(m, &view, method));
-    let twins = |emit: fn(&Model<'_>, &ServiceView<'_>, Flavor) -> TokenStream| {
+    let twins = |emit: fn(&Scope<'_, '_>, &ServiceView<'_>, Flavor) -> TokenStream| {
         let blocking = emit(m, &view, Flavor::Blocking);
         let asynchronous = emit(m, &view, Flavor::Async);
         quote!(#blocking #asynchronous)
@@ -159,7 +160,7 @@ pub fn service_item(m: &Model<'_>, id: DefId, s: &Service) -> TokenStream {
 }
 
 /// The Rust type a function returns on success.
-fn success_type(m: &Model<'_>, file: thrift_idl_parser::FileId, f: &Function) -> TokenStream {
+fn success_type(m: &Scope<'_, '_>, file: thrift_idl_parser::FileId, f: &Function) -> TokenStream {
     match &f.return_type {
         Some(ty) => rust_type(m, file, ty, false),
         None => quote!(()),
@@ -167,7 +168,7 @@ fn success_type(m: &Model<'_>, file: thrift_idl_parser::FileId, f: &Function) ->
 }
 
 /// `Result<T, E>` of a method seen from the module being generated.
-fn result_type(m: &Model<'_>, method: &Method<'_>) -> TokenStream {
+fn result_type(m: &Scope<'_, '_>, method: &Method<'_>) -> TokenStream {
     let rt = &m.runtime;
     let ok = success_type(m, method.service.file, method.function);
     let err = if method.has_error_enum() {
@@ -188,7 +189,7 @@ fn param_names(f: &Function) -> Vec<String> {
 }
 
 /// The parameters of a method in a signature: `a: i32, b: String`.
-fn signature_params(m: &Model<'_>, method: &Method<'_>) -> Vec<TokenStream> {
+fn signature_params(m: &Scope<'_, '_>, method: &Method<'_>) -> Vec<TokenStream> {
     let file = method.service.file;
     method
         .function

@@ -11,10 +11,14 @@ use super::{
     result_type, signature_params,
 };
 use crate::emit::docs::doc_attrs;
-use crate::model::Model;
+use crate::emit::scope::Scope;
 
 /// The handler trait: `Foo` (blocking) or `FooAsync`.
-pub(super) fn handler_trait(m: &Model<'_>, view: &ServiceView<'_>, flavor: Flavor) -> TokenStream {
+pub(super) fn handler_trait(
+    m: &Scope<'_, '_>,
+    view: &ServiceView<'_>,
+    flavor: Flavor,
+) -> TokenStream {
     let name = view.handler_trait(flavor);
     let processor = view.processor(flavor);
     let idl = view.idl();
@@ -70,7 +74,7 @@ pub(super) fn handler_trait(m: &Model<'_>, view: &ServiceView<'_>, flavor: Flavo
 }
 
 /// The `match` arm serving one of the service's own functions.
-fn dispatch_arm(m: &Model<'_>, method: &Method<'_>, flavor: Flavor) -> TokenStream {
+fn dispatch_arm(m: &Scope<'_, '_>, method: &Method<'_>, flavor: Flavor) -> TokenStream {
     let rt = &m.runtime;
     let name = crate::ident::ident(&method.name);
     let idl_name = &method.function.name.name;
@@ -112,7 +116,7 @@ fn dispatch_arm(m: &Model<'_>, method: &Method<'_>, flavor: Flavor) -> TokenStre
 }
 
 /// The dispatch function: `dispatch_foo` or `dispatch_foo_async`.
-pub(super) fn dispatch(m: &Model<'_>, view: &ServiceView<'_>, flavor: Flavor) -> TokenStream {
+pub(super) fn dispatch(m: &Scope<'_, '_>, view: &ServiceView<'_>, flavor: Flavor) -> TokenStream {
     let rt = &m.runtime;
     let arms: Vec<TokenStream> = view
         .own()
@@ -182,7 +186,7 @@ pub(super) fn dispatch(m: &Model<'_>, view: &ServiceView<'_>, flavor: Flavor) ->
 
 /// The processor: `FooProcessor` (a `Processor`) or `FooAsyncProcessor` (an
 /// `AsyncProcessor`).
-pub(super) fn processor(m: &Model<'_>, view: &ServiceView<'_>, flavor: Flavor) -> TokenStream {
+pub(super) fn processor(m: &Scope<'_, '_>, view: &ServiceView<'_>, flavor: Flavor) -> TokenStream {
     let rt = &m.runtime;
     let name = view.processor(flavor);
     let handler = view.handler_trait(flavor);
