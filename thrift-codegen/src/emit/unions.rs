@@ -27,8 +27,6 @@ pub fn union_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream {
 pub fn union_form(m: &Scope<'_, '_>, id: DefId, s: &Struct, target: &Target) -> TokenStream {
     let key = m.is_key_struct(id) && !m.borrowed();
     let (name, ty, generics) = (&target.ctor, &target.ty, &target.generics);
-    let rt = &m.runtime;
-    let idl_name = &s.name.name;
     let docs = if m.borrowed() {
         let doc = format!(
             " The borrowing form of [`{}`]: strings and binaries point into the input.",
@@ -88,6 +86,38 @@ pub fn union_form(m: &Scope<'_, '_>, id: DefId, s: &Struct, target: &Target) -> 
     };
     let lint = variant_lint(s, &variants, &types);
 
+    let codec = codec_impls(m, id, s, target, &variants);
+    let attrs = m.type_attrs(id, m.borrowed());
+    let serde = super::serde::derives(m);
+    quote! {
+        #docs
+        #derive
+        #serde
+        #attrs
+        #lint
+        pub enum #ty {
+            #(#variant_items)*
+        }
+
+        #default_impl
+
+        #codec
+    }
+}
+
+/// `ThriftWrite` and `ThriftRead` of a union: one arm per variant.
+fn codec_impls(
+    m: &Scope<'_, '_>,
+    id: DefId,
+    s: &Struct,
+    target: &Target,
+    variants: &[String],
+) -> TokenStream {
+    let key = m.is_key_struct(id) && !m.borrowed();
+    let (name, ty, generics) = (&target.ctor, &target.ty, &target.generics);
+    let rt = &m.runtime;
+    let idl_name = &s.name.name;
+    let file = id.file;
     let mut write_arms = Vec::new();
     let mut len_arms = Vec::new();
     let mut read_arms = Vec::new();
@@ -167,20 +197,7 @@ pub fn union_form(m: &Scope<'_, '_>, id: DefId, s: &Struct, target: &Target) -> 
         }
     };
 
-    let attrs = m.type_attrs(id, m.borrowed());
-    let serde = super::serde::derives(m);
     quote! {
-        #docs
-        #derive
-        #serde
-        #attrs
-        #lint
-        pub enum #ty {
-            #(#variant_items)*
-        }
-
-        #default_impl
-
         impl #generics #rt::ThriftWrite for #ty {
             #write_fn
 

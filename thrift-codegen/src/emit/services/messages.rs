@@ -200,6 +200,14 @@ fn error_variant_names(f: &Function) -> Vec<String> {
         .collect()
 }
 
+/// What the items of one function are made from.
+struct Items<'a> {
+    /// The IDL service and function names, for docs and messages.
+    service: &'a str,
+    function: &'a Function,
+    prefix: &'a str,
+}
+
 /// Args struct, result struct, error enum and their conversions for one of the service's
 /// own functions.
 pub(super) fn function_items(
@@ -207,13 +215,35 @@ pub(super) fn function_items(
     view: &ServiceView<'_>,
     method: &Method<'_>,
 ) -> TokenStream {
-    let rt = &m.runtime;
-    let s = view.service;
+    let items = Items {
+        service: view.idl(),
+        function: method.function,
+        prefix: &method.prefix,
+    };
     let file = view.id.file;
-    let f = method.function;
-    let prefix = &method.prefix;
-    let idl = &f.name.name;
+    let args = args_struct(m, file, &items);
+    if method.function.oneway {
+        return args;
+    }
+    let result_fields = result_fields(method.function);
+    let result = result_struct(m, file, &items, &result_fields);
+    let conversions = outcome_conversions(m, file, &items, method, &result_fields);
+    let error_enum = if method.has_error_enum() {
+        error_enum(m, file, &items)
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        #args
+        #result
+        #conversions
+        #error_enum
+    }
+}
 
+/// The args struct: a field per parameter, by its id.
+fn args_struct(m: &Scope<'_, '_>, file: FileId, items: &Items<'_>) -> TokenStream {
+    let (f, prefix, idl) = (items.function, items.prefix, &items.function.name.name);
     let params = param_names(f);
     let args_fields: Vec<PlainField<'_>> = f
         .params
@@ -229,18 +259,19 @@ pub(super) fn function_items(
         })
         .collect();
     let args_name = format_ident!("{prefix}Args");
-    let args = plain_struct(
+    plain_struct(
         m,
         file,
         &args_name,
         &format!("{idl}_args"),
-        &format!(" The arguments of `{}.{idl}`.", s.name.name),
+        &format!(" The arguments of `{}.{idl}`.", items.service),
         &args_fields,
-    );
-    if f.oneway {
-        return args;
-    }
+    )
+}
 
+/// The result struct's fields: `success` (field 0) when the function returns a value, then
+/// the declared exceptions, all optional.
+fn result_fields(f: &Function) -> Vec<PlainField<'_>> {
     let (success_name, throw_names) = result_field_names(f);
     let mut result_fields = Vec::new();
     if let Some(ty) = &f.return_type {
@@ -263,19 +294,43 @@ pub(super) fn function_items(
             required: false,
         });
     }
+    result_fields
+}
+
+fn result_struct(
+    m: &Scope<'_, '_>,
+    file: FileId,
+    items: &Items<'_>,
+    result_fields: &[PlainField<'_>],
+) -> TokenStream {
+    let (prefix, idl) = (items.prefix, &items.function.name.name);
     let result_name = format_ident!("{prefix}Result");
-    let result = plain_struct(
+    plain_struct(
         m,
         file,
         &result_name,
         &format!("{idl}_result"),
         &format!(
             " The result of `{}.{idl}`: the value returned (field 0) or the exception thrown.",
-            s.name.name
+            items.service
         ),
-        &result_fields,
-    );
+        result_fields,
+    )
+}
 
+/// `from_outcome` (a handler's outcome to the result struct) and `into_outcome` (the result
+/// struct to what a client returns).
+fn outcome_conversions(
+    m: &Scope<'_, '_>,
+    file: FileId,
+    items: &Items<'_>,
+    method: &Method<'_>,
+    result_fields: &[PlainField<'_>],
+) -> TokenStream {
+    let rt = &m.runtime;
+    let (f, prefix, idl) = (items.function, items.prefix, &items.function.name.name);
+    let result_name = format_ident!("{prefix}Result");
+    let (success_name, throw_names) = result_field_names(f);
     let error_name = format_ident!("{prefix}Error");
     let error_type = if method.has_error_enum() {
         quote!(#error_name)
@@ -384,106 +439,105 @@ pub(super) fn function_items(
         }
     };
 
-    let error_enum = if method.has_error_enum() {
-        let types: Vec<TokenStream> = f
-            .throws
-            .iter()
-            .map(|t| rust_type(m, file, &t.ty, false))
-            .collect();
-        let docs = f.throws.iter().map(|t| {
-            let doc = format!(
-                " `{}` (field {}) of `{}.{idl}`.",
-                t.name.name, t.id, s.name.name
-            );
-            quote!(#[doc = #doc])
-        });
-        let display_arms = variants
-            .iter()
-            .map(|v| quote!(#error_name::#v(e) => ::std::fmt::Display::fmt(e, f),));
-        let source_arms = variants
-            .iter()
-            .map(|v| quote!(#error_name::#v(e) => ::std::option::Option::Some(e),));
-        // `From` for each exception type declared once (two fields of one type, typedefs
-        // followed, would make the conversion ambiguous).
-        let resolved: Vec<Option<DefId>> = f
-            .throws
-            .iter()
-            .map(|t| match m.resolve(file, &t.ty) {
-                Resolved::Struct(id, _) => Some(id),
-                _ => None,
-            })
-            .collect();
-        let froms = variants
-            .iter()
-            .zip(&types)
-            .zip(&resolved)
-            .filter_map(|((v, ty), id)| {
-                let unique =
-                    id.is_some() && resolved.iter().filter(|other| *other == id).count() == 1;
-                unique.then(|| {
-                    quote! {
-                        impl ::std::convert::From<#ty> for #error_name {
-                            fn from(e: #ty) -> Self {
-                                #error_name::#v(e)
-                            }
+    conversions
+}
+
+/// The error enum of a function that `throws`: a variant per exception, and `Thrift`.
+fn error_enum(m: &Scope<'_, '_>, file: FileId, items: &Items<'_>) -> TokenStream {
+    let rt = &m.runtime;
+    let (f, prefix, idl) = (items.function, items.prefix, &items.function.name.name);
+    let s_name = items.service;
+    let error_name = format_ident!("{prefix}Error");
+    let variants: Vec<_> = error_variant_names(f)
+        .iter()
+        .map(|v| ident::ident(v))
+        .collect();
+    let types: Vec<TokenStream> = f
+        .throws
+        .iter()
+        .map(|t| rust_type(m, file, &t.ty, false))
+        .collect();
+    let docs = f.throws.iter().map(|t| {
+        let doc = format!(" `{}` (field {}) of `{}.{idl}`.", t.name.name, t.id, s_name);
+        quote!(#[doc = #doc])
+    });
+    let display_arms = variants
+        .iter()
+        .map(|v| quote!(#error_name::#v(e) => ::std::fmt::Display::fmt(e, f),));
+    let source_arms = variants
+        .iter()
+        .map(|v| quote!(#error_name::#v(e) => ::std::option::Option::Some(e),));
+    // `From` for each exception type declared once (two fields of one type, typedefs
+    // followed, would make the conversion ambiguous).
+    let resolved: Vec<Option<DefId>> = f
+        .throws
+        .iter()
+        .map(|t| match m.resolve(file, &t.ty) {
+            Resolved::Struct(id, _) => Some(id),
+            _ => None,
+        })
+        .collect();
+    let froms = variants
+        .iter()
+        .zip(&types)
+        .zip(&resolved)
+        .filter_map(|((v, ty), id)| {
+            let unique = id.is_some() && resolved.iter().filter(|other| *other == id).count() == 1;
+            unique.then(|| {
+                quote! {
+                    impl ::std::convert::From<#ty> for #error_name {
+                        fn from(e: #ty) -> Self {
+                            #error_name::#v(e)
                         }
                     }
-                })
-            });
-        let enum_doc = format!(
-            " The errors of `{}.{idl}`: its declared exceptions, and any other error.",
-            s.name.name
-        );
-        quote! {
-            #[doc = #enum_doc]
-            #[derive(Debug)]
-            #[allow(clippy::large_enum_variant)]
-            pub enum #error_name {
-                #(#docs #variants(#types),)*
-                /// Not a declared exception: a transport or protocol failure, a
-                /// `TApplicationException` from the server, a handler's other error.
-                Thrift(#rt::Error),
-            }
-
-            impl ::std::fmt::Display for #error_name {
-                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                    match self {
-                        #(#display_arms)*
-                        #error_name::Thrift(e) => ::std::fmt::Display::fmt(e, f),
-                    }
                 }
-            }
+            })
+        });
+    let enum_doc = format!(
+        " The errors of `{}.{idl}`: its declared exceptions, and any other error.",
+        s_name
+    );
+    quote! {
+        #[doc = #enum_doc]
+        #[derive(Debug)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum #error_name {
+            #(#docs #variants(#types),)*
+            /// Not a declared exception: a transport or protocol failure, a
+            /// `TApplicationException` from the server, a handler's other error.
+            Thrift(#rt::Error),
+        }
 
-            impl ::std::error::Error for #error_name {
-                fn source(&self) -> ::std::option::Option<&(dyn ::std::error::Error + 'static)> {
-                    match self {
-                        #(#source_arms)*
-                        #error_name::Thrift(e) => ::std::option::Option::Some(e),
-                    }
-                }
-            }
-
-            #(#froms)*
-
-            impl ::std::convert::From<#rt::Error> for #error_name {
-                fn from(e: #rt::Error) -> Self {
-                    #error_name::Thrift(e)
-                }
-            }
-
-            impl ::std::convert::From<#rt::ApplicationException> for #error_name {
-                fn from(e: #rt::ApplicationException) -> Self {
-                    #error_name::Thrift(#rt::Error::from(e))
+        impl ::std::fmt::Display for #error_name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    #(#display_arms)*
+                    #error_name::Thrift(e) => ::std::fmt::Display::fmt(e, f),
                 }
             }
         }
-    } else {
-        TokenStream::new()
-    };
-    quote! {
-        #args
-        #result
-        #conversions
-        #error_enum
+
+        impl ::std::error::Error for #error_name {
+            fn source(&self) -> ::std::option::Option<&(dyn ::std::error::Error + 'static)> {
+                match self {
+                    #(#source_arms)*
+                    #error_name::Thrift(e) => ::std::option::Option::Some(e),
+                }
+            }
+        }
+
+        #(#froms)*
+
+        impl ::std::convert::From<#rt::Error> for #error_name {
+            fn from(e: #rt::Error) -> Self {
+                #error_name::Thrift(e)
+            }
+        }
+
+        impl ::std::convert::From<#rt::ApplicationException> for #error_name {
+            fn from(e: #rt::ApplicationException) -> Self {
+                #error_name::Thrift(#rt::Error::from(e))
+            }
+        }
     }
 }
