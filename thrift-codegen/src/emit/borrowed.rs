@@ -14,8 +14,9 @@ use thrift_idl_parser::{DefId, FileId};
 
 use super::fields::{Holding, Target, default_value, holding};
 use super::names::{field_names, unknown_fields_name, variant_names};
+use super::reads::read_impl;
 use super::scope::Scope;
-use super::structs::{read_impl, unknown_member, write_impl};
+use super::structs::{unknown_member, write_impl};
 use super::types::{complexity_allow, rust_type};
 use super::unions::union_form;
 use crate::ident;

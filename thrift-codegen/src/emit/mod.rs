@@ -8,6 +8,7 @@ mod docs;
 mod enums;
 mod fields;
 mod names;
+mod reads;
 mod scope;
 mod serde;
 mod services;
