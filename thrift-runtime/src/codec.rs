@@ -81,7 +81,7 @@ pub trait ThriftRead<'de>: Sized {
     /// where it lives, and read their nested structs and struct list elements the same way
     /// ([`read_into_option`], [`read_element`]), so a nested struct is decoded in its final
     /// place instead of being moved up through the `Result` of every enclosing read (those
-    /// moves were 18% of the time decoding a Parquet footer).
+    /// moves were a large share of a Parquet footer's decode: BENCHMARKS.md).
     #[inline]
     fn read_into<R: ProtocolReader<'de>>(r: &mut R, out: &mut Self) -> Result<()> {
         *out = Self::read(r)?;
@@ -221,8 +221,8 @@ impl<T> ListItems<T> for Vec<T> {
     {
         // `resize_with` makes room first and then builds the value in its slot; `push`
         // builds it first (its argument) and copies it in after the capacity check, a
-        // `memcpy` of the whole struct per element (6% of a Parquet footer's borrowed
-        // decode, a `ColumnChunkRef` per column).
+        // `memcpy` of the whole struct per element (a `ColumnChunkRef` per column of a
+        // Parquet footer's borrowed decode).
         let index = self.len();
         self.resize_with(index + 1, T::default);
         &mut self[index]

@@ -4,8 +4,8 @@
 //! where the error happened, boxed: an `Error` is one pointer, so `Result<()>`
 //! fits in one register and `Result<u64>` in two, and the many small reader
 //! and writer calls return in registers rather than through a 56-byte slot in
-//! memory (measured: 5% to 16% less CPU time across the benchmarks, the same
-//! choice `serde_json::Error` makes). Building one allocates that box; every
+//! memory (less CPU time in every benchmark, BENCHMARKS.md; the same choice
+//! `serde_json::Error` makes). Building one allocates that box; every
 //! constructor is `#[cold]` so the happy path stays tight.
 
 use std::fmt;

@@ -293,7 +293,7 @@ impl<'de> Input<'de> for BytesInput<'de> {
     }
 
     // Always inlined: left to the inliner, it stayed out of line in some builds of the same
-    // code (the benchmark's `ours-bytes` decode took 10% more instructions).
+    // code, and the benchmark's `ours-bytes` decode then paid a call per string.
     #[inline(always)]
     fn read_shared(&mut self, len: usize) -> Result<Bytes> {
         let start = self.slice.position();

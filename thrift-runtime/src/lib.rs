@@ -90,7 +90,7 @@
 //! One [`Error`] type: an [`ErrorKind`] plus a `&'static str` context, kept
 //! behind one pointer so that `Result<()>` is a single register and
 //! `Result<u64>` two: every reader and writer call returns in registers
-//! instead of through memory (5% to 16% less CPU time across the benchmarks).
+//! instead of through memory (less CPU time in every benchmark: BENCHMARKS.md).
 //! Building an error is `#[cold]` and allocates that one small box. Kinds: `UnexpectedEof`,
 //! `InvalidUtf8`, `SizeLimit`, `NegativeSize`, `LimitExceeded` (naming the [`Limit`]), `InvalidData`,
 //! `MissingRequiredField`, `UnknownMessageType`, `BorrowUnsupported`, `Io`,

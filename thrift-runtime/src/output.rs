@@ -59,7 +59,7 @@ impl Output for Vec<u8> {
     fn write_data(&mut self, bytes: &[u8]) -> Result<()> {
         // The room is checked here as well as in `extend_words`: dropping this check and the
         // one in `write_prefixed_data` (letting `extend_words` copy when there is no room)
-        // measured more instructions: large/binary/encode +7%, large/compact/encode +3%.
+        // measured more instructions on the large struct (figures in BENCHMARKS.md).
         if bytes.len() <= 16 && self.capacity() - self.len() >= 16 {
             let (low, high) = short_words(bytes);
             extend_words(self, low, high, bytes.len());
@@ -110,10 +110,10 @@ impl Output for Vec<u8> {
 ///
 /// The one `unsafe` block of the writers. The safe ways measured worse: a 16-byte stack buffer
 /// copied in with `extend_from_slice` is stored as two words and loaded as one 16-byte load,
-/// which the CPU cannot forward from the two stores (a stall on every field: small/compact
-/// encode +14%, large/compact +10% against this); `resize` then two slice copies costs a
-/// zero fill and more instructions (large/binary encode +9% instructions, +13% time); two
-/// `extend_from_slice` calls keep both capacity checks (+13% instructions).
+/// which the CPU cannot forward from the two stores (a stall on every field); `resize` then
+/// two slice copies costs a zero fill and more instructions; two `extend_from_slice` calls
+/// keep both capacity checks. Each was slower on the small and large structs (BENCHMARKS.md,
+/// "What each runtime/codegen change did").
 #[inline(always)]
 fn extend_words(out: &mut Vec<u8>, low: u64, high: u64, len: usize) {
     debug_assert!(len <= 16);

@@ -118,8 +118,8 @@ pub(crate) fn cow_to_string(bytes: std::borrow::Cow<'_, [u8]>) -> Result<String>
 ///
 /// Always inlined, as is [`cow_into_vec`]: left to the inliner both stayed out of line in the
 /// readers' `read_string_into`/`read_binary_into`, where a slice input's `Cow` is always
-/// borrowed and the owned arm is dead (ours + ours-borrowed instructions per decode −0.8% on
-/// the Parquet footers, −0.5% on `large/binary/decode`).
+/// borrowed and the owned arm is dead (fewer instructions per decode when inlined:
+/// BENCHMARKS.md, "What each runtime/codegen change did").
 #[inline(always)]
 pub(crate) fn cow_into_string(bytes: std::borrow::Cow<'_, [u8]>, out: &mut String) -> Result<()> {
     match bytes {
@@ -130,7 +130,7 @@ pub(crate) fn cow_into_string(bytes: std::borrow::Cow<'_, [u8]>, out: &mut Strin
                 out.push_str(s);
             } else {
                 // A new exact-size buffer: growing an empty `String` by `push_str` goes
-                // through its amortized-growth path, measured 9% slower on a fresh decode.
+                // through its amortized-growth path, which measured slower on a fresh decode.
                 *out = s.to_owned();
             }
         }
@@ -184,9 +184,9 @@ pub(crate) fn cow_into_compact(
             } else {
                 // Inline (up to 24 bytes) or a new heap buffer. `push_str` into an inline
                 // `out` goes through `compact_str`'s out-of-line reserve/buffer/length calls:
-                // 7% more instructions and time per decode of the large struct
-                // (`ours-compact-hash`) than building the new value, which the compiler does
-                // on the stack and copies into `out`.
+                // more instructions and time per decode of the large struct
+                // (`ours-compact-hash`, BENCHMARKS.md) than building the new value, which the
+                // compiler does on the stack and copies into `out`.
                 *out = compact_str::CompactString::new(s);
             }
         }
