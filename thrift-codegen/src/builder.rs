@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use thrift_idl_parser::{Checked, Loader, check_files};
 
-use crate::Error;
 use crate::emit::module_code;
+use crate::error::Error;
 use crate::model::configure;
 use crate::options::{AttributeTarget, MappingChoice, Options};
 use crate::output::{GeneratedFile, module_tree, write_if_changed};
@@ -208,7 +208,7 @@ impl Builder {
     pub fn strings_for(
         &mut self,
         path: impl Into<String>,
-        strings: crate::Strings,
+        strings: crate::options::Strings,
     ) -> &mut Builder {
         self.options
             .mapping_rules
@@ -222,7 +222,7 @@ impl Builder {
     pub fn collections_for(
         &mut self,
         path: impl Into<String>,
-        collections: crate::Collections,
+        collections: crate::options::Collections,
     ) -> &mut Builder {
         self.options
             .mapping_rules
@@ -305,13 +305,13 @@ impl Builder {
     }
 
     /// How sets and maps are represented: `BTreeSet`/`BTreeMap` (the default) or
-    /// `HashSet`/`HashMap` (one allocation per decoded set or map); see [`crate::Collections`].
-    pub fn collections(&mut self, collections: crate::Collections) -> &mut Builder {
+    /// `HashSet`/`HashMap` (one allocation per decoded set or map); see [`crate::options::Collections`].
+    pub fn collections(&mut self, collections: crate::options::Collections) -> &mut Builder {
         self.options.collections = collections;
         self
     }
 
-    /// The hasher of the `HashSet`s and `HashMap`s generated with [`crate::Collections::Hash`]:
+    /// The hasher of the `HashSet`s and `HashMap`s generated with [`crate::options::Collections::Hash`]:
     /// the path of a type implementing `BuildHasher + Default + Clone`, such as
     /// `::foldhash::fast::RandomState` or `::ahash::RandomState` (the consuming crate depends
     /// on it). Without it, std's `RandomState` (SipHash 1-3: resistant to HashDoS from
@@ -326,8 +326,8 @@ impl Builder {
     /// How strings and binaries are represented: `String`/`Vec<u8>` (the default), the
     /// runtime's `ByteString`/`Bytes`, slices of the input when decoding from a `Bytes`
     /// (`Foo::decode_bytes`), or `CompactString` (inline up to 24 bytes; the runtime's
-    /// `compact_str` feature) and `Bytes`; see [`crate::Strings`].
-    pub fn strings(&mut self, strings: crate::Strings) -> &mut Builder {
+    /// `compact_str` feature) and `Bytes`; see [`crate::options::Strings`].
+    pub fn strings(&mut self, strings: crate::options::Strings) -> &mut Builder {
         self.options.strings = strings;
         self
     }

@@ -68,8 +68,8 @@ pub struct GenerateArgs {
     pub runtime_path: String,
     /// How sets and maps are represented: `btree` (`BTreeSet`/`BTreeMap`, deterministic
     /// encoding) or `hash` (`HashSet`/`HashMap`, one allocation per decoded set or map).
-    #[arg(long, value_enum, default_value_t = crate::Collections::BTree)]
-    pub collections: crate::Collections,
+    #[arg(long, value_enum, default_value_t = crate::options::Collections::BTree)]
+    pub collections: crate::options::Collections,
     /// With `--collections hash`: the hasher of the generated sets and maps, the path of a
     /// `BuildHasher + Default + Clone` type such as `::foldhash::fast::RandomState`
     /// (default: std's `RandomState`, SipHash).
@@ -79,8 +79,8 @@ pub struct GenerateArgs {
     /// (`thrift_runtime::ByteString`/`Bytes`, shared slices when decoding from a `Bytes`) or
     /// `compact` (`thrift_runtime::CompactString`, inline up to 24 bytes, needs the runtime's
     /// `compact_str` feature; binaries as `Bytes`).
-    #[arg(long, value_enum, default_value_t = crate::Strings::Std)]
-    pub strings: crate::Strings,
+    #[arg(long, value_enum, default_value_t = crate::options::Strings::Std)]
+    pub strings: crate::options::Strings,
     /// Generate nothing for `service`s (types only: no args/result structs, handler traits,
     /// clients or processors).
     #[arg(long)]
@@ -195,8 +195,8 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode
 
 /// The `Builder` the flags of `generate` describe: the one place the CLI maps flags to
 /// options. A flag whose value does not parse is an error message (exit code 2).
-fn builder(args: &GenerateArgs) -> Result<crate::Builder, String> {
-    let mut builder = crate::Builder::new();
+fn builder(args: &GenerateArgs) -> Result<crate::builder::Builder, String> {
+    let mut builder = crate::builder::Builder::new();
     for dir in &args.include_dirs {
         builder.include_dir(dir);
     }
@@ -222,11 +222,12 @@ fn builder(args: &GenerateArgs) -> Result<crate::Builder, String> {
         for value in values {
             let choice = value.split_once('=').and_then(|(path, choice)| {
                 if flag == "--strings-for" {
-                    let strings = <crate::Strings as ValueEnum>::from_str(choice, true).ok()?;
+                    let strings =
+                        <crate::options::Strings as ValueEnum>::from_str(choice, true).ok()?;
                     Some(builder.strings_for(path, strings))
                 } else {
                     let collections =
-                        <crate::Collections as ValueEnum>::from_str(choice, true).ok()?;
+                        <crate::options::Collections as ValueEnum>::from_str(choice, true).ok()?;
                     Some(builder.collections_for(path, collections))
                 }
             });
@@ -242,7 +243,7 @@ fn builder(args: &GenerateArgs) -> Result<crate::Builder, String> {
             }
         }
     }
-    type Add = fn(&mut crate::Builder, String, String) -> &mut crate::Builder;
+    type Add = fn(&mut crate::builder::Builder, String, String) -> &mut crate::builder::Builder;
     let attributes: [(&str, &[String], Add); 5] = [
         ("--extern-path", &args.extern_path, |b, f, p| {
             b.extern_path(f, p)

@@ -17,7 +17,7 @@ pub enum Error {
     Io(PathBuf, std::io::Error),
     /// `OUT_DIR` is not set and no output directory was given.
     NoOutDir,
-    /// The options given to the [`Builder`](crate::Builder) do not fit together or do not parse; says why.
+    /// The options given to the [`Builder`](crate::builder::Builder) do not fit together or do not parse; says why.
     Options(String),
 }
 

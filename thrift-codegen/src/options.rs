@@ -1,11 +1,11 @@
-//! Every option of generation in one value: [`Builder`](crate::Builder) owns an [`Options`]
+//! Every option of generation in one value: [`Builder`](crate::builder::Builder) owns an [`Options`]
 //! and its setters fill it, the CLI fills a `Builder` in one function (`cli::builder`), and
 //! the model reads the options when it is made (`model::configure`). Adding an option is a
 //! field here, a setter, a flag, and the code that reads it.
 
 use std::path::PathBuf;
 
-/// How `string` and `binary` are represented in the owned types ([`Builder::strings`](crate::Builder::strings),
+/// How `string` and `binary` are represented in the owned types ([`Builder::strings`](crate::builder::Builder::strings),
 /// `thrift-codegen generate --strings`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
@@ -26,7 +26,7 @@ pub enum Strings {
 }
 
 /// How `set<T>` and `map<K, V>` are represented in the owned types
-/// ([`Builder::collections`](crate::Builder::collections), `thrift-codegen generate --collections`).
+/// ([`Builder::collections`](crate::builder::Builder::collections), `thrift-codegen generate --collections`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Collections {

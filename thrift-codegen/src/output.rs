@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::Error;
+use crate::error::Error;
 
 /// One generated Rust file.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 use thrift_idl_parser::ast::{
-    BaseType, ConstValue, ConstValueKind, Definition, Field, Requiredness, StructKind,
+    BaseType, ConstValue, ConstValueKind, Definition, Field, Requiredness, Struct, StructKind,
 };
 use thrift_idl_parser::{ConstRef, DefId, FileId};
 
@@ -234,4 +234,11 @@ pub fn field_type(
             ty
         }
     })
+}
+
+/// The fields in id order (as they are written), with their indices.
+pub fn sorted_fields(s: &Struct) -> Vec<(usize, &Field)> {
+    let mut fields: Vec<(usize, &Field)> = s.fields.iter().enumerate().collect();
+    fields.sort_by_key(|(_, f)| f.id);
+    fields
 }

@@ -12,15 +12,15 @@ use thrift_idl_parser::ast::{Field, Requiredness, Struct};
 use super::codec::{read_bytes_into, read_small_list_into, read_struct_body, read_value};
 use super::fields::{
     Holding, Target, default_value, holding, idl_default, in_place_struct, reads_in_place,
+    sorted_fields,
 };
 use super::names::unknown_fields_name;
 use super::scope::Scope;
-use super::structs::sorted_fields;
 use super::types::wire_type;
 use crate::ident;
 use crate::model::Resolved;
 
-/// [`sorted_fields`](super::structs::sorted_fields) with the id of the field before each one (0 before the first: what a
+/// [`sorted_fields`] with the id of the field before each one (0 before the first: what a
 /// reader's last field id is at a struct's start), for `read_field_after`.
 fn in_order_fields(s: &Struct) -> Vec<(usize, &Field, i16)> {
     let mut prev = 0;

@@ -129,9 +129,9 @@ impl<'m, 'p> Scope<'m, 'p> {
     pub fn string_type(&self) -> TokenStream {
         let rt = &self.runtime;
         match self.mapping().strings {
-            crate::Strings::Std => quote::quote!(::std::string::String),
-            crate::Strings::Bytes => quote::quote!(#rt::ByteString),
-            crate::Strings::Compact => quote::quote!(#rt::CompactString),
+            crate::options::Strings::Std => quote::quote!(::std::string::String),
+            crate::options::Strings::Bytes => quote::quote!(#rt::ByteString),
+            crate::options::Strings::Compact => quote::quote!(#rt::CompactString),
         }
     }
 
@@ -139,17 +139,19 @@ impl<'m, 'p> Scope<'m, 'p> {
     pub fn binary_type(&self) -> TokenStream {
         let rt = &self.runtime;
         match self.mapping().strings {
-            crate::Strings::Std => quote::quote!(::std::vec::Vec<u8>),
-            crate::Strings::Bytes | crate::Strings::Compact => quote::quote!(#rt::Bytes),
+            crate::options::Strings::Std => quote::quote!(::std::vec::Vec<u8>),
+            crate::options::Strings::Bytes | crate::options::Strings::Compact => {
+                quote::quote!(#rt::Bytes)
+            }
         }
     }
 
     /// The reader call for an owned `string`.
     pub fn read_string(&self) -> TokenStream {
         match self.mapping().strings {
-            crate::Strings::Std => quote::quote!(r.read_string()?),
-            crate::Strings::Bytes => quote::quote!(r.read_byte_string()?),
-            crate::Strings::Compact => quote::quote!(r.read_compact_string()?),
+            crate::options::Strings::Std => quote::quote!(r.read_string()?),
+            crate::options::Strings::Bytes => quote::quote!(r.read_byte_string()?),
+            crate::options::Strings::Compact => quote::quote!(r.read_compact_string()?),
         }
     }
 
@@ -158,17 +160,17 @@ impl<'m, 'p> Scope<'m, 'p> {
     /// `read_compact_string_into`) instead of returned and moved there.
     pub fn read_string_into(&self, slot: TokenStream) -> TokenStream {
         match self.mapping().strings {
-            crate::Strings::Std => quote::quote!(r.read_string_into(#slot)?),
-            crate::Strings::Bytes => quote::quote!(r.read_byte_string_into(#slot)?),
-            crate::Strings::Compact => quote::quote!(r.read_compact_string_into(#slot)?),
+            crate::options::Strings::Std => quote::quote!(r.read_string_into(#slot)?),
+            crate::options::Strings::Bytes => quote::quote!(r.read_byte_string_into(#slot)?),
+            crate::options::Strings::Compact => quote::quote!(r.read_compact_string_into(#slot)?),
         }
     }
 
     /// The reader call for an owned `binary`.
     pub fn read_binary(&self) -> TokenStream {
         match self.mapping().strings {
-            crate::Strings::Std => quote::quote!(r.read_binary()?),
-            crate::Strings::Bytes | crate::Strings::Compact => {
+            crate::options::Strings::Std => quote::quote!(r.read_binary()?),
+            crate::options::Strings::Bytes | crate::options::Strings::Compact => {
                 quote::quote!(r.read_shared_bytes()?)
             }
         }
@@ -179,8 +181,8 @@ impl<'m, 'p> Scope<'m, 'p> {
     /// `read_shared_bytes_into`) instead of returned and moved there.
     pub fn read_binary_into(&self, slot: TokenStream) -> TokenStream {
         match self.mapping().strings {
-            crate::Strings::Std => quote::quote!(r.read_binary_into(#slot)?),
-            crate::Strings::Bytes | crate::Strings::Compact => {
+            crate::options::Strings::Std => quote::quote!(r.read_binary_into(#slot)?),
+            crate::options::Strings::Bytes | crate::options::Strings::Compact => {
                 quote::quote!(r.read_shared_bytes_into(#slot)?)
             }
         }
@@ -197,9 +199,9 @@ impl<'m, 'p> Scope<'m, 'p> {
     pub fn string_literal(&self, lit: &str) -> TokenStream {
         let ty = self.string_type();
         match self.mapping().strings {
-            crate::Strings::Std => quote::quote!(#ty::from(#lit)),
-            crate::Strings::Bytes => quote::quote!(#ty::from_static(#lit)),
-            crate::Strings::Compact => quote::quote!(#ty::const_new(#lit)),
+            crate::options::Strings::Std => quote::quote!(#ty::from(#lit)),
+            crate::options::Strings::Bytes => quote::quote!(#ty::from_static(#lit)),
+            crate::options::Strings::Compact => quote::quote!(#ty::const_new(#lit)),
         }
     }
 
@@ -207,8 +209,8 @@ impl<'m, 'p> Scope<'m, 'p> {
     pub fn binary_from(&self, b: TokenStream) -> TokenStream {
         let rt = &self.runtime;
         match self.mapping().strings {
-            crate::Strings::Std => quote::quote!(#b.to_vec()),
-            crate::Strings::Bytes | crate::Strings::Compact => {
+            crate::options::Strings::Std => quote::quote!(#b.to_vec()),
+            crate::options::Strings::Bytes | crate::options::Strings::Compact => {
                 quote::quote!(#rt::Bytes::copy_from_slice(#b))
             }
         }
@@ -218,8 +220,8 @@ impl<'m, 'p> Scope<'m, 'p> {
     pub fn binary_literal(&self, lit: &str) -> TokenStream {
         let rt = &self.runtime;
         match self.mapping().strings {
-            crate::Strings::Std => quote::quote!(#lit.as_bytes().to_vec()),
-            crate::Strings::Bytes | crate::Strings::Compact => {
+            crate::options::Strings::Std => quote::quote!(#lit.as_bytes().to_vec()),
+            crate::options::Strings::Bytes | crate::options::Strings::Compact => {
                 quote::quote!(#rt::Bytes::from_static(#lit.as_bytes()))
             }
         }
@@ -328,7 +330,7 @@ impl<'m, 'p> Scope<'m, 'p> {
     }
 
     /// Whether this type is spelled differently inside a set element or map key: it holds an
-    /// `f64` (ordered wrapper there), or, with [`crate::Collections::Hash`], a set or map
+    /// `f64` (ordered wrapper there), or, with [`crate::options::Collections::Hash`], a set or map
     /// (`BTree…` there). A typedef of such a type names the other form, so it is expanded.
     pub fn has_key_form(&self, file: FileId, ty: &'p Type) -> bool {
         match self.resolve(file, ty) {

@@ -18,7 +18,7 @@ use thrift_idl_parser::ast::{BaseType, Field, Requiredness, Struct, StructKind};
 use super::codec::{Val, value_len, write_field};
 use super::docs::doc_attrs;
 use super::fields::{
-    Holding, Target, default_value, derive_list, field_type, holding, idl_default,
+    Holding, Target, default_value, derive_list, field_type, holding, idl_default, sorted_fields,
 };
 use super::names::{field_names, unknown_fields_name, unknown_init};
 use super::reads::read_impl;
@@ -233,12 +233,6 @@ pub fn unknown_member(m: &Scope<'_, '_>, id: DefId, names: &[String]) -> TokenSt
         #serde
         pub #member: #rt::UnknownFields,
     }
-}
-
-pub(super) fn sorted_fields(s: &Struct) -> Vec<(usize, &Field)> {
-    let mut fields: Vec<(usize, &Field)> = s.fields.iter().enumerate().collect();
-    fields.sort_by_key(|(_, f)| f.id);
-    fields
 }
 
 fn is_bool(m: &Scope<'_, '_>, id: DefId, field: &Field) -> bool {

@@ -9,7 +9,7 @@ use thrift_idl_parser::{Checked, DefId, FileId};
 
 use super::attributes::{Rule, parse_attributes, segments};
 use super::{Model, annotations, mappings};
-use crate::Error;
+use crate::error::Error;
 use crate::options::{MappingChoice, Options};
 
 /// The model for `checked` under `options`, and the warnings of the `rust.*` annotations.
@@ -208,7 +208,7 @@ fn hasher_tokens(options: &Options) -> Result<Option<TokenStream>, Error> {
     let Some(path) = &options.hasher else {
         return Ok(None);
     };
-    if options.collections != crate::Collections::Hash {
+    if options.collections != crate::options::Collections::Hash {
         return Err(Error::Options(format!(
             "the hasher `{path}` needs the `hash` collections (Collections::Hash, \
              `--collections hash`); the `btree` collections have no hasher"

@@ -1,7 +1,7 @@
 //! Which of `Eq`, `Hash`, `PartialOrd`, `Ord` and `Default` each struct, union and exception
 //! can derive: a trait is derived when every field's type allows it. `Debug`, `Clone` and
 //! `PartialEq` are always derived; `PartialOrd` unless a field holds a `HashSet`/`HashMap`
-//! ([`crate::Collections::Hash`]).
+//! ([`crate::options::Collections::Hash`]).
 
 use std::collections::HashMap;
 

@@ -28,11 +28,11 @@ pub const RUST_TYPES: &str =
 /// for the strings (and binaries) of the field.
 pub fn parse_rust_type(value: &str) -> Option<MappingChoice> {
     Some(match value.trim() {
-        "HashMap" | "HashSet" => MappingChoice::Collections(crate::Collections::Hash),
-        "BTreeMap" | "BTreeSet" => MappingChoice::Collections(crate::Collections::BTree),
-        "String" => MappingChoice::Strings(crate::Strings::Std),
-        "ByteString" => MappingChoice::Strings(crate::Strings::Bytes),
-        "CompactString" => MappingChoice::Strings(crate::Strings::Compact),
+        "HashMap" | "HashSet" => MappingChoice::Collections(crate::options::Collections::Hash),
+        "BTreeMap" | "BTreeSet" => MappingChoice::Collections(crate::options::Collections::BTree),
+        "String" => MappingChoice::Strings(crate::options::Strings::Std),
+        "ByteString" => MappingChoice::Strings(crate::options::Strings::Bytes),
+        "CompactString" => MappingChoice::Strings(crate::options::Strings::Compact),
         _ => return None,
     })
 }

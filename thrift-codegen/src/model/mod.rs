@@ -84,14 +84,14 @@ pub struct Model<'p> {
 /// How one field maps strings, binaries, sets and maps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Mapping {
-    pub strings: crate::Strings,
-    pub collections: crate::Collections,
+    pub strings: crate::options::Strings,
+    pub collections: crate::options::Collections,
 }
 
 impl Mapping {
     /// Whether a set or map outside key positions is a `HashSet`/`HashMap`.
     pub fn hashed(self, in_key: bool) -> bool {
-        self.collections == crate::Collections::Hash && !in_key
+        self.collections == crate::options::Collections::Hash && !in_key
     }
 }
 
