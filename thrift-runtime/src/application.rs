@@ -1,13 +1,10 @@
 //! `TApplicationException`: the struct sent in a message of type
 //! [`MessageType::Exception`](crate::MessageType::Exception)
-//! (`thrift-rpc.md`, "Response struct").
+//! (`thrift-rpc.md`, "Response struct"). The type is at the bottom of the crate, so that
+//! [`Error`](crate::Error) can hold one; its wire form is in `codec`, its conversion into an
+//! `Error` in `error`.
 
 use std::fmt;
-
-use crate::codec::{ThriftRead, ThriftWrite};
-use crate::error::{Error, ErrorKind, Result};
-use crate::protocol::{ProtocolReader, ProtocolSize, ProtocolWriter};
-use crate::wire::TType;
 
 /// The `type` field of an [`ApplicationException`]. A plain `i32` so that
 /// values unknown to this crate survive a round trip. Printed (`Debug` and `Display`) by
@@ -103,53 +100,3 @@ impl fmt::Display for ApplicationException {
 }
 
 impl std::error::Error for ApplicationException {}
-
-impl From<ApplicationException> for Error {
-    #[cold]
-    fn from(e: ApplicationException) -> Error {
-        Error::new(ErrorKind::Application(Box::new(e)), "")
-    }
-}
-
-impl ThriftWrite for ApplicationException {
-    fn write<W: ProtocolWriter>(&self, w: &mut W) -> Result<()> {
-        let t = w.write_struct_begin()?;
-        w.write_field_begin(TType::String, 1)?;
-        w.write_string(&self.message)?;
-        w.write_field_end()?;
-        w.write_field_begin(TType::I32, 2)?;
-        w.write_i32(self.kind.0)?;
-        w.write_field_end()?;
-        w.write_field_stop()?;
-        w.write_struct_end(t)
-    }
-
-    fn encoded_len<P: ProtocolSize>(&self) -> usize {
-        P::struct_begin_len()
-            + P::field_begin_len(TType::String, 1, 0)
-            + P::string_len(self.message.len())
-            + P::field_begin_len(TType::I32, 2, 1)
-            + P::i32_len(self.kind.0)
-            + P::field_stop_len()
-            + P::struct_end_len()
-    }
-}
-
-impl<'de> ThriftRead<'de> for ApplicationException {
-    fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
-        let t = r.read_struct_begin()?;
-        let mut e = ApplicationException::default();
-        loop {
-            let f = r.read_field_begin()?;
-            match (f.id, f.ttype) {
-                (_, TType::Stop) => break,
-                (1, TType::String) => e.message = r.read_string()?,
-                (2, TType::I32) => e.kind = ApplicationExceptionKind(r.read_i32()?),
-                (_, ttype) => r.skip(ttype)?,
-            }
-            r.read_field_end()?;
-        }
-        r.read_struct_end(t)?;
-        Ok(e)
-    }
-}

@@ -3,6 +3,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 
+use crate::application::{ApplicationException, ApplicationExceptionKind};
 use crate::error::Result;
 use bytes::Bytes;
 pub use smallvec::SmallVec;
@@ -11,6 +12,7 @@ use crate::input::{BytesInput, IoInput, SliceInput};
 use crate::limits::ReadLimits;
 use crate::output::IoOutput;
 use crate::protocol::{Protocol, ProtocolReader, ProtocolSize, ProtocolWriter};
+use crate::wire::TType;
 
 /// A value that can be encoded with any protocol.
 ///
@@ -269,7 +271,7 @@ where
 #[inline(always)]
 pub fn read_list<'de, T, R>(
     r: &mut R,
-    elem: crate::TType,
+    elem: crate::wire::TType,
     add: impl FnMut(&mut R, &mut Vec<T>) -> Result<()>,
 ) -> Result<Vec<T>>
 where
@@ -283,7 +285,7 @@ where
 #[inline(always)]
 pub fn read_small_list<'de, A, R>(
     r: &mut R,
-    elem: crate::TType,
+    elem: crate::wire::TType,
     add: impl FnMut(&mut R, &mut SmallVec<A>) -> Result<()>,
 ) -> Result<SmallVec<A>>
 where
@@ -298,7 +300,7 @@ where
 #[inline(always)]
 pub fn read_small_list_into<'de, A, R>(
     r: &mut R,
-    elem: crate::TType,
+    elem: crate::wire::TType,
     items: &mut SmallVec<A>,
     mut add: impl FnMut(&mut R, &mut SmallVec<A>) -> Result<()>,
 ) -> Result<()>
@@ -307,7 +309,7 @@ where
     R: ProtocolReader<'de>,
 {
     let header = r.read_list_begin()?;
-    crate::check_element_type(header.elem, elem, header.len)?;
+    crate::protocol::check_element_type(header.elem, elem, header.len)?;
     items.clear();
     items.reserve(capacity_hint::<A::Item>(header.len));
     for _ in 0..header.len {
@@ -319,7 +321,7 @@ where
 #[inline(always)]
 fn read_items<'de, T, C, R>(
     r: &mut R,
-    elem: crate::TType,
+    elem: crate::wire::TType,
     mut add: impl FnMut(&mut R, &mut C) -> Result<()>,
 ) -> Result<C>
 where
@@ -327,7 +329,7 @@ where
     R: ProtocolReader<'de>,
 {
     let header = r.read_list_begin()?;
-    crate::check_element_type(header.elem, elem, header.len)?;
+    crate::protocol::check_element_type(header.elem, elem, header.len)?;
     let mut items = C::with_capacity(capacity_hint::<T>(header.len));
     for _ in 0..header.len {
         add(r, &mut items)?;
@@ -464,5 +466,51 @@ impl<'de, T: ThriftRead<'de>> ThriftRead<'de> for Box<T> {
     #[inline]
     fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
         T::read(r).map(Box::new)
+    }
+}
+
+// The struct a `TApplicationException` is on the wire (`thrift-rpc.md`, "Response struct"):
+// `message` (1, a string) and `type` (2, an `i32`).
+
+impl ThriftWrite for ApplicationException {
+    fn write<W: ProtocolWriter>(&self, w: &mut W) -> Result<()> {
+        let t = w.write_struct_begin()?;
+        w.write_field_begin(TType::String, 1)?;
+        w.write_string(&self.message)?;
+        w.write_field_end()?;
+        w.write_field_begin(TType::I32, 2)?;
+        w.write_i32(self.kind.0)?;
+        w.write_field_end()?;
+        w.write_field_stop()?;
+        w.write_struct_end(t)
+    }
+
+    fn encoded_len<P: ProtocolSize>(&self) -> usize {
+        P::struct_begin_len()
+            + P::field_begin_len(TType::String, 1, 0)
+            + P::string_len(self.message.len())
+            + P::field_begin_len(TType::I32, 2, 1)
+            + P::i32_len(self.kind.0)
+            + P::field_stop_len()
+            + P::struct_end_len()
+    }
+}
+
+impl<'de> ThriftRead<'de> for ApplicationException {
+    fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
+        let t = r.read_struct_begin()?;
+        let mut e = ApplicationException::default();
+        loop {
+            let f = r.read_field_begin()?;
+            match (f.id, f.ttype) {
+                (_, TType::Stop) => break,
+                (1, TType::String) => e.message = r.read_string()?,
+                (2, TType::I32) => e.kind = ApplicationExceptionKind(r.read_i32()?),
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(t)?;
+        Ok(e)
     }
 }

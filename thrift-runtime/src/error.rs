@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use crate::application::ApplicationException;
+
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -51,7 +53,7 @@ pub enum ErrorKind {
     Io(std::io::Error),
     /// The peer answered with a `TApplicationException` (boxed to keep
     /// [`Error`] small). Only the peer sends these: an error of this side never becomes one.
-    Application(Box<crate::ApplicationException>),
+    Application(Box<ApplicationException>),
     /// A local timeout ran out: a client's [`ClientOptions::timeout`](crate::rpc) (connect,
     /// write, or wait for the reply), a tower `timeout` layer around an async client, or a
     /// server's idle, read or write timeout. The call may or may not have reached the peer.
@@ -187,7 +189,7 @@ impl Error {
     }
 
     /// The exception the peer sent ([`ErrorKind::Application`]).
-    pub fn application_exception(&self) -> Option<&crate::ApplicationException> {
+    pub fn application_exception(&self) -> Option<&ApplicationException> {
         match &self.inner.kind {
             ErrorKind::Application(e) => Some(e),
             _ => None,
@@ -340,5 +342,12 @@ impl std::error::Error for Error {
                 .as_ref()
                 .map(|e| e as &(dyn std::error::Error + 'static)),
         }
+    }
+}
+
+impl From<ApplicationException> for Error {
+    #[cold]
+    fn from(e: ApplicationException) -> Error {
+        Error::new(ErrorKind::Application(Box::new(e)), "")
     }
 }

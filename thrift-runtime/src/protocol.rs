@@ -121,8 +121,8 @@ pub trait ProtocolReader<'de> {
     /// from the input. Feature `compact_str`.
     #[cfg(feature = "compact_str")]
     #[inline]
-    fn read_compact_string(&mut self) -> Result<crate::CompactString> {
-        self.read_string().map(crate::CompactString::from)
+    fn read_compact_string(&mut self) -> Result<::compact_str::CompactString> {
+        self.read_string().map(::compact_str::CompactString::from)
     }
     /// Reads a `string` into `out`, replacing its contents and keeping its buffer when the
     /// buffer is large enough (no allocation when decoding over a previous value). Generated
@@ -139,7 +139,7 @@ pub trait ProtocolReader<'de> {
     /// provided method assigns [`ProtocolReader::read_compact_string`]. Feature `compact_str`.
     #[cfg(feature = "compact_str")]
     #[inline]
-    fn read_compact_string_into(&mut self, out: &mut crate::CompactString) -> Result<()> {
+    fn read_compact_string_into(&mut self, out: &mut ::compact_str::CompactString) -> Result<()> {
         *out = self.read_compact_string()?;
         Ok(())
     }
@@ -548,7 +548,7 @@ pub fn check_element_type(actual: TType, expected: TType, len: usize) -> Result<
     if len == 0 || actual == expected {
         Ok(())
     } else {
-        Err(crate::Error::invalid_data(
+        Err(crate::error::Error::invalid_data(
             "container element type does not match the schema",
         ))
     }

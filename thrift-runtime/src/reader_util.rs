@@ -274,7 +274,7 @@ macro_rules! shared_reads {
 
         #[cfg(feature = "compact_str")]
         #[inline]
-        fn read_compact_string(&mut self) -> Result<$crate::CompactString> {
+        fn read_compact_string(&mut self) -> Result<::compact_str::CompactString> {
             let len = self.read_len()?;
             $crate::reader_util::cow_to_compact(self.input.read_cow(len)?)
         }
@@ -287,7 +287,10 @@ macro_rules! shared_reads {
 
         #[cfg(feature = "compact_str")]
         #[inline]
-        fn read_compact_string_into(&mut self, out: &mut $crate::CompactString) -> Result<()> {
+        fn read_compact_string_into(
+            &mut self,
+            out: &mut ::compact_str::CompactString,
+        ) -> Result<()> {
             let len = self.read_len()?;
             $crate::reader_util::cow_into_compact(self.input.read_cow(len)?, out)
         }

@@ -17,15 +17,15 @@ use std::fmt;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-impl Serialize for crate::OrderedF64 {
+impl Serialize for crate::float::OrderedF64 {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_f64(self.0)
     }
 }
 
-impl<'de> Deserialize<'de> for crate::OrderedF64 {
+impl<'de> Deserialize<'de> for crate::float::OrderedF64 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        f64::deserialize(deserializer).map(crate::OrderedF64)
+        f64::deserialize(deserializer).map(crate::float::OrderedF64)
     }
 }
 

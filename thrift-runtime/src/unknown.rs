@@ -13,10 +13,11 @@
 //! With the option off, a generated struct has no such member and skips unknown fields
 //! without allocating.
 
+use crate::codec::capacity_hint;
 use crate::error::Result;
+use crate::float::OrderedF64;
 use crate::protocol::{ProtocolReader, ProtocolSize, ProtocolWriter};
 use crate::wire::TType;
-use crate::{OrderedF64, capacity_hint};
 
 /// One Thrift value of any type, as read from the wire without a schema.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -123,7 +124,11 @@ impl Value {
                 r.read_map_end()?;
                 Value::Map(header.key, header.value, entries)
             }
-            TType::Stop => return Err(crate::Error::invalid_data("a value cannot have type stop")),
+            TType::Stop => {
+                return Err(crate::error::Error::invalid_data(
+                    "a value cannot have type stop",
+                ));
+            }
         })
     }
 
@@ -359,7 +364,11 @@ impl UnknownFields {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Binary, Compact, Protocol, ReadLimits, SliceInput};
+    use crate::binary::Binary;
+    use crate::compact::Compact;
+    use crate::input::SliceInput;
+    use crate::limits::ReadLimits;
+    use crate::protocol::Protocol;
 
     fn sample() -> Value {
         Value::Struct(vec![

@@ -42,15 +42,15 @@ macro_rules! with_protocol {
     ($kind:expr, $P:ident => $body:expr) => {
         match $kind {
             $crate::rpc::ProtocolKind::Binary => {
-                type $P = $crate::Binary;
+                type $P = $crate::binary::Binary;
                 $body
             }
             $crate::rpc::ProtocolKind::Compact => {
-                type $P = $crate::Compact;
+                type $P = $crate::compact::Compact;
                 $body
             }
             $crate::rpc::ProtocolKind::Json => {
-                type $P = $crate::Json;
+                type $P = $crate::json::Json;
                 $body
             }
         }

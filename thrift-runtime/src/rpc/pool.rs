@@ -121,7 +121,7 @@ pub(crate) fn first_answer<C>(
 /// Whether a call that failed with `error` on attempt `attempt` (0 for the first) is sent
 /// again.
 pub(crate) fn retry(error: &Error, attempt: u32, options: &PoolOptions) -> bool {
-    attempt < options.retries && matches!(error.kind(), crate::ErrorKind::Closed)
+    attempt < options.retries && matches!(error.kind(), crate::error::ErrorKind::Closed)
 }
 
 #[cfg(test)]
@@ -158,7 +158,9 @@ mod tests {
             ))
         })
         .unwrap_err();
-        assert!(matches!(err.kind(), crate::ErrorKind::Connect { address, .. } if address == "a"));
+        assert!(
+            matches!(err.kind(), crate::error::ErrorKind::Connect { address, .. } if address == "a")
+        );
         assert!(Endpoints::new(Vec::<String>::new()).is_err());
     }
 

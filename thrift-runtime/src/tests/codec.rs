@@ -327,8 +327,8 @@ fn error_display_and_source() {
     assert_kind!(Err::<(), _>(Error::size_limit("x")), ErrorKind::SizeLimit);
     // One pointer, so that results come back in registers.
     assert_eq!(std::mem::size_of::<Error>(), 8);
-    assert_eq!(std::mem::size_of::<crate::Result<()>>(), 8);
-    assert_eq!(std::mem::size_of::<crate::Result<u64>>(), 16);
+    assert_eq!(std::mem::size_of::<crate::error::Result<()>>(), 8);
+    assert_eq!(std::mem::size_of::<crate::error::Result<u64>>(), 16);
     assert_eq!(
         format!("{:?}", Error::limit(Limit::Depth, "")),
         "Error { kind: LimitExceeded(Depth) }"
@@ -430,7 +430,7 @@ fn application_exception() {
         e.write(w)?;
         w.write_message_end()
     });
-    let mut r = crate::CompactReader::new(SliceInput::new(&msg));
+    let mut r = crate::compact::CompactReader::new(SliceInput::new(&msg));
     let h = r.read_message_begin().unwrap();
     assert_eq!(h.kind, MessageType::Exception);
     let err: Error = ApplicationException::read(&mut r).unwrap().into();

@@ -255,8 +255,10 @@ fn every_compact_type_id_in_list_and_map_headers() {
 fn zigzag_case<T: PartialEq + std::fmt::Debug + Copy>(
     v: T,
     expected: &[u8],
-    write: impl Fn(&mut crate::CompactWriter<Vec<u8>>, T) -> crate::Result<()>,
-    read: impl Fn(&mut crate::CompactReader<crate::SliceInput<'_>>) -> crate::Result<T>,
+    write: impl Fn(&mut crate::compact::CompactWriter<Vec<u8>>, T) -> crate::error::Result<()>,
+    read: impl Fn(
+        &mut crate::compact::CompactReader<crate::input::SliceInput<'_>>,
+    ) -> crate::error::Result<T>,
 ) {
     let bytes = cpt(|w| write(w, v));
     assert_eq!(bytes, expected, "encoding {v:?}");
@@ -267,8 +269,8 @@ fn zigzag_case<T: PartialEq + std::fmt::Debug + Copy>(
 
 #[test]
 fn zigzag_varint_edges() {
-    let w16 = |w: &mut crate::CompactWriter<Vec<u8>>, v| w.write_i16(v);
-    let r16 = |r: &mut crate::CompactReader<crate::SliceInput<'_>>| r.read_i16();
+    let w16 = |w: &mut crate::compact::CompactWriter<Vec<u8>>, v| w.write_i16(v);
+    let r16 = |r: &mut crate::compact::CompactReader<crate::input::SliceInput<'_>>| r.read_i16();
     zigzag_case(0i16, &[0], w16, r16);
     zigzag_case(-1i16, &[1], w16, r16);
     zigzag_case(1i16, &[2], w16, r16);
@@ -277,15 +279,15 @@ fn zigzag_varint_edges() {
     zigzag_case(i16::MAX, &[0xfe, 0xff, 0x03], w16, r16);
     zigzag_case(i16::MIN, &[0xff, 0xff, 0x03], w16, r16);
 
-    let w32 = |w: &mut crate::CompactWriter<Vec<u8>>, v| w.write_i32(v);
-    let r32 = |r: &mut crate::CompactReader<crate::SliceInput<'_>>| r.read_i32();
+    let w32 = |w: &mut crate::compact::CompactWriter<Vec<u8>>, v| w.write_i32(v);
+    let r32 = |r: &mut crate::compact::CompactReader<crate::input::SliceInput<'_>>| r.read_i32();
     // The spec's example: 50399 = zigzag(-25200) -> DF 89 03.
     zigzag_case(-25200i32, &[0xdf, 0x89, 0x03], w32, r32);
     zigzag_case(i32::MAX, &[0xfe, 0xff, 0xff, 0xff, 0x0f], w32, r32);
     zigzag_case(i32::MIN, &[0xff, 0xff, 0xff, 0xff, 0x0f], w32, r32);
 
-    let w64 = |w: &mut crate::CompactWriter<Vec<u8>>, v| w.write_i64(v);
-    let r64 = |r: &mut crate::CompactReader<crate::SliceInput<'_>>| r.read_i64();
+    let w64 = |w: &mut crate::compact::CompactWriter<Vec<u8>>, v| w.write_i64(v);
+    let r64 = |r: &mut crate::compact::CompactReader<crate::input::SliceInput<'_>>| r.read_i64();
     zigzag_case(0i64, &[0], w64, r64);
     zigzag_case(-2i64, &[3], w64, r64);
     zigzag_case(
@@ -468,7 +470,10 @@ mod field_after {
         TType::Struct,
     ];
 
-    fn write_value(w: &mut crate::CompactWriter<Vec<u8>>, ttype: TType) -> crate::Result<()> {
+    fn write_value(
+        w: &mut crate::compact::CompactWriter<Vec<u8>>,
+        ttype: TType,
+    ) -> crate::error::Result<()> {
         match ttype {
             TType::Bool => w.write_bool(false),
             TType::I32 => w.write_i32(-5),

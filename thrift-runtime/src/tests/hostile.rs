@@ -10,7 +10,7 @@ use crate::{
 };
 
 /// A message exercising every kind of value.
-fn sample_message<W: ProtocolWriter>(w: &mut W) -> crate::Result<()> {
+fn sample_message<W: ProtocolWriter>(w: &mut W) -> crate::error::Result<()> {
     w.write_message_begin("method", MessageType::Reply, 42)?;
     let t = w.write_struct_begin()?;
     w.write_field_begin(TType::Bool, 1)?;
@@ -45,10 +45,10 @@ fn sample_message<W: ProtocolWriter>(w: &mut W) -> crate::Result<()> {
     w.write_message_end()
 }
 
-fn read_message<'de, R: ProtocolReader<'de>>(r: &mut R) -> crate::Result<()> {
+fn read_message<'de, R: ProtocolReader<'de>>(r: &mut R) -> crate::error::Result<()> {
     let h = r.read_message_begin()?;
     if h.name != "method" || h.kind != MessageType::Reply || h.seq != 42 {
-        return Err(crate::Error::invalid_data("unexpected header"));
+        return Err(crate::error::Error::invalid_data("unexpected header"));
     }
     r.skip(TType::Struct)?;
     r.read_message_end()

@@ -139,9 +139,10 @@ fn io_input_read_helpers() {
     let inner = r.into_input().into_inner();
     assert!(inner.buffer().is_empty());
     let h = {
-        let msg =
-            crate::tests::bin(|w| w.write_message_begin("call_me", crate::MessageType::Call, 1));
-        let mut r = crate::BinaryReader::new(IoInput::new(&msg[..]));
+        let msg = crate::tests::bin(|w| {
+            w.write_message_begin("call_me", crate::wire::MessageType::Call, 1)
+        });
+        let mut r = crate::binary::BinaryReader::new(IoInput::new(&msg[..]));
         r.read_message_begin().unwrap().name.into_owned()
     };
     assert_eq!(h, "call_me");
@@ -192,11 +193,12 @@ fn bytes_input_shares_the_buffer() {
         };
         let buffer = Bytes::from(bytes.clone());
         let range = buffer.as_ptr_range();
-        let check = |r: &mut dyn FnMut() -> (crate::ByteString, Bytes, crate::ByteString)| {
-            let (s, b, empty) = r();
-            assert_eq!((&*s, &b[..], &*empty), ("héllo", &[1u8, 2, 3][..], ""));
-            (s, b)
-        };
+        let check =
+            |r: &mut dyn FnMut() -> (::bytestring::ByteString, Bytes, ::bytestring::ByteString)| {
+                let (s, b, empty) = r();
+                assert_eq!((&*s, &b[..], &*empty), ("héllo", &[1u8, 2, 3][..], ""));
+                (s, b)
+            };
         // From a `Bytes`: slices of the same allocation.
         let (s, b) = if compact {
             let mut r = CompactReader::new(BytesInput::new(&buffer));
@@ -327,17 +329,17 @@ fn strings_read_into_a_previous_value() {
             assert_eq!(out, s);
             #[cfg(feature = "compact_str")]
             {
-                let mut out = crate::CompactString::from(previous);
+                let mut out = ::compact_str::CompactString::from(previous);
                 super::cpt_reader(&bytes)
                     .read_compact_string_into(&mut out)
                     .unwrap();
                 assert_eq!(out, s);
-                let mut out = crate::CompactString::from(previous);
+                let mut out = ::compact_str::CompactString::from(previous);
                 let mut io = CompactReader::new(IoInput::new(&bytes[..]));
                 io.read_compact_string_into(&mut out).unwrap();
                 assert_eq!(out, s);
                 let bytes = bin(|w| w.write_string(s));
-                let mut out = crate::CompactString::from(previous);
+                let mut out = ::compact_str::CompactString::from(previous);
                 super::bin_reader(&bytes)
                     .read_compact_string_into(&mut out)
                     .unwrap();
@@ -355,7 +357,7 @@ fn strings_read_into_a_previous_value() {
     assert_kind!(io.read_string_into(&mut out), ErrorKind::InvalidUtf8);
     #[cfg(feature = "compact_str")]
     {
-        let mut out = crate::CompactString::default();
+        let mut out = ::compact_str::CompactString::default();
         assert_kind!(
             super::bin_reader(&bytes).read_compact_string_into(&mut out),
             ErrorKind::InvalidUtf8
@@ -478,7 +480,7 @@ fn bytes_read_into_a_previous_value() {
 /// length around the 16-byte cut-off, with and without room to spare, after any prefix.
 #[test]
 fn vec_write_data_appends_exactly() {
-    use crate::Output;
+    use crate::output::Output;
     let source: Vec<u8> = (1..=40).collect();
     for len in 0..=source.len() {
         for prefix in [0, 1, 7] {
@@ -505,7 +507,7 @@ fn vec_write_data_appends_exactly() {
 /// bytes fit.
 #[test]
 fn vec_write_small_and_prefixed_data_append_exactly() {
-    use crate::Output;
+    use crate::output::Output;
     let garbage = u128::MAX;
     let source: Vec<u8> = (1..=40).collect();
     for before in [0, 1, 7] {

@@ -104,7 +104,7 @@ fn read_sample<'de, R: ProtocolReader<'de>>(r: &mut R) -> Result<()> {
         if ok {
             Ok(())
         } else {
-            Err(crate::Error::invalid_data("not what was written"))
+            Err(crate::error::Error::invalid_data("not what was written"))
         }
     }
     let h = r.read_message_begin()?;
@@ -265,8 +265,8 @@ fn strings_without_escapes_are_lent_and_others_decoded() {
     assert_kind!(r.read_bytes(), ErrorKind::BorrowUnsupported);
     r.read_list_end().unwrap();
     // Owned and shared reads take all of them.
-    let buffer = crate::Bytes::from(bytes.clone());
-    let mut r = JsonReader::new(crate::BytesInput::new(&buffer));
+    let buffer = ::bytes::Bytes::from(bytes.clone());
+    let mut r = JsonReader::new(crate::input::BytesInput::new(&buffer));
     r.read_list_begin().unwrap();
     let shared = r.read_byte_string().unwrap();
     assert_eq!(&*shared, "plain");

@@ -222,7 +222,7 @@ fn replies_are_checked_against_the_call() {
         .unwrap();
     let reply = Message::parse(out.into(), ProtocolKind::Compact, Default::default()).unwrap();
     assert!(reply.reply_body::<ApplicationException>("ping", 5).is_ok());
-    let kind = |e: crate::Error| match e.into_kind() {
+    let kind = |e: crate::error::Error| match e.into_kind() {
         ErrorKind::Application(a) => a.kind,
         other => panic!("{other:?}"),
     };
