@@ -2,7 +2,7 @@
 
 use pest::iterators::Pair;
 
-use super::Rule;
+use crate::syntax::grammar::Rule;
 
 struct DocComment {
     start: usize,

@@ -8,11 +8,11 @@ mod values;
 
 use pest::iterators::Pair;
 
-use super::Rule;
 use super::docs::DocComments;
 use crate::ast::*;
 use crate::diagnostic::Diagnostic;
 use crate::source::{FileId, Span};
+use crate::syntax::grammar::Rule;
 
 pub(crate) struct Lowering<'i> {
     file: FileId,

@@ -7,7 +7,7 @@ use super::{FieldList, Lowering, children, is_reserved};
 use crate::ast::*;
 use crate::diagnostic::Diagnostic;
 use crate::source::Span;
-use crate::syntax::Rule;
+use crate::syntax::grammar::Rule;
 use crate::syntax::literal::{LiteralError, parse_int, unescape};
 
 impl<'i> Lowering<'i> {
