@@ -111,11 +111,7 @@ impl Builder {
         path: impl Into<String>,
         attribute: impl Into<String>,
     ) -> &mut Builder {
-        let target = AttributeTarget::Type;
-        self.options
-            .attributes
-            .push((target, path.into(), attribute.into()));
-        self
+        self.attribute(AttributeTarget::Type, path.into(), attribute.into())
     }
 
     /// [`Builder::type_attribute`] for the borrowing forms (`FooRef<'de>`).
@@ -124,11 +120,7 @@ impl Builder {
         path: impl Into<String>,
         attribute: impl Into<String>,
     ) -> &mut Builder {
-        let target = AttributeTarget::RefType;
-        self.options
-            .attributes
-            .push((target, path.into(), attribute.into()));
-        self
+        self.attribute(AttributeTarget::RefType, path.into(), attribute.into())
     }
 
     /// Adds attributes to the fields (a union's variants too) of the owned form that `path`
@@ -139,11 +131,7 @@ impl Builder {
         path: impl Into<String>,
         attribute: impl Into<String>,
     ) -> &mut Builder {
-        let target = AttributeTarget::Field;
-        self.options
-            .attributes
-            .push((target, path.into(), attribute.into()));
-        self
+        self.attribute(AttributeTarget::Field, path.into(), attribute.into())
     }
 
     /// [`Builder::field_attribute`] for the fields of the borrowing forms.
@@ -152,10 +140,16 @@ impl Builder {
         path: impl Into<String>,
         attribute: impl Into<String>,
     ) -> &mut Builder {
-        let target = AttributeTarget::RefField;
-        self.options
-            .attributes
-            .push((target, path.into(), attribute.into()));
+        self.attribute(AttributeTarget::RefField, path.into(), attribute.into())
+    }
+
+    fn attribute(
+        &mut self,
+        target: AttributeTarget,
+        path: String,
+        attribute: String,
+    ) -> &mut Builder {
+        self.options.attributes.push((target, path, attribute));
         self
     }
 

@@ -228,49 +228,43 @@ fn check_message<'de, R: ProtocolReader<'de>>(r: &mut R, v: &Value) -> Result<()
     r.read_message_end()
 }
 
+/// A value as a message in one protocol: written, its size predicted exactly, read back from
+/// a slice and from an `io::Read`, skipped exactly, and written the same through `IoOutput`.
+macro_rules! protocol_round_trip {
+    ($v:expr, $Writer:ident, $Reader:ident, $Protocol:ty) => {{
+        let v = $v;
+        let mut w = $Writer::new(Vec::new());
+        write_message(&mut w, &v).unwrap();
+        let bytes = w.into_output();
+        prop_assert_eq!(bytes.len(), message_len::<$Protocol>(&v));
+        let mut r = $Reader::new(SliceInput::new(&bytes));
+        check_message(&mut r, &v).unwrap();
+        prop_assert!(r.input().rest().is_empty());
+        let mut r = $Reader::new(IoInput::new(&bytes[..]));
+        check_message(&mut r, &v).unwrap();
+        // Skipping consumes exactly the value.
+        let mut r = $Reader::new(SliceInput::new(&bytes));
+        r.read_message_begin().unwrap();
+        r.skip(v.ttype()).unwrap();
+        prop_assert!(r.input().rest().is_empty());
+        // Io output writes the same bytes.
+        let mut w = $Writer::new(IoOutput::new(Vec::new()));
+        write_message(&mut w, &v).unwrap();
+        prop_assert_eq!(w.into_output().into_inner(), bytes);
+    }};
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn binary_round_trip(v in arb_value()) {
-        let mut w = BinaryWriter::new(Vec::new());
-        write_message(&mut w, &v).unwrap();
-        let bytes = w.into_output();
-        prop_assert_eq!(bytes.len(), message_len::<Binary>(&v));
-        let mut r = BinaryReader::new(SliceInput::new(&bytes));
-        check_message(&mut r, &v).unwrap();
-        prop_assert!(r.input().rest().is_empty());
-        let mut r = BinaryReader::new(IoInput::new(&bytes[..]));
-        check_message(&mut r, &v).unwrap();
-        // Skipping consumes exactly the value.
-        let mut r = BinaryReader::new(SliceInput::new(&bytes));
-        r.read_message_begin().unwrap();
-        r.skip(v.ttype()).unwrap();
-        prop_assert!(r.input().rest().is_empty());
-        // Io output writes the same bytes.
-        let mut w = BinaryWriter::new(IoOutput::new(Vec::new()));
-        write_message(&mut w, &v).unwrap();
-        prop_assert_eq!(w.into_output().into_inner(), bytes);
+        protocol_round_trip!(v, BinaryWriter, BinaryReader, Binary);
     }
 
     #[test]
     fn compact_round_trip(v in arb_value()) {
-        let mut w = CompactWriter::new(Vec::new());
-        write_message(&mut w, &v).unwrap();
-        let bytes = w.into_output();
-        prop_assert_eq!(bytes.len(), message_len::<Compact>(&v));
-        let mut r = CompactReader::new(SliceInput::new(&bytes));
-        check_message(&mut r, &v).unwrap();
-        prop_assert!(r.input().rest().is_empty());
-        let mut r = CompactReader::new(IoInput::new(&bytes[..]));
-        check_message(&mut r, &v).unwrap();
-        let mut r = CompactReader::new(SliceInput::new(&bytes));
-        r.read_message_begin().unwrap();
-        r.skip(v.ttype()).unwrap();
-        prop_assert!(r.input().rest().is_empty());
-        let mut w = CompactWriter::new(IoOutput::new(Vec::new()));
-        write_message(&mut w, &v).unwrap();
-        prop_assert_eq!(w.into_output().into_inner(), bytes);
+        protocol_round_trip!(v, CompactWriter, CompactReader, Compact);
     }
 
     #[test]
