@@ -9,7 +9,8 @@
 //! `::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>`),
 //! `THRIFT_CORPUS_STRINGS=bytes` with `Strings::Bytes`, `THRIFT_CORPUS_STRINGS=compact` with
 //! `Strings::Compact`, `THRIFT_CORPUS_KEEP_UNKNOWN=1` with `keep_unknown_fields(["."])`,
-//! `THRIFT_CORPUS_SERDE=1` with `serde(true)`.
+//! `THRIFT_CORPUS_SERDE=1` with `serde(true)`. `THRIFT_CORPUS_ONLY=legacy_names,RecursionDepth`
+//! compiles only the valid files whose path holds one of the parts.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -81,11 +82,24 @@ fn subset(entries: Vec<Entry>) -> Vec<Entry> {
 #[test]
 fn generated_corpus_code_compiles_without_warnings() {
     let all = std::env::var_os("THRIFT_CORPUS_ALL").is_some();
-    let entries = if all {
-        valid_entries()
-    } else {
-        subset(valid_entries())
+    // `THRIFT_CORPUS_ONLY=a,b`: the valid files whose path holds `a` or `b` (to recheck a few).
+    let only: Option<Vec<String>> = std::env::var("THRIFT_CORPUS_ONLY")
+        .ok()
+        .map(|list| list.split(',').map(str::to_owned).collect());
+    let entries = match &only {
+        Some(parts) => valid_entries()
+            .into_iter()
+            .filter(|e| parts.iter().any(|part| e.path.contains(part.as_str())))
+            .collect(),
+        None if all => valid_entries(),
+        None => subset(valid_entries()),
     };
+    let dir = match (&only, all) {
+        (Some(_), _) => "only",
+        (None, true) => "all",
+        (None, false) => "subset",
+    };
+    let all = all || only.is_some();
     let sources: std::collections::BTreeSet<&str> = entries
         .iter()
         .map(|e| e.path.split('/').next().unwrap())
@@ -100,9 +114,7 @@ fn generated_corpus_code_compiles_without_warnings() {
     }
 
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let krate = workspace
-        .join("target/corpus-compile")
-        .join(if all { "all" } else { "subset" });
+    let krate = workspace.join("target/corpus-compile").join(dir);
     let src = krate.join("src");
     let _ = std::fs::remove_dir_all(&src);
     std::fs::create_dir_all(&src).unwrap();

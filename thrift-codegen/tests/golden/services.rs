@@ -1821,6 +1821,59 @@ impl<'de> __rt::ThriftRead<'de> for EventsFlushArgs {
         ::std::result::Result::Ok(EventsFlushArgs {})
     }
 }
+/// The arguments of `Events.poke`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventsPokeArgs {
+    pub foo: i32,
+    pub baz: i32,
+}
+impl __rt::ThriftWrite for EventsPokeArgs {
+    fn write<W: __rt::ProtocolWriter>(&self, w: &mut W) -> __rt::Result<()> {
+        let token = w.write_struct_begin()?;
+        w.write_i32_field(1, ::std::option::Option::Some(0), self.foo)?;
+        w.write_i32_field(2, ::std::option::Option::Some(1), self.baz)?;
+        w.write_field_stop()?;
+        w.write_struct_end(token)
+    }
+    fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
+        let mut len = P::struct_begin_len();
+        let mut prev: i16 = 0;
+        len += P::field_begin_len(__rt::TType::I32, 1, prev) + P::i32_len(self.foo);
+        prev = 1;
+        len += P::field_begin_len(__rt::TType::I32, 2, prev) + P::i32_len(self.baz);
+        prev = 2;
+        let _ = prev;
+        len + P::field_stop_len() + P::struct_end_len()
+    }
+}
+impl<'de> __rt::ThriftRead<'de> for EventsPokeArgs {
+    fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
+        let token = r.read_struct_begin()?;
+        let mut f_foo = ::std::option::Option::None;
+        let mut f_baz = ::std::option::Option::None;
+        loop {
+            let field = r.read_field_begin()?;
+            if field.ttype == __rt::TType::Stop {
+                break;
+            }
+            match (field.id, field.ttype) {
+                (1, __rt::TType::I32) => {
+                    f_foo = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (2, __rt::TType::I32) => {
+                    f_baz = ::std::option::Option::Some(r.read_i32()?);
+                }
+                (_, ttype) => r.skip(ttype)?,
+            }
+            r.read_field_end()?;
+        }
+        r.read_struct_end(token)?;
+        ::std::result::Result::Ok(EventsPokeArgs {
+            foo: f_foo.unwrap_or_default(),
+            baz: f_baz.unwrap_or_default(),
+        })
+    }
+}
 /// The handler of `Events`, blocking: implement it and serve it with [`EventsProcessor`].
 pub trait Events: ::std::marker::Send + ::std::marker::Sync {
     /// `Events.emit` (oneway).
@@ -1830,6 +1883,9 @@ pub trait Events: ::std::marker::Send + ::std::marker::Sync {
     ) -> ::std::result::Result<(), __rt::Error>;
     /// `Events.flush` (oneway).
     fn flush(&self) -> ::std::result::Result<(), __rt::Error>;
+    /// `Events.poke` (oneway).
+    #[allow(clippy::disallowed_names)]
+    fn poke(&self, foo: i32, baz: i32) -> ::std::result::Result<(), __rt::Error>;
 }
 /// The handler of `Events`, async: implement it and serve it with [`EventsAsyncProcessor`].
 pub trait EventsAsync: ::std::marker::Send + ::std::marker::Sync {
@@ -1843,6 +1899,15 @@ pub trait EventsAsync: ::std::marker::Send + ::std::marker::Sync {
     /// `Events.flush` (oneway).
     fn flush(
         &self,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<(), __rt::Error>,
+    > + ::std::marker::Send;
+    /// `Events.poke` (oneway).
+    #[allow(clippy::disallowed_names)]
+    fn poke(
+        &self,
+        foo: i32,
+        baz: i32,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<(), __rt::Error>,
     > + ::std::marker::Send;
@@ -1863,6 +1928,12 @@ pub fn dispatch_events<H: Events + ?Sized>(
         }
         "flush" => {
             __rt::rpc::serve_oneway(call, |_: EventsFlushArgs| { handler.flush() })?
+        }
+        "poke" => {
+            __rt::rpc::serve_oneway(
+                call,
+                |args: EventsPokeArgs| { handler.poke(args.foo, args.baz) },
+            )?
         }
         _ => return ::std::result::Result::Ok(false),
     }
@@ -1885,6 +1956,13 @@ pub async fn dispatch_events_async<H: EventsAsync + ?Sized>(
         }
         "flush" => {
             __rt::rpc::serve_oneway_async(call, |_: EventsFlushArgs| { handler.flush() })
+                .await?
+        }
+        "poke" => {
+            __rt::rpc::serve_oneway_async(
+                    call,
+                    |args: EventsPokeArgs| { handler.poke(args.foo, args.baz) },
+                )
                 .await?
         }
         _ => return ::std::result::Result::Ok(false),
@@ -1977,6 +2055,11 @@ impl<C: __rt::rpc::Channel> EventsClient<C> {
     pub fn flush(&mut self) -> __rt::Result<()> {
         self.channel.call_oneway("flush", &EventsFlushArgs {})
     }
+    /// `Events.poke` (oneway).
+    #[allow(clippy::disallowed_names)]
+    pub fn poke(&mut self, foo: i32, baz: i32) -> __rt::Result<()> {
+        self.channel.call_oneway("poke", &EventsPokeArgs { foo, baz })
+    }
 }
 /// An async client of `Events` over an [`AsyncChannel`](__rt::rpc::AsyncChannel): clone it, or share it, to call from many tasks at once.
 #[derive(Debug, Clone)]
@@ -2012,6 +2095,17 @@ impl<C: __rt::rpc::AsyncChannel> EventsAsyncClient<C> {
         Output = __rt::Result<()>,
     > + ::std::marker::Send + '_ {
         __rt::rpc::call_oneway_async(&self.channel, "flush", &EventsFlushArgs {})
+    }
+    /// `Events.poke` (oneway).
+    #[allow(clippy::disallowed_names)]
+    pub fn poke(
+        &self,
+        foo: i32,
+        baz: i32,
+    ) -> impl ::std::future::Future<
+        Output = __rt::Result<()>,
+    > + ::std::marker::Send + '_ {
+        __rt::rpc::call_oneway_async(&self.channel, "poke", &EventsPokeArgs { foo, baz })
     }
 }
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

@@ -32,7 +32,9 @@ service Store extends services_base.Base {
 
 service Events {
   oneway void emit(1: string name),
-  oneway void flush()
+  oneway void flush(),
+  // clippy's placeholder names as parameters (`disallowed_names` in a consuming crate).
+  oneway void poke(1: i32 foo, 2: i32 baz)
 }
 
 // Names that clash only after conversion to Rust: two functions that are both `get_foo`, a

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{
-    Flavor, Method, ServiceView, large_err_allow, many_params_allow, method_doc, param_idents,
+    Flavor, Method, ServiceView, large_err_allow, method_doc, param_idents, params_allow,
     result_type, signature_params,
 };
 use crate::emit::scope::Scope;
@@ -24,7 +24,7 @@ fn client_method(
     let args_ty = method.item(m, "Args");
     let idl_name = &method.function.name.name;
     let doc = method_doc(method, view.idl());
-    let allow = many_params_allow(method);
+    let allow = params_allow(method);
     let args = quote!(&#args_ty { #(#idents),* });
     if method.function.oneway {
         return match flavor {

@@ -224,12 +224,25 @@ fn large_err_allow(method: &Method<'_>) -> TokenStream {
     }
 }
 
-fn many_params_allow(method: &Method<'_>) -> TokenStream {
-    // clippy's `too_many_arguments` counts `self`: more than 7 in all.
+/// The lints a method's parameters can trigger in a consuming crate: clippy's
+/// `too_many_arguments` (it counts `self`: more than 7 in all), and `disallowed_names` where
+/// the IDL names a parameter `foo`, `baz` or `quux` (clippy's default placeholder names; the
+/// parameters of a method with a body are bindings it checks).
+fn params_allow(method: &Method<'_>) -> TokenStream {
+    let mut lints = Vec::new();
     if method.function.params.len() >= 7 {
-        quote!(#[allow(clippy::too_many_arguments)])
-    } else {
+        lints.push(quote!(clippy::too_many_arguments));
+    }
+    if param_names(method.function)
+        .iter()
+        .any(|name| matches!(name.as_str(), "foo" | "baz" | "quux"))
+    {
+        lints.push(quote!(clippy::disallowed_names));
+    }
+    if lints.is_empty() {
         TokenStream::new()
+    } else {
+        quote!(#[allow(#(#lints),*)])
     }
 }
 

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{
-    Flavor, Method, ServiceView, large_err_allow, many_params_allow, method_doc, param_idents,
+    Flavor, Method, ServiceView, large_err_allow, method_doc, param_idents, params_allow,
     result_type, signature_params,
 };
 use crate::emit::docs::doc_attrs;
@@ -37,7 +37,7 @@ pub(super) fn handler_trait(
         let params = signature_params(m, method);
         let ret = result_type(m, method);
         let doc = method_doc(method, idl);
-        let allow = many_params_allow(method);
+        let allow = params_allow(method);
         match flavor {
             Flavor::Blocking => {
                 let large = large_err_allow(method);
