@@ -153,8 +153,7 @@ pub(super) fn dispatch(m: &Scope<'_, '_>, view: &ServiceView<'_>, flavor: Flavor
     };
     // A service of oneway functions only (Jaeger's agent) writes no replies itself.
     let writes_replies = view.parent.is_some() || view.own().any(|method| !method.function.oneway);
-    let own_is_empty = view.own().next().is_none();
-    let out_param = if writes_replies || own_is_empty {
+    let out_param = if writes_replies || arms.is_empty() {
         quote!(out)
     } else {
         quote!(_out)
