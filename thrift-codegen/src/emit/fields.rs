@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 use thrift_idl_parser::ast::{
-    BaseType, ConstValue, ConstValueKind, Definition, Field, Requiredness, Struct, StructKind,
+    BaseType, ConstValue, ConstValueKind, Field, Requiredness, Struct, StructKind,
 };
 use thrift_idl_parser::{ConstRef, DefId, FileId};
 
@@ -184,7 +184,7 @@ pub fn reads_in_place(m: &Scope<'_, '_>, id: DefId) -> bool {
 }
 
 fn form_reads_in_place(m: &Scope<'_, '_>, id: DefId) -> bool {
-    let Definition::Struct(s) = m.program.definition(id) else {
+    let Some(s) = m.struct_def(id) else {
         return false;
     };
     if s.kind == StructKind::Union || s.fields.is_empty() || !m.derives(id).default {

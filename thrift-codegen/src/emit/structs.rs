@@ -78,16 +78,10 @@ pub fn struct_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream {
     let names = field_names(s);
 
     let fields = s.fields.iter().enumerate().map(|(index, field)| {
-        let field_name = ident::ident(&names[index]);
-        let docs = doc_attrs(field.doc.as_deref());
-        let mut ty = field_type(m, id, index, field, key);
-        if holding(m, id, index, field) == Holding::Optional {
-            ty = quote!(::std::option::Option<#ty>);
-        }
-        let allow = complexity_allow(&ty);
         let attrs = m.field_attrs(id, index, false);
         let serde = super::serde::field_attrs(m, id, index, field, &names[index]);
-        quote! { #docs #serde #attrs #allow pub #field_name: #ty, }
+        let attrs = quote!(#serde #attrs);
+        field_declaration(m, id, index, field, &names[index], key, attrs)
     });
     let unknown_member = unknown_member(m, id, &names);
 
@@ -151,6 +145,70 @@ pub fn struct_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream {
         #serde_defaults
         #constructor
         #exception
+        #write
+        #read
+    }
+}
+
+/// The declaration of field `index` of struct `id`, named `name`, with `attrs` after its docs:
+/// held as `Option<T>` or `T` (see [`holding`]).
+fn field_declaration(
+    m: &Scope<'_, '_>,
+    id: DefId,
+    index: usize,
+    field: &Field,
+    name: &str,
+    key: bool,
+    attrs: TokenStream,
+) -> TokenStream {
+    let field_name = ident::ident(name);
+    let docs = doc_attrs(field.doc.as_deref());
+    let mut ty = field_type(m, id, index, field, key);
+    if holding(m, id, index, field) == Holding::Optional {
+        ty = quote!(::std::option::Option<#ty>);
+    }
+    let allow = complexity_allow(&ty);
+    quote! { #docs #attrs #allow pub #field_name: #ty, }
+}
+
+/// The args or result struct `id` of a service function (see [`Model::message`]), named
+/// `name`: its fields are held, written and read as any struct's. It derives `Debug`, `Clone`
+/// and `PartialEq` only, and no user option reaches it: it lives for one call.
+///
+/// [`Model::message`]: crate::model::Model::message
+pub fn message_item(
+    m: &Scope<'_, '_>,
+    id: DefId,
+    name: &proc_macro2::Ident,
+    doc: &str,
+) -> TokenStream {
+    let s = m.message(id);
+    let names = field_names(s);
+    let fields = s.fields.iter().enumerate().map(|(index, field)| {
+        field_declaration(
+            m,
+            id,
+            index,
+            field,
+            &names[index],
+            false,
+            TokenStream::new(),
+        )
+    });
+    let target = Target {
+        ty: quote!(#name),
+        ctor: name.clone(),
+        generics: TokenStream::new(),
+    };
+    let write = write_impl(m, id, s, &names, &target);
+    let read = read_impl(m, id, s, &names, &target);
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct #name {
+            #(#fields)*
+        }
+
         #write
         #read
     }

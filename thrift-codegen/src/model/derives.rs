@@ -34,6 +34,14 @@ impl Derives {
         default: true,
     };
 
+    pub const NONE: Derives = Derives {
+        eq: false,
+        hash: false,
+        partial_ord: false,
+        ord: false,
+        default: false,
+    };
+
     /// What a `HashSet`/`HashMap` allows on top of its elements: no `Hash`, no ordering.
     const HASHED: Derives = Derives {
         eq: true,

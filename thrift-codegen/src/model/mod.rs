@@ -76,6 +76,9 @@ pub struct Model<'p> {
     ref_names: HashMap<DefId, String>,
     /// The names of the items generated for each service.
     service_names: HashMap<DefId, ServiceNames>,
+    /// The args and result struct of every service function, as Apache's generators define
+    /// them (see [`Model::message`]).
+    messages: HashMap<DefId, Struct>,
     /// Fields whose strings or collections are mapped otherwise than the rest
     /// (`Builder::strings_for`, `Builder::collections_for`, `rust.type`).
     pub field_mappings: HashMap<(DefId, usize), Mapping>,
@@ -130,6 +133,7 @@ impl<'p> Model<'p> {
             borrowing: BTreeSet::new(),
             ref_names: HashMap::new(),
             service_names: HashMap::new(),
+            messages: HashMap::new(),
             field_mappings: HashMap::new(),
         };
         model.assign_modules();
@@ -138,7 +142,7 @@ impl<'p> Model<'p> {
         model.key_structs = keys::key_structs(&model);
         model.borrowing = keys::borrowing_structs(&model, borrow_roots);
         model.assign_ref_names();
-        model.service_names = services::assign(&model);
+        (model.service_names, model.messages) = services::assign(&model);
         model.derives = derives::compute(&model);
         model
     }
@@ -259,6 +263,24 @@ impl<'p> Model<'p> {
         &self.service_names[&id]
     }
 
+    /// The args or result struct `id` of a service function ([`ServiceNames`]): a struct the
+    /// IDL does not spell, with an id after its file's own definitions. The struct generator
+    /// makes its code as any struct's; no user option reaches it (it lives for one call).
+    pub fn message(&self, id: DefId) -> &Struct {
+        &self.messages[&id]
+    }
+
+    /// The struct, union or exception `id`, or the message `id`.
+    pub fn struct_def(&self, id: DefId) -> Option<&Struct> {
+        if let Some(message) = self.messages.get(&id) {
+            return Some(message);
+        }
+        match self.program.definition(id) {
+            Definition::Struct(s) => Some(s),
+            _ => None,
+        }
+    }
+
     /// The Rust name of a definition in its module.
     pub fn name(&self, id: DefId) -> &str {
         &self.names[&id]
@@ -305,7 +327,7 @@ impl<'p> Model<'p> {
     /// value to take when the field is absent.
     pub fn holds_as_option(&self, id: DefId, index: usize) -> bool {
         use thrift_idl_parser::ast::{Requiredness, StructKind};
-        let Definition::Struct(s) = self.program.definition(id) else {
+        let Some(s) = self.struct_def(id) else {
             return false;
         };
         let field = &s.fields[index];
@@ -351,7 +373,12 @@ impl<'p> Model<'p> {
         }
     }
 
+    /// The traits struct `id` derives beside `Debug`, `Clone` and `PartialEq` (none for a
+    /// message: it is not read in place, which needs `Default`).
     pub fn derives(&self, id: DefId) -> Derives {
+        if self.messages.contains_key(&id) {
+            return Derives::NONE;
+        }
         self.derives.get(&id).copied().unwrap_or_default()
     }
 

@@ -11,7 +11,9 @@
 use std::collections::HashMap;
 
 use thrift_idl_parser::DefId;
-use thrift_idl_parser::ast::{Definition, Service};
+use thrift_idl_parser::ast::{
+    Definition, Field, FieldIdKind, Function, Ident, Requiredness, Service, Struct, StructKind,
+};
 
 use super::Model;
 use crate::ident;
@@ -40,6 +42,10 @@ pub struct FunctionNames {
     pub method: String,
     /// `{prefix}Args`, `{prefix}Result` and `{prefix}Error` are its items.
     pub prefix: String,
+    /// Its args struct (see [`Model::message`]).
+    pub args: DefId,
+    /// Its result struct; `None` for a `oneway` function, which has none.
+    pub result: Option<DefId>,
 }
 
 /// The service a service extends, when it names one.
@@ -57,9 +63,22 @@ pub fn parent_service<'p>(
     }
 }
 
-pub fn assign(model: &Model<'_>) -> HashMap<DefId, ServiceNames> {
+/// The names of every service's items, and the args and result structs of every function (by
+/// ids after their file's own definitions).
+pub fn assign(model: &Model<'_>) -> (HashMap<DefId, ServiceNames>, HashMap<DefId, Struct>) {
     let mut all = HashMap::new();
+    let mut messages = HashMap::new();
     for file in model.program.files() {
+        let mut next = file.document.definitions.len();
+        let mut add = |message: Struct| {
+            let id = DefId {
+                file: file.id,
+                index: next,
+            };
+            next += 1;
+            messages.insert(id, message);
+            id
+        };
         let mut types = ident::Scope::new();
         let mut values = ident::Scope::new();
         for index in 0..file.document.definitions.len() {
@@ -96,7 +115,14 @@ pub fn assign(model: &Model<'_>) -> HashMap<DefId, ServiceNames> {
             for (function, method) in s.functions.iter().zip(methods) {
                 let base = format!("{name}{}", ident::type_name(&function.name.name));
                 let prefix = free_prefix(&mut types, &base, &["Args", "Result", "Error"]);
-                functions.push(FunctionNames { method, prefix });
+                let args = add(args_struct(function));
+                let result = (!function.oneway).then(|| add(result_struct(function)));
+                functions.push(FunctionNames {
+                    method,
+                    prefix,
+                    args,
+                    result,
+                });
             }
             let snake = ident::field_name(&name);
             let snake = snake.trim_start_matches("r#");
@@ -116,7 +142,62 @@ pub fn assign(model: &Model<'_>) -> HashMap<DefId, ServiceNames> {
             );
         }
     }
-    all
+    (all, messages)
+}
+
+/// The args struct of `f`, as Apache's generators define it: `{name}_args`, a field per
+/// parameter, by its id.
+fn args_struct(f: &Function) -> Struct {
+    message(f, "args", f.params.iter().map(message_field).collect())
+}
+
+/// The result struct of `f`: `{name}_result`, with `success` (field 0) when it returns a
+/// value, then the declared exceptions, all optional (one is set).
+fn result_struct(f: &Function) -> Struct {
+    let success = f.return_type.as_ref().map(|ty| Field {
+        id: 0,
+        id_kind: FieldIdKind::Explicit,
+        requiredness: Requiredness::Optional,
+        ty: ty.clone(),
+        name: Ident {
+            name: "success".to_owned(),
+            span: ty.span,
+        },
+        default: None,
+        reference: false,
+        annotations: Vec::new(),
+        doc: None,
+        span: ty.span,
+    });
+    let throws = f.throws.iter().map(|t| Field {
+        requiredness: Requiredness::Optional,
+        ..message_field(t)
+    });
+    message(f, "result", success.into_iter().chain(throws).collect())
+}
+
+fn message(f: &Function, suffix: &str, fields: Vec<Field>) -> Struct {
+    Struct {
+        kind: StructKind::Struct,
+        name: Ident {
+            name: format!("{}_{suffix}", f.name.name),
+            span: f.name.span,
+        },
+        fields,
+        annotations: Vec::new(),
+        doc: None,
+        span: f.span,
+    }
+}
+
+/// A parameter or exception as a message field. Its annotations are left behind: the
+/// handler's and client's parameters do not read them (`rust.name` included), and the
+/// field's name must be theirs.
+fn message_field(field: &Field) -> Field {
+    Field {
+        annotations: Vec::new(),
+        ..field.clone()
+    }
 }
 
 /// The first of `base`, `base2`, `base3`… for which every `{prefix}{suffix}` is free; reserves

@@ -1250,12 +1250,9 @@ impl __rt::ThriftWrite for NamerRenameArgs {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         len
-            += P::field_begin_len(__rt::TType::Struct, 1, prev)
+            += P::field_begin_len(__rt::TType::Struct, 1, 0)
                 + __rt::ThriftWrite::encoded_len::<P>(&self.value);
-        prev = 1;
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -1263,6 +1260,12 @@ impl<'de> __rt::ThriftRead<'de> for NamerRenameArgs {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_value = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
+            f_value = ::std::option::Option::Some(
+                <Better as __rt::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -1302,14 +1305,11 @@ impl __rt::ThriftWrite for NamerRenameResult {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         if let ::std::option::Option::Some(value) = &self.success {
             len
-                += P::field_begin_len(__rt::TType::Struct, 0, prev)
+                += P::field_begin_len(__rt::TType::Struct, 0, 0)
                     + __rt::ThriftWrite::encoded_len::<P>(value);
-            prev = 0;
         }
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -1317,6 +1317,12 @@ impl<'de> __rt::ThriftRead<'de> for NamerRenameResult {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_success = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::Struct, 0, 0) {
+            f_success = ::std::option::Option::Some(
+                <Better as __rt::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {

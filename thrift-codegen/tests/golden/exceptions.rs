@@ -214,12 +214,9 @@ impl __rt::ThriftWrite for LookupFindArgs {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         len
-            += P::field_begin_len(__rt::TType::String, 1, prev)
+            += P::field_begin_len(__rt::TType::String, 1, 0)
                 + P::string_len(self.key.len());
-        prev = 1;
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -227,6 +224,10 @@ impl<'de> __rt::ThriftRead<'de> for LookupFindArgs {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_key = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::String, 1, 0) {
+            f_key = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -271,7 +272,7 @@ impl __rt::ThriftWrite for LookupFindResult {
         let mut prev: i16 = 0;
         if let ::std::option::Option::Some(value) = &self.success {
             len
-                += P::field_begin_len(__rt::TType::String, 0, prev)
+                += P::field_begin_len(__rt::TType::String, 0, 0)
                     + P::string_len(value.len());
             prev = 0;
         }
@@ -279,9 +280,7 @@ impl __rt::ThriftWrite for LookupFindResult {
             len
                 += P::field_begin_len(__rt::TType::Struct, 1, prev)
                     + __rt::ThriftWrite::encoded_len::<P>(value);
-            prev = 1;
         }
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -290,6 +289,16 @@ impl<'de> __rt::ThriftRead<'de> for LookupFindResult {
         let token = r.read_struct_begin()?;
         let mut f_success = ::std::option::Option::None;
         let mut f_missing = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::String, 0, 0) {
+            f_success = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
+            f_missing = ::std::option::Option::Some(
+                <NotFound as __rt::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {

@@ -568,12 +568,9 @@ impl __rt::ThriftWrite for StoreGetArgs {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         len
-            += P::field_begin_len(__rt::TType::String, 1, prev)
+            += P::field_begin_len(__rt::TType::String, 1, 0)
                 + P::string_len(self.name.len());
-        prev = 1;
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -581,6 +578,10 @@ impl<'de> __rt::ThriftRead<'de> for StoreGetArgs {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_name = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::String, 1, 0) {
+            f_name = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -639,16 +640,18 @@ impl __rt::ThriftWrite for StoreGetResult {
         let mut prev: i16 = 0;
         if let ::std::option::Option::Some(value) = &self.success {
             len
-                += P::field_begin_len(__rt::TType::Struct, 0, prev)
+                += P::field_begin_len(__rt::TType::Struct, 0, 0)
                     + __rt::ThriftWrite::encoded_len::<P>(value);
             prev = 0;
         }
+        let mut prev: i16 = prev;
         if let ::std::option::Option::Some(value) = &self.busy {
             len
                 += P::field_begin_len(__rt::TType::Struct, 1, prev)
                     + __rt::ThriftWrite::encoded_len::<P>(value);
             prev = 1;
         }
+        let mut prev: i16 = prev;
         if let ::std::option::Option::Some(value) = &self.oops {
             len
                 += P::field_begin_len(__rt::TType::Struct, 2, prev)
@@ -659,9 +662,7 @@ impl __rt::ThriftWrite for StoreGetResult {
             len
                 += P::field_begin_len(__rt::TType::Struct, 3, prev)
                     + __rt::ThriftWrite::encoded_len::<P>(value);
-            prev = 3;
         }
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -672,6 +673,30 @@ impl<'de> __rt::ThriftRead<'de> for StoreGetResult {
         let mut f_busy = ::std::option::Option::None;
         let mut f_oops = ::std::option::Option::None;
         let mut f_alias = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::Struct, 0, 0) {
+            f_success = ::std::option::Option::Some(
+                <Item as __rt::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
+            f_busy = ::std::option::Option::Some(
+                <Busy as __rt::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::Struct, 2, 1) {
+            f_oops = ::std::option::Option::Some(
+                <super::services_base::Oops as __rt::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::Struct, 3, 2) {
+            f_alias = ::std::option::Option::Some(
+                <super::services_base::Oops as __rt::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -852,16 +877,10 @@ impl __rt::ThriftWrite for StorePutArgs {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         len
-            += P::field_begin_len(__rt::TType::Struct, 1, prev)
+            += P::field_begin_len(__rt::TType::Struct, 1, 0)
                 + __rt::ThriftWrite::encoded_len::<P>(&self.item);
-        prev = 1;
-        len
-            += P::field_begin_len(__rt::TType::Bool, 2, prev)
-                + P::bool_field_value_len();
-        prev = 2;
-        let _ = prev;
+        len += P::field_begin_len(__rt::TType::Bool, 2, 1) + P::bool_field_value_len();
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -870,6 +889,16 @@ impl<'de> __rt::ThriftRead<'de> for StorePutArgs {
         let token = r.read_struct_begin()?;
         let mut f_item = ::std::option::Option::None;
         let mut f_overwrite = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
+            f_item = ::std::option::Option::Some(
+                <Item as __rt::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::Bool, 2, 1) {
+            f_overwrite = ::std::option::Option::Some(r.read_bool()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -906,7 +935,8 @@ impl __rt::ThriftWrite for StorePutResult {
         w.write_struct_end(token)
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
-        P::struct_begin_len() + P::field_stop_len() + P::struct_end_len()
+        let len = P::struct_begin_len();
+        len + P::field_stop_len() + P::struct_end_len()
     }
 }
 impl<'de> __rt::ThriftRead<'de> for StorePutResult {
@@ -954,12 +984,9 @@ impl __rt::ThriftWrite for StoreForgetArgs {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         len
-            += P::field_begin_len(__rt::TType::String, 1, prev)
+            += P::field_begin_len(__rt::TType::String, 1, 0)
                 + P::string_len(self.name.len());
-        prev = 1;
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -967,6 +994,10 @@ impl<'de> __rt::ThriftRead<'de> for StoreForgetArgs {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_name = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::String, 1, 0) {
+            f_name = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -1044,19 +1075,15 @@ impl __rt::ThriftWrite for StoreTypeArgs {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         len
-            += P::field_begin_len(__rt::TType::String, 1, prev)
+            += P::field_begin_len(__rt::TType::String, 1, 0)
                 + P::string_len(self.self_.len());
-        prev = 1;
-        len += P::field_begin_len(__rt::TType::I32, 2, prev) + P::i32_len(self.handler);
-        prev = 2;
+        len += P::field_begin_len(__rt::TType::I32, 2, 1) + P::i32_len(self.handler);
         len
-            += P::field_begin_len(__rt::TType::String, 3, prev)
+            += P::field_begin_len(__rt::TType::String, 3, 2)
                 + P::binary_len(self.out.len());
-        prev = 3;
         len
-            += P::field_begin_len(__rt::TType::Map, 4, prev)
+            += P::field_begin_len(__rt::TType::Map, 4, 3)
                 + P::map_begin_len(
                     __rt::TType::String,
                     __rt::TType::Struct,
@@ -1070,30 +1097,23 @@ impl __rt::ThriftWrite for StoreTypeArgs {
                             + __rt::ThriftWrite::encoded_len::<P>(value0)
                     })
                     .sum::<usize>();
-        prev = 4;
         len
-            += P::field_begin_len(__rt::TType::Set, 5, prev)
+            += P::field_begin_len(__rt::TType::Set, 5, 4)
                 + P::set_begin_len(__rt::TType::String, self.result.len())
                 + self
                     .result
                     .iter()
                     .map(|item0| P::string_len(item0.len()))
                     .sum::<usize>();
-        prev = 5;
+        len += P::field_begin_len(__rt::TType::Double, 6, 5) + P::double_len(self.call);
         len
-            += P::field_begin_len(__rt::TType::Double, 6, prev)
-                + P::double_len(self.call);
-        prev = 6;
-        len
-            += P::field_begin_len(__rt::TType::List, 7, prev)
+            += P::field_begin_len(__rt::TType::List, 7, 6)
                 + P::list_begin_len(__rt::TType::Struct, self.channel.len())
                 + self
                     .channel
                     .iter()
                     .map(|item0| __rt::ThriftWrite::encoded_len::<P>(item0))
                     .sum::<usize>();
-        prev = 7;
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -1107,6 +1127,72 @@ impl<'de> __rt::ThriftRead<'de> for StoreTypeArgs {
         let mut f_result = ::std::option::Option::None;
         let mut f_call = ::std::option::Option::None;
         let mut f_channel = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::String, 1, 0) {
+            f_self_ = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
+            f_handler = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::String, 3, 2) {
+            f_out = ::std::option::Option::Some(r.read_binary()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::Map, 4, 3) {
+            f_args = ::std::option::Option::Some({
+                let header0 = r.read_map_begin()?;
+                __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
+                __rt::check_element_type(
+                    header0.value,
+                    __rt::TType::Struct,
+                    header0.len,
+                )?;
+                let mut items0 = __rt::BTreeMapBuilder::new(header0.len);
+                for _ in 0..header0.len {
+                    let key0 = r.read_string()?;
+                    let value0 = <Item as __rt::ThriftRead<'de>>::read(r)?;
+                    items0.insert(key0, value0);
+                }
+                r.read_map_end()?;
+                items0.finish()
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::Set, 5, 4) {
+            f_result = ::std::option::Option::Some({
+                let header0 = r.read_set_begin()?;
+                __rt::check_element_type(
+                    header0.elem,
+                    __rt::TType::String,
+                    header0.len,
+                )?;
+                let mut items0 = __rt::BTreeSetBuilder::new(header0.len);
+                for _ in 0..header0.len {
+                    items0.insert(r.read_string()?);
+                }
+                r.read_set_end()?;
+                items0.finish()
+            });
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::Double, 6, 5) {
+            f_call = ::std::option::Option::Some(r.read_double()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::List, 7, 6) {
+            f_channel = ::std::option::Option::Some(
+                __rt::read_list(
+                    r,
+                    __rt::TType::Struct,
+                    |r, items0| {
+                        __rt::read_element::<Item, _>(r, items0)?;
+                        ::std::result::Result::Ok(())
+                    },
+                )?,
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -1210,14 +1296,11 @@ impl __rt::ThriftWrite for StoreTypeResult {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         if self.success.is_some() {
             len
-                += P::field_begin_len(__rt::TType::Bool, 0, prev)
+                += P::field_begin_len(__rt::TType::Bool, 0, 0)
                     + P::bool_field_value_len();
-            prev = 0;
         }
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -1225,6 +1308,10 @@ impl<'de> __rt::ThriftRead<'de> for StoreTypeResult {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_success = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::Bool, 0, 0) {
+            f_success = ::std::option::Option::Some(r.read_bool()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -1761,12 +1848,9 @@ impl __rt::ThriftWrite for EventsEmitArgs {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         len
-            += P::field_begin_len(__rt::TType::String, 1, prev)
+            += P::field_begin_len(__rt::TType::String, 1, 0)
                 + P::string_len(self.name.len());
-        prev = 1;
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -1774,6 +1858,10 @@ impl<'de> __rt::ThriftRead<'de> for EventsEmitArgs {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_name = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::String, 1, 0) {
+            f_name = ::std::option::Option::Some(r.read_string()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -1803,7 +1891,8 @@ impl __rt::ThriftWrite for EventsFlushArgs {
         w.write_struct_end(token)
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
-        P::struct_begin_len() + P::field_stop_len() + P::struct_end_len()
+        let len = P::struct_begin_len();
+        len + P::field_stop_len() + P::struct_end_len()
     }
 }
 impl<'de> __rt::ThriftRead<'de> for EventsFlushArgs {
@@ -1837,12 +1926,8 @@ impl __rt::ThriftWrite for EventsPokeArgs {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
-        len += P::field_begin_len(__rt::TType::I32, 1, prev) + P::i32_len(self.foo);
-        prev = 1;
-        len += P::field_begin_len(__rt::TType::I32, 2, prev) + P::i32_len(self.baz);
-        prev = 2;
-        let _ = prev;
+        len += P::field_begin_len(__rt::TType::I32, 1, 0) + P::i32_len(self.foo);
+        len += P::field_begin_len(__rt::TType::I32, 2, 1) + P::i32_len(self.baz);
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -1851,6 +1936,14 @@ impl<'de> __rt::ThriftRead<'de> for EventsPokeArgs {
         let token = r.read_struct_begin()?;
         let mut f_foo = ::std::option::Option::None;
         let mut f_baz = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
+            f_foo = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
+            f_baz = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -2178,10 +2271,7 @@ impl __rt::ThriftWrite for ClashGetFoo2Args {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
-        len += P::field_begin_len(__rt::TType::I32, 1, prev) + P::i32_len(self.a);
-        prev = 1;
-        let _ = prev;
+        len += P::field_begin_len(__rt::TType::I32, 1, 0) + P::i32_len(self.a);
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -2189,6 +2279,10 @@ impl<'de> __rt::ThriftRead<'de> for ClashGetFoo2Args {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_a = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
+            f_a = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -2224,12 +2318,9 @@ impl __rt::ThriftWrite for ClashGetFoo2Result {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         if let ::std::option::Option::Some(value) = &self.success {
-            len += P::field_begin_len(__rt::TType::I32, 0, prev) + P::i32_len(*value);
-            prev = 0;
+            len += P::field_begin_len(__rt::TType::I32, 0, 0) + P::i32_len(*value);
         }
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -2237,6 +2328,10 @@ impl<'de> __rt::ThriftRead<'de> for ClashGetFoo2Result {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_success = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::I32, 0, 0) {
+            f_success = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -2300,10 +2395,7 @@ impl __rt::ThriftWrite for ClashGetFoo3Args {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
-        len += P::field_begin_len(__rt::TType::I32, 1, prev) + P::i32_len(self.b);
-        prev = 1;
-        let _ = prev;
+        len += P::field_begin_len(__rt::TType::I32, 1, 0) + P::i32_len(self.b);
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -2311,6 +2403,10 @@ impl<'de> __rt::ThriftRead<'de> for ClashGetFoo3Args {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_b = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
+            f_b = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -2346,12 +2442,9 @@ impl __rt::ThriftWrite for ClashGetFoo3Result {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         if let ::std::option::Option::Some(value) = &self.success {
-            len += P::field_begin_len(__rt::TType::I32, 0, prev) + P::i32_len(*value);
-            prev = 0;
+            len += P::field_begin_len(__rt::TType::I32, 0, 0) + P::i32_len(*value);
         }
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -2359,6 +2452,10 @@ impl<'de> __rt::ThriftRead<'de> for ClashGetFoo3Result {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_success = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::I32, 0, 0) {
+            f_success = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -2770,10 +2867,7 @@ impl __rt::ThriftWrite for ClashChildGetFooArgs {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
-        len += P::field_begin_len(__rt::TType::I32, 1, prev) + P::i32_len(self.c);
-        prev = 1;
-        let _ = prev;
+        len += P::field_begin_len(__rt::TType::I32, 1, 0) + P::i32_len(self.c);
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -2781,6 +2875,10 @@ impl<'de> __rt::ThriftRead<'de> for ClashChildGetFooArgs {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_c = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
+            f_c = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -2816,12 +2914,9 @@ impl __rt::ThriftWrite for ClashChildGetFooResult {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
         if let ::std::option::Option::Some(value) = &self.success {
-            len += P::field_begin_len(__rt::TType::I32, 0, prev) + P::i32_len(*value);
-            prev = 0;
+            len += P::field_begin_len(__rt::TType::I32, 0, 0) + P::i32_len(*value);
         }
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -2829,6 +2924,10 @@ impl<'de> __rt::ThriftRead<'de> for ClashChildGetFooResult {
     fn read<R: __rt::ProtocolReader<'de>>(r: &mut R) -> __rt::Result<Self> {
         let token = r.read_struct_begin()?;
         let mut f_success = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::I32, 0, 0) {
+            f_success = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -3252,7 +3351,8 @@ impl __rt::ThriftWrite for BasePingArgs {
         w.write_struct_end(token)
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
-        P::struct_begin_len() + P::field_stop_len() + P::struct_end_len()
+        let len = P::struct_begin_len();
+        len + P::field_stop_len() + P::struct_end_len()
     }
 }
 impl<'de> __rt::ThriftRead<'de> for BasePingArgs {
@@ -3280,7 +3380,8 @@ impl __rt::ThriftWrite for BasePingResult {
         w.write_struct_end(token)
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
-        P::struct_begin_len() + P::field_stop_len() + P::struct_end_len()
+        let len = P::struct_begin_len();
+        len + P::field_stop_len() + P::struct_end_len()
     }
 }
 impl<'de> __rt::ThriftRead<'de> for BasePingResult {
@@ -3330,12 +3431,8 @@ impl __rt::ThriftWrite for BaseAddArgs {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
-        len += P::field_begin_len(__rt::TType::I32, 1, prev) + P::i32_len(self.a);
-        prev = 1;
-        len += P::field_begin_len(__rt::TType::I32, 2, prev) + P::i32_len(self.b);
-        prev = 2;
-        let _ = prev;
+        len += P::field_begin_len(__rt::TType::I32, 1, 0) + P::i32_len(self.a);
+        len += P::field_begin_len(__rt::TType::I32, 2, 1) + P::i32_len(self.b);
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -3344,6 +3441,14 @@ impl<'de> __rt::ThriftRead<'de> for BaseAddArgs {
         let token = r.read_struct_begin()?;
         let mut f_a = ::std::option::Option::None;
         let mut f_b = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
+            f_a = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
+            f_b = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -3391,16 +3496,14 @@ impl __rt::ThriftWrite for BaseAddResult {
         let mut len = P::struct_begin_len();
         let mut prev: i16 = 0;
         if let ::std::option::Option::Some(value) = &self.success {
-            len += P::field_begin_len(__rt::TType::I32, 0, prev) + P::i32_len(*value);
+            len += P::field_begin_len(__rt::TType::I32, 0, 0) + P::i32_len(*value);
             prev = 0;
         }
         if let ::std::option::Option::Some(value) = &self.oops {
             len
                 += P::field_begin_len(__rt::TType::Struct, 1, prev)
                     + __rt::ThriftWrite::encoded_len::<P>(value);
-            prev = 1;
         }
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -3409,6 +3512,16 @@ impl<'de> __rt::ThriftRead<'de> for BaseAddResult {
         let token = r.read_struct_begin()?;
         let mut f_success = ::std::option::Option::None;
         let mut f_oops = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::I32, 0, 0) {
+            f_success = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
+            f_oops = ::std::option::Option::Some(
+                <Oops as __rt::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {

@@ -151,7 +151,8 @@ impl __rt::ThriftWrite for BasePingArgs {
         w.write_struct_end(token)
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
-        P::struct_begin_len() + P::field_stop_len() + P::struct_end_len()
+        let len = P::struct_begin_len();
+        len + P::field_stop_len() + P::struct_end_len()
     }
 }
 impl<'de> __rt::ThriftRead<'de> for BasePingArgs {
@@ -179,7 +180,8 @@ impl __rt::ThriftWrite for BasePingResult {
         w.write_struct_end(token)
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
-        P::struct_begin_len() + P::field_stop_len() + P::struct_end_len()
+        let len = P::struct_begin_len();
+        len + P::field_stop_len() + P::struct_end_len()
     }
 }
 impl<'de> __rt::ThriftRead<'de> for BasePingResult {
@@ -229,12 +231,8 @@ impl __rt::ThriftWrite for BaseAddArgs {
     }
     fn encoded_len<P: __rt::ProtocolSize>(&self) -> usize {
         let mut len = P::struct_begin_len();
-        let mut prev: i16 = 0;
-        len += P::field_begin_len(__rt::TType::I32, 1, prev) + P::i32_len(self.a);
-        prev = 1;
-        len += P::field_begin_len(__rt::TType::I32, 2, prev) + P::i32_len(self.b);
-        prev = 2;
-        let _ = prev;
+        len += P::field_begin_len(__rt::TType::I32, 1, 0) + P::i32_len(self.a);
+        len += P::field_begin_len(__rt::TType::I32, 2, 1) + P::i32_len(self.b);
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -243,6 +241,14 @@ impl<'de> __rt::ThriftRead<'de> for BaseAddArgs {
         let token = r.read_struct_begin()?;
         let mut f_a = ::std::option::Option::None;
         let mut f_b = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::I32, 1, 0) {
+            f_a = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::I32, 2, 1) {
+            f_b = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {
@@ -290,16 +296,14 @@ impl __rt::ThriftWrite for BaseAddResult {
         let mut len = P::struct_begin_len();
         let mut prev: i16 = 0;
         if let ::std::option::Option::Some(value) = &self.success {
-            len += P::field_begin_len(__rt::TType::I32, 0, prev) + P::i32_len(*value);
+            len += P::field_begin_len(__rt::TType::I32, 0, 0) + P::i32_len(*value);
             prev = 0;
         }
         if let ::std::option::Option::Some(value) = &self.oops {
             len
                 += P::field_begin_len(__rt::TType::Struct, 1, prev)
                     + __rt::ThriftWrite::encoded_len::<P>(value);
-            prev = 1;
         }
-        let _ = prev;
         len + P::field_stop_len() + P::struct_end_len()
     }
 }
@@ -308,6 +312,16 @@ impl<'de> __rt::ThriftRead<'de> for BaseAddResult {
         let token = r.read_struct_begin()?;
         let mut f_success = ::std::option::Option::None;
         let mut f_oops = ::std::option::Option::None;
+        if r.read_field_after(__rt::TType::I32, 0, 0) {
+            f_success = ::std::option::Option::Some(r.read_i32()?);
+            r.read_field_end()?;
+        }
+        if r.read_field_after(__rt::TType::Struct, 1, 0) {
+            f_oops = ::std::option::Option::Some(
+                <Oops as __rt::ThriftRead<'de>>::read(r)?,
+            );
+            r.read_field_end()?;
+        }
         loop {
             let field = r.read_field_begin()?;
             if field.ttype == __rt::TType::Stop {

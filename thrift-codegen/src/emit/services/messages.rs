@@ -1,194 +1,23 @@
 //! The messages of one IDL function, as Apache's generators name, number and encode them: the
-//! args struct (fields by their ids), the result struct (field 0 `success`, then the declared
-//! exceptions), and an error enum when it `throws`, with the conversions between a handler's
-//! outcome and the result struct.
+//! args struct (fields by their ids) and the result struct (field 0 `success`, then the
+//! declared exceptions), which the model defines ([`Model::message`]) and the struct generator
+//! emits; an error enum when it `throws`; and the conversions between a handler's outcome and
+//! the result struct.
+//!
+//! [`Model::message`]: crate::model::Model::message
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use thrift_idl_parser::ast::{BaseType, Function, Requiredness, Type};
+use thrift_idl_parser::ast::Function;
 use thrift_idl_parser::{DefId, FileId};
 
-use super::{Method, ServiceView, param_names, success_type};
-use crate::emit::codec::{Val, read_struct_body, read_value, value_len, write_field};
+use super::{Method, ServiceView, success_type};
+use crate::emit::names::field_names;
 use crate::emit::scope::Scope;
-use crate::emit::types::{complexity_allow, rust_type, wire_type};
+use crate::emit::structs::message_item;
+use crate::emit::types::rust_type;
 use crate::ident;
 use crate::model::Resolved;
-
-/// A field of an args or result struct.
-struct PlainField<'a> {
-    name: proc_macro2::Ident,
-    idl_name: String,
-    id: i16,
-    ty: &'a Type,
-    /// Held as `Option<T>` and written only when set.
-    optional: bool,
-    /// Missing on read is an error.
-    required: bool,
-}
-
-fn is_bool(m: &Scope<'_, '_>, file: FileId, ty: &Type) -> bool {
-    matches!(m.resolve(file, ty), Resolved::Base(BaseType::Bool))
-}
-
-/// A struct with `ThriftWrite` and `ThriftRead`, for args and results (no borrowing form, no
-/// in-place reading: these live for one call).
-fn plain_struct(
-    m: &Scope<'_, '_>,
-    file: FileId,
-    name: &proc_macro2::Ident,
-    idl_name: &str,
-    doc: &str,
-    fields: &[PlainField<'_>],
-) -> TokenStream {
-    let rt = &m.runtime;
-    let mut sorted: Vec<&PlainField<'_>> = fields.iter().collect();
-    sorted.sort_by_key(|f| f.id);
-
-    let declarations = fields.iter().map(|f| {
-        let field_name = &f.name;
-        let mut ty = rust_type(m, file, f.ty, false);
-        if f.optional {
-            ty = quote!(::std::option::Option<#ty>);
-        }
-        let allow = complexity_allow(&ty);
-        quote! { #allow pub #field_name: #ty, }
-    });
-
-    let mut writes = Vec::new();
-    let mut lens = Vec::new();
-    let mut prev: Option<i16> = Some(0);
-    for f in &sorted {
-        let field_name = &f.name;
-        let ttype = wire_type(m, file, f.ty);
-        let field_id = Literal::i16_unsuffixed(f.id);
-        let value = if f.optional {
-            Val::reference(quote!(value))
-        } else {
-            Val::place(quote!(self.#field_name))
-        };
-        let write = write_field(m, file, f.ty, &value, false, f.id, prev);
-        let size = if is_bool(m, file, f.ty) {
-            quote!(P::bool_field_value_len())
-        } else {
-            value_len(m, file, f.ty, &value, false, 0)
-        };
-        let size = quote!(P::field_begin_len(#ttype, #field_id, prev) + #size);
-        if f.optional {
-            writes.push(quote! {
-                if let ::std::option::Option::Some(value) = &self.#field_name {
-                    #write
-                }
-            });
-            let present = if is_bool(m, file, f.ty) {
-                quote!(if self.#field_name.is_some())
-            } else {
-                quote!(if let ::std::option::Option::Some(value) = &self.#field_name)
-            };
-            lens.push(quote! {
-                #present {
-                    len += #size;
-                    prev = #field_id;
-                }
-            });
-            prev = None;
-        } else {
-            writes.push(write);
-            lens.push(quote! {
-                len += #size;
-                prev = #field_id;
-            });
-            prev = Some(f.id);
-        }
-    }
-    let len_body = if lens.is_empty() {
-        quote!(P::struct_begin_len() + P::field_stop_len() + P::struct_end_len())
-    } else {
-        quote! {
-            let mut len = P::struct_begin_len();
-            let mut prev: i16 = 0;
-            #(#lens)*
-            let _ = prev;
-            len + P::field_stop_len() + P::struct_end_len()
-        }
-    };
-
-    let locals: Vec<_> = fields
-        .iter()
-        .map(|f| format_ident!("f_{}", f.name.to_string().trim_start_matches("r#")))
-        .collect();
-    let local_declarations = locals
-        .iter()
-        .map(|local| quote!(let mut #local = ::std::option::Option::None;));
-    let arms: Vec<TokenStream> = fields
-        .iter()
-        .zip(&locals)
-        .map(|(f, local)| {
-            let field_id = Literal::i16_unsuffixed(f.id);
-            let ttype = wire_type(m, file, f.ty);
-            let read = read_value(m, file, f.ty, false, 0);
-            quote!((#field_id, #ttype) => { #local = ::std::option::Option::Some(#read); })
-        })
-        .collect();
-    let inits = fields.iter().zip(&locals).map(|(f, local)| {
-        let field_name = &f.name;
-        let idl_field = &f.idl_name;
-        let value = if f.optional {
-            quote!(#local)
-        } else if f.required || !m.has_default(file, f.ty, false) {
-            quote!(#local.ok_or_else(|| #rt::Error::missing_required_field(#idl_name, #idl_field))?)
-        } else {
-            quote!(#local.unwrap_or_default())
-        };
-        quote!(#field_name: #value)
-    });
-    let body = read_struct_body(
-        m,
-        quote!(#(#local_declarations)*),
-        &[],
-        &arms,
-        quote!(::std::result::Result::Ok(#name { #(#inits),* })),
-        None,
-    );
-    quote! {
-        #[doc = #doc]
-        #[derive(Debug, Clone, PartialEq)]
-        pub struct #name {
-            #(#declarations)*
-        }
-
-        impl #rt::ThriftWrite for #name {
-            fn write<W: #rt::ProtocolWriter>(&self, w: &mut W) -> #rt::Result<()> {
-                let token = w.write_struct_begin()?;
-                #(#writes)*
-                w.write_field_stop()?;
-                w.write_struct_end(token)
-            }
-
-            fn encoded_len<P: #rt::ProtocolSize>(&self) -> usize {
-                #len_body
-            }
-        }
-
-        impl<'de> #rt::ThriftRead<'de> for #name {
-            fn read<R: #rt::ProtocolReader<'de>>(r: &mut R) -> #rt::Result<Self> {
-                #body
-            }
-        }
-    }
-}
-
-/// The Rust names of a function's result fields: `success`, then the exceptions.
-fn result_field_names(f: &Function) -> (String, Vec<String>) {
-    let mut scope = ident::Scope::new();
-    let success = scope.unique("success".to_owned());
-    let throws = f
-        .throws
-        .iter()
-        .map(|t| scope.unique(ident::field_name(&t.name.name)))
-        .collect();
-    (success, throws)
-}
 
 /// The Rust names of a function's error variants: one per exception, and `Thrift`.
 fn error_variant_names(f: &Function) -> Vec<String> {
@@ -221,12 +50,22 @@ pub(super) fn function_items(
         prefix: &method.prefix,
     };
     let file = view.id.file;
-    let args = args_struct(m, file, &items);
-    if method.function.oneway {
+    let (prefix, idl) = (&method.prefix, &method.function.name.name);
+    let args = message_item(
+        m,
+        method.args,
+        &format_ident!("{prefix}Args"),
+        &format!(" The arguments of `{}.{idl}`.", items.service),
+    );
+    let Some(result) = method.result else {
         return args;
-    }
-    let result_fields = result_fields(method.function);
-    let result = result_struct(m, file, &items, &result_fields);
+    };
+    let result_doc = format!(
+        " The result of `{}.{idl}`: the value returned (field 0) or the exception thrown.",
+        items.service
+    );
+    let result_struct = message_item(m, result, &format_ident!("{prefix}Result"), &result_doc);
+    let result_fields = field_names(m.message(result));
     let conversions = outcome_conversions(m, file, &items, method, &result_fields);
     let error_enum = if method.has_error_enum() {
         error_enum(m, file, &items)
@@ -235,87 +74,10 @@ pub(super) fn function_items(
     };
     quote! {
         #args
-        #result
+        #result_struct
         #conversions
         #error_enum
     }
-}
-
-/// The args struct: a field per parameter, by its id.
-fn args_struct(m: &Scope<'_, '_>, file: FileId, items: &Items<'_>) -> TokenStream {
-    let (f, prefix, idl) = (items.function, items.prefix, &items.function.name.name);
-    let params = param_names(f);
-    let args_fields: Vec<PlainField<'_>> = f
-        .params
-        .iter()
-        .zip(&params)
-        .map(|(p, name)| PlainField {
-            name: ident::ident(name),
-            idl_name: p.name.name.clone(),
-            id: p.id,
-            ty: &p.ty,
-            optional: p.requiredness == Requiredness::Optional,
-            required: p.requiredness == Requiredness::Required,
-        })
-        .collect();
-    let args_name = format_ident!("{prefix}Args");
-    plain_struct(
-        m,
-        file,
-        &args_name,
-        &format!("{idl}_args"),
-        &format!(" The arguments of `{}.{idl}`.", items.service),
-        &args_fields,
-    )
-}
-
-/// The result struct's fields: `success` (field 0) when the function returns a value, then
-/// the declared exceptions, all optional.
-fn result_fields(f: &Function) -> Vec<PlainField<'_>> {
-    let (success_name, throw_names) = result_field_names(f);
-    let mut result_fields = Vec::new();
-    if let Some(ty) = &f.return_type {
-        result_fields.push(PlainField {
-            name: ident::ident(&success_name),
-            idl_name: "success".to_owned(),
-            id: 0,
-            ty,
-            optional: true,
-            required: false,
-        });
-    }
-    for (t, name) in f.throws.iter().zip(&throw_names) {
-        result_fields.push(PlainField {
-            name: ident::ident(name),
-            idl_name: t.name.name.clone(),
-            id: t.id,
-            ty: &t.ty,
-            optional: true,
-            required: false,
-        });
-    }
-    result_fields
-}
-
-fn result_struct(
-    m: &Scope<'_, '_>,
-    file: FileId,
-    items: &Items<'_>,
-    result_fields: &[PlainField<'_>],
-) -> TokenStream {
-    let (prefix, idl) = (items.prefix, &items.function.name.name);
-    let result_name = format_ident!("{prefix}Result");
-    plain_struct(
-        m,
-        file,
-        &result_name,
-        &format!("{idl}_result"),
-        &format!(
-            " The result of `{}.{idl}`: the value returned (field 0) or the exception thrown.",
-            items.service
-        ),
-        result_fields,
-    )
 }
 
 /// `from_outcome` (a handler's outcome to the result struct) and `into_outcome` (the result
@@ -325,12 +87,15 @@ fn outcome_conversions(
     file: FileId,
     items: &Items<'_>,
     method: &Method<'_>,
-    result_fields: &[PlainField<'_>],
+    result_fields: &[String],
 ) -> TokenStream {
     let rt = &m.runtime;
     let (f, prefix, idl) = (items.function, items.prefix, &items.function.name.name);
     let result_name = format_ident!("{prefix}Result");
-    let (success_name, throw_names) = result_field_names(f);
+    // The result struct's fields: `success` first when the function returns a value, then one
+    // per exception.
+    let returns = usize::from(f.return_type.is_some());
+    let throw_names = &result_fields[returns..];
     let error_name = format_ident!("{prefix}Error");
     let error_type = if method.has_error_enum() {
         quote!(#error_name)
@@ -342,18 +107,14 @@ fn outcome_conversions(
         .map(|v| ident::ident(v))
         .collect();
     let throw_fields: Vec<_> = throw_names.iter().map(|n| ident::ident(n)).collect();
+    let result_fields: Vec<_> = result_fields.iter().map(|n| ident::ident(n)).collect();
     let none_fields: Vec<TokenStream> = result_fields
         .iter()
-        .map(|field| {
-            let name = &field.name;
-            quote!(#name: ::std::option::Option::None)
-        })
+        .map(|name| quote!(#name: ::std::option::Option::None))
         .collect();
-    let success_ident = ident::ident(&success_name);
     // The result struct with `set` holding `value` and every other field `None`.
     let with_one = |set: &proc_macro2::Ident, value: TokenStream| {
-        let inits = result_fields.iter().map(|field| {
-            let name = &field.name;
+        let inits = result_fields.iter().map(|name| {
             if name == set {
                 quote!(#name: ::std::option::Option::Some(#value))
             } else {
@@ -363,7 +124,7 @@ fn outcome_conversions(
         quote!(#result_name { #(#inits),* })
     };
     let ok_arm = if f.return_type.is_some() {
-        let value = with_one(&ident::ident(&success_name), quote!(success));
+        let value = with_one(&result_fields[0], quote!(success));
         quote!(::std::result::Result::Ok(success) => ::std::result::Result::Ok(#value),)
     } else {
         quote!(::std::result::Result::Ok(()) => ::std::result::Result::Ok(#result_name { #(#none_fields),* }),)
@@ -378,8 +139,9 @@ fn outcome_conversions(
         quote!(::std::result::Result::Err(e) => ::std::result::Result::Err(e),)
     };
     let success_check = if f.return_type.is_some() {
+        let success = &result_fields[0];
         quote! {
-            if let ::std::option::Option::Some(success) = self.#success_ident {
+            if let ::std::option::Option::Some(success) = self.#success {
                 return ::std::result::Result::Ok(success);
             }
         }

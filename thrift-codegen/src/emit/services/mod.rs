@@ -45,6 +45,9 @@ struct Method<'a> {
     name: String,
     /// Its items are `{prefix}Args`, `{prefix}Result` and `{prefix}Error`.
     prefix: String,
+    /// Its args struct, and its result struct unless it is `oneway` (see `Model::message`).
+    args: DefId,
+    result: Option<DefId>,
 }
 
 impl Method<'_> {
@@ -92,6 +95,8 @@ impl<'p> ServiceView<'p> {
                         function,
                         name: names.method.clone(),
                         prefix: names.prefix.clone(),
+                        args: names.args,
+                        result: names.result,
                     });
                 }
             }
