@@ -239,3 +239,36 @@ fn names_that_clash_in_rust_reach_their_own_functions() {
     // The second `Clash` (IDL `clash`) has its own dispatch function beside `dispatch_clash`.
     let _ = (dispatch_clash::<Clashing>, dispatch_clash2::<Clashing>);
 }
+
+/// An args struct is read like any struct: a parameter absent from the call takes its IDL
+/// default (`put`'s `overwrite = true`), and writing puts every parameter back.
+#[test]
+fn an_absent_parameter_takes_its_idl_default() {
+    use thrift_runtime::{
+        Binary, Compact, Protocol, ProtocolWriter, TType, ThriftRead, ThriftWrite,
+    };
+
+    fn only_item<P: Protocol>(item: &Item) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut w = P::writer(&mut bytes);
+        let token = w.write_struct_begin().unwrap();
+        w.write_field_begin(TType::Struct, 1).unwrap();
+        item.write(&mut w).unwrap();
+        w.write_field_end().unwrap();
+        w.write_field_stop().unwrap();
+        w.write_struct_end(token).unwrap();
+        drop(w);
+        bytes
+    }
+    let args = StorePutArgs::decode::<Binary>(&only_item::<Binary>(&item("a"))).unwrap();
+    assert_eq!(args.item, item("a"));
+    assert!(args.overwrite, "the IDL default of `overwrite`");
+    let args = StorePutArgs::decode::<Compact>(&only_item::<Compact>(&item("b"))).unwrap();
+    assert!(args.overwrite);
+    let sent = StorePutArgs {
+        item: item("c"),
+        overwrite: false,
+    };
+    let bytes = sent.encode_to_vec::<Compact>().unwrap();
+    assert_eq!(StorePutArgs::decode::<Compact>(&bytes).unwrap(), sent);
+}

@@ -921,7 +921,7 @@ impl<'de> __rt::ThriftRead<'de> for StorePutArgs {
         ::std::result::Result::Ok(StorePutArgs {
             item: f_item
                 .ok_or_else(|| __rt::Error::missing_required_field("put_args", "item"))?,
-            overwrite: f_overwrite.unwrap_or_default(),
+            overwrite: f_overwrite.unwrap_or(true),
         })
     }
 }

@@ -24,7 +24,7 @@ service ChildOfEmpty extends Empty {}
 service Store extends services_base.Base {
   /** Gets one. */
   Item get(1: string name) throws (1: Busy busy, 2: services_base.Oops oops, 3: Alias alias),
-  void put(1: required Item item, 2: optional bool overwrite),
+  void put(1: required Item item, 2: bool overwrite = true),
   oneway void forget(1: string name),
   bool type(1: string self, 2: i32 handler, 3: binary out, 4: map<string, Item> args,
             5: set<string> result, 6: double call, 7: list<Item> channel)
