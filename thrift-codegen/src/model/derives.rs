@@ -51,6 +51,13 @@ impl Derives {
         default: true,
     };
 
+    fn with_default(self) -> Derives {
+        Derives {
+            default: true,
+            ..self
+        }
+    }
+
     fn and(self, other: Derives) -> Derives {
         Derives {
             eq: self.eq && other.eq,
@@ -147,22 +154,23 @@ pub fn type_allows(
         },
         Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum => Derives::ALL,
         Resolved::Struct(id, _) => derives.get(&id).copied().unwrap_or(Derives::ALL),
-        Resolved::List(f, e) => type_allows(model, mapping, derives, f, e, in_key),
+        // A container is `Default` (empty) whatever its elements are.
+        Resolved::List(f, e) => type_allows(model, mapping, derives, f, e, in_key).with_default(),
         Resolved::Set(f, e) => {
             let elements = type_allows(model, mapping, derives, f, e, true);
             if mapping.hashed(in_key) {
-                elements.and(Derives::HASHED)
+                elements.and(Derives::HASHED).with_default()
             } else {
-                elements
+                elements.with_default()
             }
         }
         Resolved::Map(f, k, v) => {
             let entries = type_allows(model, mapping, derives, f, k, true)
                 .and(type_allows(model, mapping, derives, f, v, in_key));
             if mapping.hashed(in_key) {
-                entries.and(Derives::HASHED)
+                entries.and(Derives::HASHED).with_default()
             } else {
-                entries
+                entries.with_default()
             }
         }
     }

@@ -142,8 +142,9 @@ impl<'p> Model<'p> {
         model.key_structs = keys::key_structs(&model);
         model.borrowing = keys::borrowing_structs(&model, borrow_roots);
         model.assign_ref_names();
-        (model.service_names, model.messages) = services::assign(&model);
         model.derives = derives::compute(&model);
+        // After the derives: an args field whose type has no `Default` is `required`.
+        (model.service_names, model.messages) = services::assign(&model);
         model
     }
 

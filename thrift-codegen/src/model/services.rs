@@ -10,10 +10,10 @@
 
 use std::collections::HashMap;
 
-use thrift_idl_parser::DefId;
 use thrift_idl_parser::ast::{
     Definition, Field, FieldIdKind, Function, Ident, Requiredness, Service, Struct, StructKind,
 };
+use thrift_idl_parser::{DefId, FileId};
 
 use super::Model;
 use crate::ident;
@@ -115,7 +115,7 @@ pub fn assign(model: &Model<'_>) -> (HashMap<DefId, ServiceNames>, HashMap<DefId
             for (function, method) in s.functions.iter().zip(methods) {
                 let base = format!("{name}{}", ident::type_name(&function.name.name));
                 let prefix = free_prefix(&mut types, &base, &["Args", "Result", "Error"]);
-                let args = add(args_struct(function));
+                let args = add(args_struct(model, file.id, function));
                 let result = (!function.oneway).then(|| add(result_struct(function)));
                 functions.push(FunctionNames {
                     method,
@@ -146,9 +146,18 @@ pub fn assign(model: &Model<'_>) -> (HashMap<DefId, ServiceNames>, HashMap<DefId
 }
 
 /// The args struct of `f`, as Apache's generators define it: `{name}_args`, a field per
-/// parameter, by its id.
-fn args_struct(f: &Function) -> Struct {
-    message(f, "args", f.params.iter().map(message_field).collect())
+/// parameter, by its id. A parameter is held as its type (handlers and clients take it so);
+/// one whose type has no `Default` to take when it is missing is `required` (missing is an
+/// error; written the same).
+fn args_struct(model: &Model<'_>, file: FileId, f: &Function) -> Struct {
+    let params = f.params.iter().map(|p| {
+        let mut field = message_field(p);
+        if !model.has_default(file, &p.ty, false) {
+            field.requiredness = Requiredness::Required;
+        }
+        field
+    });
+    message(f, "args", params.collect())
 }
 
 /// The result struct of `f`: `{name}_result`, with `success` (field 0) when it returns a
