@@ -40,10 +40,12 @@ enum Order {
 /// itself; by length for hash collections, whose order is their own).
 fn owned<T, P>(data: &[u8], order: Order)
 where
-    T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + std::fmt::Debug,
+    T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + Clone + std::fmt::Debug + 'static,
     P: Protocol,
 {
-    if let Ok(value) = T::decode::<P>(data) {
+    let decoded = T::decode::<P>(data);
+    into_used::<T, P>(data, decoded.as_ref().ok(), order);
+    if let Ok(value) = decoded {
         let bytes = value.encode_to_vec::<P>().expect("a decoded value encodes");
         // Exact for binary and compact; a lower bound for JSON.
         if P::EXACT {
@@ -62,6 +64,53 @@ where
         } else if P::EXACT {
             assert_eq!(again.encoded_len::<P>(), bytes.len());
         }
+    }
+}
+
+/// `decode_into` over a used value (the last `T` this thread decoded, another input's)
+/// succeeds exactly when `decode` does, and gives the same value.
+fn into_used<T, P>(data: &[u8], fresh: Option<&T>, order: Order)
+where
+    T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + Clone + std::fmt::Debug + 'static,
+    P: Protocol,
+{
+    use std::any::{Any, TypeId};
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static LAST: RefCell<HashMap<TypeId, Box<dyn Any>>> = RefCell::new(HashMap::new());
+    }
+    let last = LAST.with(|last| {
+        last.borrow()
+            .get(&TypeId::of::<T>())
+            .and_then(|value| value.downcast_ref::<T>())
+            .cloned()
+    });
+    if let Some(mut used) = last {
+        let result = T::decode_into::<P>(data, &mut used);
+        assert_eq!(
+            result.is_ok(),
+            fresh.is_some(),
+            "decode_into and decode: {result:?}"
+        );
+        if let Some(fresh) = fresh {
+            #[allow(clippy::eq_op)]
+            let comparable = fresh == fresh;
+            if comparable {
+                assert_eq!(&used, fresh, "decoded into a used value");
+            } else if order == Order::Canonical {
+                assert_eq!(
+                    used.encode_to_vec::<P>().unwrap(),
+                    fresh.encode_to_vec::<P>().unwrap()
+                );
+            }
+        }
+    }
+    if let Some(fresh) = fresh {
+        LAST.with(|last| {
+            last.borrow_mut()
+                .insert(TypeId::of::<T>(), Box::new(fresh.clone()));
+        });
     }
 }
 
@@ -104,7 +153,7 @@ fn skip<P: Protocol>(data: &[u8]) {
 /// (every field kind, recursion, unions, the type-mapping options, unknown fields kept), owned
 /// and borrowed,
 /// binary, compact and JSON, and through `skip`; whatever decodes must encode and decode again
-/// to the same value.
+/// to the same value, and `decode_into` over a used value must agree with `decode`.
 pub fn decode(data: &[u8]) {
     each::<Binary>(data);
     each::<Compact>(data);

@@ -9,8 +9,7 @@ use std::fmt::Debug;
 use proptest::collection::{btree_map, btree_set, vec};
 use proptest::prelude::*;
 use thrift_runtime::{
-    Binary, Compact, OrderedF64, Protocol, ReadLimits, SliceInput, ThriftRead, ThriftReadOwned,
-    ThriftWrite,
+    Binary, Compact, OrderedF64, Protocol, ThriftRead, ThriftReadOwned, ThriftWrite,
 };
 use thrift_tests::golden::fixture_base_types::base_types::{
     BaseTypes, Empty, Nested, OutOfOrder, Requiredness,
@@ -68,14 +67,15 @@ where
     round_trip::<T, Compact>(value);
 }
 
-/// `read_into` over `previous` (a value with other fields set, other list lengths, other
-/// options present) gives what `read` gives: generated structs read in place, and fields
-/// absent from the input must not keep `previous`'s values.
 /// The same value in another generated form (another string mapping): its encoding decoded.
 fn to<T: ThriftReadOwned>(value: &impl ThriftWrite) -> T {
     T::decode::<Binary>(&value.encode_to_vec::<Binary>().expect("encode")).expect("decode")
 }
 
+/// `decode_into` (`read_into`) over `previous` (a value with other fields set, other list
+/// lengths, other options present) gives what `decode` gives: generated structs read in
+/// place, lists over their old elements, and fields absent from the input must not keep
+/// `previous`'s values.
 fn replaces<T>(value: &T, previous: &T)
 where
     T: for<'de> ThriftRead<'de> + ThriftWrite + Clone + PartialEq + Debug,
@@ -87,8 +87,7 @@ where
     {
         let bytes = value.encode_to_vec::<P>().expect("encode");
         let mut out = previous.clone();
-        let mut r = P::reader(SliceInput::new(&bytes), ReadLimits::default());
-        T::read_into(&mut r, &mut out).expect("read_into");
+        T::decode_into::<P>(&bytes, &mut out).expect("decode_into");
         assert_eq!(
             out.encode_to_vec::<P>().expect("re-encode"),
             bytes,

@@ -103,6 +103,44 @@ pub trait ThriftRead<'de>: Sized {
         Self::read(&mut r)
     }
 
+    /// Decodes from a byte slice into `out`, reusing what it holds, with default limits:
+    /// afterwards `*out` equals what [`ThriftRead::decode`] gives. For a stream of similar
+    /// messages this is the call that stops allocating: generated structs read each field
+    /// where it lives, strings and binaries into their old buffers, lists over their old
+    /// elements (nested structs, strings and lists keep their allocations too), so decoding a
+    /// message shaped like the previous one allocates nothing. What is not reused: sets and
+    /// maps (rebuilt; a `HashMap` keeps its table), boxed fields, unions, and structs whose
+    /// owned form has IDL defaults (those are read whole, as [`ThriftRead::read_into`]'s
+    /// default does). On error `out` holds a partly read value.
+    ///
+    /// ```
+    /// # use thrift_runtime::{Compact, ThriftRead, ThriftWrite};
+    /// # fn main() -> thrift_runtime::Result<()> {
+    /// // A generated struct is used the same way: `Foo::decode_into::<Compact>(&bytes, &mut foo)`.
+    /// let mut name = String::new();
+    /// for sent in ["first", "second"] {
+    ///     let bytes = sent.encode_to_vec::<Compact>()?;
+    ///     String::decode_into::<Compact>(&bytes, &mut name)?;
+    ///     assert_eq!(name, sent);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[inline]
+    fn decode_into<P: Protocol>(bytes: &'de [u8], out: &mut Self) -> Result<()> {
+        Self::decode_into_with_limits::<P>(bytes, out, ReadLimits::default())
+    }
+
+    /// [`ThriftRead::decode_into`] with the given limits.
+    fn decode_into_with_limits<P: Protocol>(
+        bytes: &'de [u8],
+        out: &mut Self,
+        limits: ReadLimits,
+    ) -> Result<()> {
+        let mut r = P::reader(SliceInput::new(bytes), limits);
+        Self::read_into(&mut r, out)
+    }
+
     /// Decodes from a shared [`Bytes`] buffer with default limits: like
     /// [`ThriftRead::decode`], and the `ByteString`/`Bytes` fields of types generated with
     /// `Strings::Bytes` become slices of `bytes` (no copy, no allocation per field).
@@ -318,6 +356,65 @@ where
     r.read_list_end()
 }
 
+/// Reads a whole list into the vector `items` where it lives, reusing it: the header,
+/// checked against the element type `elem`; then as many elements as `items` holds (up to the
+/// list's length) read over the old ones with `over` (which keeps their strings', vectors' and
+/// nested structs' allocations), the others added with `add` (as in [`read_list`]); then the
+/// end. Old elements past the list's length are dropped first. Generated code calls it for the
+/// list fields of structs read in place, and for lists nested in such lists.
+#[inline(always)]
+pub fn read_list_into<'de, T, R>(
+    r: &mut R,
+    elem: crate::wire::TType,
+    items: &mut Vec<T>,
+    mut over: impl FnMut(&mut R, &mut T) -> Result<()>,
+    mut add: impl FnMut(&mut R, &mut Vec<T>) -> Result<()>,
+) -> Result<()>
+where
+    R: ProtocolReader<'de>,
+{
+    let header = r.read_list_begin()?;
+    crate::protocol::check_element_type(header.elem, elem, header.len)?;
+    items.truncate(header.len);
+    let reused = items.len();
+    for item in items.iter_mut() {
+        over(r, item)?;
+    }
+    let more = header.len - reused;
+    if more > 0 {
+        // As `read_list` does: the header's count was checked against the input left, and
+        // the reservation is bounded by `capacity_hint`.
+        items.reserve(capacity_hint::<T>(more));
+        for _ in 0..more {
+            add(r, items)?;
+        }
+    }
+    r.read_list_end()
+}
+
+/// [`read_list`] into the vector `items` where it lives, for elements with no allocations
+/// worth keeping (numbers, enums, sets, maps, unions): `items` is cleared and refilled with
+/// `add`, keeping its capacity.
+#[inline(always)]
+pub fn read_list_refill<'de, T, R>(
+    r: &mut R,
+    elem: crate::wire::TType,
+    items: &mut Vec<T>,
+    mut add: impl FnMut(&mut R, &mut Vec<T>) -> Result<()>,
+) -> Result<()>
+where
+    R: ProtocolReader<'de>,
+{
+    let header = r.read_list_begin()?;
+    crate::protocol::check_element_type(header.elem, elem, header.len)?;
+    items.clear();
+    items.reserve(capacity_hint::<T>(header.len));
+    for _ in 0..header.len {
+        add(r, items)?;
+    }
+    r.read_list_end()
+}
+
 #[inline(always)]
 fn read_items<'de, T, C, R>(
     r: &mut R,
@@ -426,6 +523,12 @@ impl<'de> ThriftRead<'de> for String {
     fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
         r.read_string()
     }
+
+    /// Into the old buffer.
+    #[inline]
+    fn read_into<R: ProtocolReader<'de>>(r: &mut R, out: &mut Self) -> Result<()> {
+        r.read_string_into(out)
+    }
 }
 
 /// Zero-copy `string` (slice input only).
@@ -466,6 +569,12 @@ impl<'de, T: ThriftRead<'de>> ThriftRead<'de> for Box<T> {
     #[inline]
     fn read<R: ProtocolReader<'de>>(r: &mut R) -> Result<Self> {
         T::read(r).map(Box::new)
+    }
+
+    /// Into the boxed value (no new box).
+    #[inline]
+    fn read_into<R: ProtocolReader<'de>>(r: &mut R, out: &mut Self) -> Result<()> {
+        T::read_into(r, out)
     }
 }
 

@@ -503,6 +503,71 @@ pub fn read_small_list_into(
     })
 }
 
+/// The statement reading an owned form's list of `ty` into the `Vec` at `slot` (a `&mut`
+/// expression) where it lives, so that a value decoded again keeps its allocations
+/// (`ThriftRead::decode_into`): over its old elements when they hold allocations to keep
+/// (the runtime's `read_list_into`), else refilled (`read_list_refill`, the vector's capacity
+/// kept); `None` when `ty` is not such a list. `depth` is the list's nesting depth (for the
+/// names of locals).
+pub fn read_list_over(
+    m: &Scope<'_, '_>,
+    file: FileId,
+    ty: &Type,
+    slot: TokenStream,
+    depth: usize,
+) -> Option<TokenStream> {
+    if m.borrowed() {
+        return None;
+    }
+    let Resolved::List(f, element) = m.resolve(file, ty) else {
+        return None;
+    };
+    let rt = &m.runtime;
+    let (item, out) = (var("item", depth), var("items", depth));
+    let elem_type = wire_type(m, f, element);
+    let add = vec_push(m, f, element, false, depth, &out, false);
+    let add = quote! {
+        |r, #out| {
+            #add;
+            ::std::result::Result::Ok(())
+        }
+    };
+    Some(match read_over(m, f, element, quote!(#item), depth + 1) {
+        Some(over) => quote! {
+            #rt::read_list_into(
+                r,
+                #elem_type,
+                #slot,
+                |r, #item| {
+                    #over;
+                    ::std::result::Result::Ok(())
+                },
+                #add,
+            )?
+        },
+        None => quote!(#rt::read_list_refill(r, #elem_type, #slot, #add)?),
+    })
+}
+
+/// The statement reading a value of `ty` over the one at `place` (a `&mut` expression, an
+/// element of an owned form's list) keeping its allocations: a struct read in place, a string
+/// or binary into its buffer, a list over its elements; `None` for the other types, which
+/// have none to keep or are read whole.
+fn read_over(
+    m: &Scope<'_, '_>,
+    file: FileId,
+    ty: &Type,
+    place: TokenStream,
+    depth: usize,
+) -> Option<TokenStream> {
+    let rt = &m.runtime;
+    if let Some(path) = super::fields::in_place_struct(m, file, ty) {
+        return Some(quote!(<#path as #rt::ThriftRead<'de>>::read_into(r, #place)?));
+    }
+    read_bytes_into(m, file, ty, place.clone())
+        .or_else(|| read_list_over(m, file, ty, place, depth))
+}
+
 /// The statement reading a value of `ty` into the place `slot` (a `&mut` expression) when
 /// `ty` is held as an owned string (`string`, `slist`, `senum`) or `binary`, which are read in
 /// place (see [`Scope::read_string_into`], [`Scope::read_binary_into`]); `None` otherwise

@@ -9,7 +9,9 @@ use quote::{format_ident, quote};
 use thrift_idl_parser::DefId;
 use thrift_idl_parser::ast::{Field, Requiredness, Struct};
 
-use super::codec::{read_bytes_into, read_small_list_into, read_struct_body, read_value};
+use super::codec::{
+    read_bytes_into, read_list_over, read_small_list_into, read_struct_body, read_value,
+};
 use super::fields::{
     Holding, Target, default_value, holding, idl_default, in_place_struct, reads_in_place,
     sorted_fields,
@@ -254,12 +256,19 @@ fn read_in_place_impl(
         } else {
             quote!(&mut out.#field_name)
         };
+        // Strings, binaries and lists are read over what the slot holds (`decode_into` keeps
+        // their allocations); a key struct's lists hold key forms, read whole.
         let in_place_bytes = if boxed {
             None
         } else {
             m.in_field(id, index, |m| {
                 read_bytes_into(m, id.file, &field.ty, slot.clone())
-                    .or_else(|| read_small_list_into(m, id.file, &field.ty, slot))
+                    .or_else(|| read_small_list_into(m, id.file, &field.ty, slot.clone()))
+                    .or_else(|| {
+                        (!key)
+                            .then(|| read_list_over(m, id.file, &field.ty, slot, 0))
+                            .flatten()
+                    })
             })
         };
         let assign = match (in_place, in_place_bytes) {

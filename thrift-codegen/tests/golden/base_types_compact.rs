@@ -1565,9 +1565,14 @@ impl<'de> __rt::ThriftRead<'de> for Nested {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 3, 2) {
-            out.items = __rt::read_list(
+            __rt::read_list_into(
                 r,
                 __rt::TType::Struct,
+                &mut out.items,
+                |r, item0| {
+                    <Requiredness as __rt::ThriftRead<'de>>::read_into(r, item0)?;
+                    ::std::result::Result::Ok(())
+                },
                 |r, items0| {
                     __rt::read_element::<Requiredness, _>(r, items0)?;
                     ::std::result::Result::Ok(())
@@ -1596,9 +1601,16 @@ impl<'de> __rt::ThriftRead<'de> for Nested {
                     seen_inner = true;
                 }
                 (3, __rt::TType::List) => {
-                    out.items = __rt::read_list(
+                    __rt::read_list_into(
                         r,
                         __rt::TType::Struct,
+                        &mut out.items,
+                        |r, item0| {
+                            <Requiredness as __rt::ThriftRead<
+                                'de,
+                            >>::read_into(r, item0)?;
+                            ::std::result::Result::Ok(())
+                        },
                         |r, items0| {
                             __rt::read_element::<Requiredness, _>(r, items0)?;
                             ::std::result::Result::Ok(())

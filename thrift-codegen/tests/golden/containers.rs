@@ -317,9 +317,22 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
         let mut seen_blobs = false;
         let mut seen_nested_doubles = false;
         if r.read_field_after(__rt::TType::List, 1, 0) {
-            out.matrix = __rt::read_list(
+            __rt::read_list_into(
                 r,
                 __rt::TType::List,
+                &mut out.matrix,
+                |r, item0| {
+                    __rt::read_list_refill(
+                        r,
+                        __rt::TType::I32,
+                        item0,
+                        |r, items1| {
+                            items1.push(r.read_i32()?);
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
+                    ::std::result::Result::Ok(())
+                },
                 |r, items0| {
                     items0
                         .push(
@@ -440,9 +453,10 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 6, 5) {
-            out.sets_of_doubles = __rt::read_list(
+            __rt::read_list_refill(
                 r,
                 __rt::TType::Set,
+                &mut out.sets_of_doubles,
                 |r, items0| {
                     items0
                         .push({
@@ -483,23 +497,27 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 8, 7) {
-            out.flags = ::std::option::Option::Some(
-                __rt::read_list(
-                    r,
-                    __rt::TType::Bool,
-                    |r, items0| {
-                        items0.push(r.read_bool()?);
-                        ::std::result::Result::Ok(())
-                    },
-                )?,
-            );
+            __rt::read_list_refill(
+                r,
+                __rt::TType::Bool,
+                out.flags.get_or_insert_with(::std::default::Default::default),
+                |r, items0| {
+                    items0.push(r.read_bool()?);
+                    ::std::result::Result::Ok(())
+                },
+            )?;
             seen_flags = true;
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 9, 8) {
-            out.blobs = __rt::read_list(
+            __rt::read_list_into(
                 r,
                 __rt::TType::String,
+                &mut out.blobs,
+                |r, item0| {
+                    r.read_binary_into(item0)?;
+                    ::std::result::Result::Ok(())
+                },
                 |r, items0| {
                     r.read_binary_into(__rt::push_default(items0))?;
                     ::std::result::Result::Ok(())
@@ -539,9 +557,22 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             }
             match (field.id, field.ttype) {
                 (1, __rt::TType::List) => {
-                    out.matrix = __rt::read_list(
+                    __rt::read_list_into(
                         r,
                         __rt::TType::List,
+                        &mut out.matrix,
+                        |r, item0| {
+                            __rt::read_list_refill(
+                                r,
+                                __rt::TType::I32,
+                                item0,
+                                |r, items1| {
+                                    items1.push(r.read_i32()?);
+                                    ::std::result::Result::Ok(())
+                                },
+                            )?;
+                            ::std::result::Result::Ok(())
+                        },
                         |r, items0| {
                             items0
                                 .push(
@@ -669,9 +700,10 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                     seen_by_double = true;
                 }
                 (6, __rt::TType::List) => {
-                    out.sets_of_doubles = __rt::read_list(
+                    __rt::read_list_refill(
                         r,
                         __rt::TType::Set,
+                        &mut out.sets_of_doubles,
                         |r, items0| {
                             items0
                                 .push({
@@ -718,22 +750,26 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                     seen_by_bytes = true;
                 }
                 (8, __rt::TType::List) => {
-                    out.flags = ::std::option::Option::Some(
-                        __rt::read_list(
-                            r,
-                            __rt::TType::Bool,
-                            |r, items0| {
-                                items0.push(r.read_bool()?);
-                                ::std::result::Result::Ok(())
-                            },
-                        )?,
-                    );
+                    __rt::read_list_refill(
+                        r,
+                        __rt::TType::Bool,
+                        out.flags.get_or_insert_with(::std::default::Default::default),
+                        |r, items0| {
+                            items0.push(r.read_bool()?);
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
                     seen_flags = true;
                 }
                 (9, __rt::TType::List) => {
-                    out.blobs = __rt::read_list(
+                    __rt::read_list_into(
                         r,
                         __rt::TType::String,
+                        &mut out.blobs,
+                        |r, item0| {
+                            r.read_binary_into(item0)?;
+                            ::std::result::Result::Ok(())
+                        },
                         |r, items0| {
                             r.read_binary_into(__rt::push_default(items0))?;
                             ::std::result::Result::Ok(())

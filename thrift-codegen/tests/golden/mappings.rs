@@ -2228,9 +2228,10 @@ impl<'de> __rt::ThriftRead<'de> for ByBuilder {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            out.b = __rt::read_list(
+            __rt::read_list_refill(
                 r,
                 __rt::TType::Set,
+                &mut out.b,
                 |r, items0| {
                     items0
                         .push({
@@ -2288,9 +2289,10 @@ impl<'de> __rt::ThriftRead<'de> for ByBuilder {
                     seen_a = true;
                 }
                 (2, __rt::TType::List) => {
-                    out.b = __rt::read_list(
+                    __rt::read_list_refill(
                         r,
                         __rt::TType::Set,
+                        &mut out.b,
                         |r, items0| {
                             items0
                                 .push({

@@ -3208,9 +3208,14 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            out.children = __rt::read_list(
+            __rt::read_list_into(
                 r,
                 __rt::TType::Struct,
+                &mut out.children,
+                |r, item0| {
+                    <Tree as __rt::ThriftRead<'de>>::read_into(r, item0)?;
+                    ::std::result::Result::Ok(())
+                },
                 |r, items0| {
                     __rt::read_element::<Tree, _>(r, items0)?;
                     ::std::result::Result::Ok(())
@@ -3237,9 +3242,14 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
                     seen_name = true;
                 }
                 (2, __rt::TType::List) => {
-                    out.children = __rt::read_list(
+                    __rt::read_list_into(
                         r,
                         __rt::TType::Struct,
+                        &mut out.children,
+                        |r, item0| {
+                            <Tree as __rt::ThriftRead<'de>>::read_into(r, item0)?;
+                            ::std::result::Result::Ok(())
+                        },
                         |r, items0| {
                             __rt::read_element::<Tree, _>(r, items0)?;
                             ::std::result::Result::Ok(())

@@ -138,16 +138,15 @@ impl<'de> __rt::ThriftRead<'de> for Item {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            out.tags = ::std::option::Option::Some(
-                __rt::read_list(
-                    r,
-                    __rt::TType::I64,
-                    |r, items0| {
-                        items0.push(r.read_i64()?);
-                        ::std::result::Result::Ok(())
-                    },
-                )?,
-            );
+            __rt::read_list_refill(
+                r,
+                __rt::TType::I64,
+                out.tags.get_or_insert_with(::std::default::Default::default),
+                |r, items0| {
+                    items0.push(r.read_i64()?);
+                    ::std::result::Result::Ok(())
+                },
+            )?;
             seen_tags = true;
             r.read_field_end()?;
         }
@@ -162,16 +161,15 @@ impl<'de> __rt::ThriftRead<'de> for Item {
                     seen_name = true;
                 }
                 (2, __rt::TType::List) => {
-                    out.tags = ::std::option::Option::Some(
-                        __rt::read_list(
-                            r,
-                            __rt::TType::I64,
-                            |r, items0| {
-                                items0.push(r.read_i64()?);
-                                ::std::result::Result::Ok(())
-                            },
-                        )?,
-                    );
+                    __rt::read_list_refill(
+                        r,
+                        __rt::TType::I64,
+                        out.tags.get_or_insert_with(::std::default::Default::default),
+                        |r, items0| {
+                            items0.push(r.read_i64()?);
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
                     seen_tags = true;
                 }
                 (_, ttype) => r.skip(ttype)?,

@@ -147,9 +147,10 @@ impl<'de> __rt::ThriftRead<'de> for Record {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            out.related = __rt::read_list(
+            __rt::read_list_refill(
                 r,
                 __rt::TType::I64,
+                &mut out.related,
                 |r, items0| {
                     items0.push(r.read_i64()?);
                     ::std::result::Result::Ok(())
@@ -240,9 +241,10 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                     seen_id = true;
                 }
                 (2, __rt::TType::List) => {
-                    out.related = __rt::read_list(
+                    __rt::read_list_refill(
                         r,
                         __rt::TType::I64,
+                        &mut out.related,
                         |r, items0| {
                             items0.push(r.read_i64()?);
                             ::std::result::Result::Ok(())
@@ -1157,9 +1159,10 @@ impl<'de> __rt::ThriftRead<'de> for Catalog {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            out.main = __rt::read_list(
+            __rt::read_list_refill(
                 r,
                 __rt::TType::Map,
+                &mut out.main,
                 |r, items0| {
                     items0
                         .push({
@@ -1220,9 +1223,10 @@ impl<'de> __rt::ThriftRead<'de> for Catalog {
                     seen_procedures = true;
                 }
                 (2, __rt::TType::List) => {
-                    out.main = __rt::read_list(
+                    __rt::read_list_refill(
                         r,
                         __rt::TType::Map,
+                        &mut out.main,
                         |r, items0| {
                             items0
                                 .push({

@@ -82,7 +82,7 @@ fn guard<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
 
 /// A benchmarked type, with its counterpart in each contender's generated code.
 pub trait Workload: 'static {
-    type Ours: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + std::fmt::Debug;
+    type Ours: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + Default + std::fmt::Debug;
     #[cfg(feature = "apache")]
     type Apache: thrift::protocol::TSerializable;
     #[cfg(feature = "pilota")]
@@ -152,6 +152,51 @@ fn ours_decoder<'a, T: for<'de> ThriftRead<'de>, P: Protocol>(bytes: &'a [u8]) -
             black_box(T::decode::<P>(black_box(bytes)).unwrap());
         }
     })
+}
+
+#[cfg(feature = "reuse")]
+/// `decode_into` one value again and again, as a reader of a stream of similar messages does
+/// (the value's allocations are reused: steady state).
+fn ours_decoder_into<'a, T, P>(bytes: &'a [u8], mut value: T) -> Runner<'a>
+where
+    T: for<'de> ThriftRead<'de> + 'a,
+    P: Protocol,
+{
+    Box::new(move |n: u64| {
+        for _ in 0..n {
+            T::decode_into::<P>(black_box(bytes), &mut value).unwrap();
+            black_box(&value);
+        }
+    })
+}
+
+#[cfg(feature = "reuse")]
+/// The `ours-decode_into` contender: checked to give the value when decoding into a used one.
+fn ours_into_contender<'a, T>(proto: Proto, bytes: &'a [u8], value: &T) -> Contender<'a>
+where
+    T: for<'de> ThriftRead<'de> + PartialEq + Default + 'a,
+{
+    let runner = (|| {
+        let mut used = T::default();
+        for _ in 0..2 {
+            match proto {
+                Proto::Binary => T::decode_into::<Binary>(bytes, &mut used),
+                Proto::Compact => T::decode_into::<Compact>(bytes, &mut used),
+            }
+            .map_err(|e| format!("{e}"))?;
+        }
+        if used != *value {
+            return Err("decodes into a used value as a different value".to_string());
+        }
+        Ok(match proto {
+            Proto::Binary => ours_decoder_into::<T, Binary>(bytes, used),
+            Proto::Compact => ours_decoder_into::<T, Compact>(bytes, used),
+        })
+    })();
+    Contender {
+        name: "ours-decode_into",
+        runner,
+    }
 }
 
 /// `decoded` (a value of another mapping of the same IDL) must re-encode to bytes that our
@@ -535,6 +580,10 @@ impl<W: Workload> Prepared<W> {
                     Proto::Compact => ours_encoder_to_vec::<_, Compact>(&self.value),
                 }),
             });
+        }
+        #[cfg(feature = "reuse")]
+        if op == Op::Decode && checked {
+            out.push(ours_into_contender::<W::Ours>(proto, bytes, &self.value));
         }
         if op == Op::Decode {
             out.push(Contender {

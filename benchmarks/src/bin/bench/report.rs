@@ -632,7 +632,7 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
         opts.cfg.min_samples
     );
     md.push_str("allocations and bytes allocated per operation (a counting global allocator), and `time / ours` = the contender's time over ours, the median over the rounds of the ratio of their batches in the same round (above 1: ours is faster; paired round by round so that a change of machine load between rounds cancels out). ");
-    md.push_str("Decode includes dropping the decoded value; encode writes into a reused buffer (for ours: `encode`, the call a user makes; `ours-encode_to_vec` is `encode_to_vec`, a new vector per value). Every contender's bytes are checked to decode to the same value before timing.\n\n");
+    md.push_str("Decode includes dropping the decoded value; encode writes into a reused buffer (for ours: `encode`, the call a user makes; `ours-encode_to_vec` is `encode_to_vec`, a new vector per value; `ours-decode_into` decodes into the same value again and again with `decode_into`, which reuses its allocations, as a reader of a stream of similar messages does). Every contender's bytes are checked to decode to the same value before timing.\n\n");
 
     md.push_str(
         "### Targets\n\n| target | scenario | measured | status | note |\n|---|---|--:|---|---|\n",

@@ -1,0 +1,101 @@
+//! `ThriftRead::decode_into`: decoding into a used value gives what a fresh decode gives, and
+//! decoding a message shaped like the one before allocates nothing. Checked on Parquet footers
+//! written by pyarrow and by the `parquet` crate, in both protocols. (The golden fixtures'
+//! types are checked the same way on every fuzz input and seed: `thrift_tests::fuzz::decode`.)
+
+use thrift_runtime::{Binary, Compact, Protocol, ThriftRead, ThriftWrite};
+use thrift_tests::alloc::{Counting, allocations};
+
+#[allow(clippy::all, missing_docs)]
+mod full {
+    include!(concat!(env!("OUT_DIR"), "/parquet/thrift.rs"));
+}
+
+use full::parquet::FileMetaData;
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn footers() -> Vec<(&'static str, Vec<u8>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/parquet");
+    ["narrow", "nested", "wide", "crate-doubles"]
+        .into_iter()
+        .map(|name| {
+            let path = dir.join(format!("{name}.footer"));
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (name, bytes)
+        })
+        .collect()
+}
+
+/// Every footer decoded into every other one (more columns, fewer, other statistics) is the
+/// footer decoded fresh.
+fn into_every_other<P: Protocol>() {
+    let footers: Vec<(&str, Vec<u8>)> = footers()
+        .into_iter()
+        .map(|(name, compact)| {
+            let value = FileMetaData::decode::<Compact>(&compact).unwrap();
+            (name, value.encode_to_vec::<P>().unwrap())
+        })
+        .collect();
+    for (name, bytes) in &footers {
+        let fresh = FileMetaData::decode::<P>(bytes).unwrap();
+        for (other, previous) in &footers {
+            let mut value = FileMetaData::decode::<P>(previous).unwrap();
+            FileMetaData::decode_into::<P>(bytes, &mut value).unwrap();
+            assert_eq!(value, fresh, "{name} decoded into {other}");
+        }
+    }
+}
+
+#[test]
+fn a_footer_decoded_into_a_used_one_is_the_fresh_decode() {
+    into_every_other::<Compact>();
+    into_every_other::<Binary>();
+}
+
+/// The footer with other numbers and shorter strings: a message shaped like it.
+fn similar(footer: &FileMetaData) -> FileMetaData {
+    let mut next = footer.clone();
+    next.num_rows += 1;
+    for group in &mut next.row_groups {
+        group.num_rows += 1;
+        for column in &mut group.columns {
+            column.file_offset += 7;
+            if let Some(path) = &mut column.file_path {
+                path.pop();
+            }
+        }
+    }
+    for kv in next.key_value_metadata.iter_mut().flatten() {
+        kv.key.pop();
+    }
+    next
+}
+
+fn steady<P: Protocol>(name: &str, footer: &FileMetaData) {
+    let again = footer.encode_to_vec::<P>().unwrap();
+    let next = similar(footer);
+    let next_bytes = next.encode_to_vec::<P>().unwrap();
+    let mut value = FileMetaData::decode::<P>(&again).unwrap();
+    let (result, count) = allocations(|| FileMetaData::decode_into::<P>(&again, &mut value));
+    result.unwrap();
+    assert_eq!(count, 0, "{name}: the same footer again");
+    assert_eq!(&value, footer);
+    let (result, count) = allocations(|| FileMetaData::decode_into::<P>(&next_bytes, &mut value));
+    result.unwrap();
+    assert_eq!(count, 0, "{name}: a footer shaped like the one before");
+    assert_eq!(value, next);
+    // A fresh decode allocates (the control: the counter sees this thread's allocations).
+    let (_, fresh) = allocations(|| FileMetaData::decode::<P>(&again).unwrap());
+    assert!(fresh > 0, "{name}: {fresh} allocations for a fresh decode");
+}
+
+#[test]
+fn decoding_a_footer_shaped_like_the_last_allocates_nothing() {
+    for (name, compact) in footers() {
+        let footer = FileMetaData::decode::<Compact>(&compact).unwrap();
+        steady::<Compact>(name, &footer);
+        steady::<Binary>(name, &footer);
+    }
+}
