@@ -117,7 +117,7 @@ runs = {
 }
 print(f"A = {rev_a}, B = {rev_b}; {rounds} alternating rounds; B/A = median over rounds of")
 print("B's time / A's time (below 1: B is faster); range = lowest..highest round\n")
-print(f"{'scenario':<34} {'contender':<14} {'A':>11} {'B':>11} {'B/A':>7}  {'range':<13} allocs A -> B")
+print(f"{'scenario':<38} {'contender':<14} {'A':>11} {'B':>11} {'B/A':>7}  {'range':<13} allocs A -> B")
 keys = [k for k in runs["a"][0] if all(k in run for side in "ab" for run in runs[side])]
 logs = []
 for key in keys:
@@ -128,11 +128,13 @@ for key in keys:
     logs.append(math.log(r))
     spread = f"{min(per_round):.2f}..{max(per_round):.2f}"
     aa, ab = runs["a"][0][key][1], runs["b"][0][key][1]
-    print(f"{key[0]:<34} {key[1]:<14} {fmt(ta):>11} {fmt(tb):>11} {r:>6.2f}x  {spread:<13} {aa:g} -> {ab:g}")
+    # Cold samples count no allocations (null).
+    allocs = "-" if aa is None or ab is None else f"{aa:g} -> {ab:g}"
+    print(f"{key[0]:<38} {key[1]:<14} {fmt(ta):>11} {fmt(tb):>11} {r:>6.2f}x  {spread:<13} {allocs}")
 only_a = set(runs["a"][0]) - set(runs["b"][0])
 only_b = set(runs["b"][0]) - set(runs["a"][0])
 for key in sorted(only_a | only_b):
-    print(f"{key[0]:<34} {key[1]:<14} only in {'A' if key in only_a else 'B'}")
+    print(f"{key[0]:<38} {key[1]:<14} only in {'A' if key in only_a else 'B'}")
 if logs:
     print(f"\ngeometric mean B/A over {len(logs)} scenarios: {math.exp(sum(logs) / len(logs)):.3f}x")
 PY

@@ -384,12 +384,49 @@ where
     if more > 0 {
         // As `read_list` does: the header's count was checked against the input left, and
         // the reservation is bounded by `capacity_hint`.
-        items.reserve(capacity_hint::<T>(more));
+        make_room(items, capacity_hint::<T>(more));
         for _ in 0..more {
             add(r, items)?;
         }
     }
     r.read_list_end()
+}
+
+/// [`read_list_into`] for elements that read themselves in place ([`ThriftRead::read_into`]:
+/// generated structs read in place, `String`): each old element is read over, each new one
+/// pushed as `T::default()` and read into. One function per element type, called from every
+/// list field of that type, instead of two closures at each.
+#[inline]
+pub fn read_list_reusing<'de, T, R>(
+    r: &mut R,
+    elem: crate::wire::TType,
+    items: &mut Vec<T>,
+) -> Result<()>
+where
+    T: ThriftRead<'de> + Default,
+    R: ProtocolReader<'de>,
+{
+    read_list_into(
+        r,
+        elem,
+        items,
+        |r, item| T::read_into(r, item),
+        |r, items| T::read_into(r, push_default(items)),
+    )
+}
+
+/// `items.reserve(additional)`, as one allocation when `items` has none (a fresh decode):
+/// `Vec::reserve` takes its out-of-line growth path even then, measurably slower than
+/// `Vec::with_capacity` on footers of thousands of lists (BENCHMARKS.md, "What each
+/// runtime/codegen change did").
+#[inline(always)]
+fn make_room<T>(items: &mut Vec<T>, additional: usize) {
+    if items.capacity() == 0 {
+        // Nothing to drop: no capacity, so no elements (a zero-sized `T` never has 0).
+        std::mem::forget(std::mem::replace(items, Vec::with_capacity(additional)));
+    } else {
+        items.reserve(additional);
+    }
 }
 
 /// [`read_list`] into the vector `items` where it lives, for elements with no allocations
@@ -408,7 +445,7 @@ where
     let header = r.read_list_begin()?;
     crate::protocol::check_element_type(header.elem, elem, header.len)?;
     items.clear();
-    items.reserve(capacity_hint::<T>(header.len));
+    make_room(items, capacity_hint::<T>(header.len));
     for _ in 0..header.len {
         add(r, items)?;
     }

@@ -525,6 +525,16 @@ pub fn read_list_over(
     let rt = &m.runtime;
     let (item, out) = (var("item", depth), var("items", depth));
     let elem_type = wire_type(m, f, element);
+    // Elements whose `read_into` reads in place: one runtime call.
+    let std_string = m.mapping().strings == crate::options::Strings::Std
+        && matches!(
+            m.resolve(f, element),
+            Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum
+        );
+    if super::fields::in_place_struct(m, f, element).is_some() || std_string {
+        let elem_rust = element_type(m, f, element, false);
+        return Some(quote!(#rt::read_list_reusing::<#elem_rust, _>(r, #elem_type, #slot)?));
+    }
     let add = vec_push(m, f, element, false, depth, &out, false);
     let add = quote! {
         |r, #out| {

@@ -1565,19 +1565,10 @@ impl<'de> __rt::ThriftRead<'de> for Nested {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 3, 2) {
-            __rt::read_list_into(
-                r,
-                __rt::TType::Struct,
-                &mut out.items,
-                |r, item0| {
-                    <Requiredness as __rt::ThriftRead<'de>>::read_into(r, item0)?;
-                    ::std::result::Result::Ok(())
-                },
-                |r, items0| {
-                    __rt::read_element::<Requiredness, _>(r, items0)?;
-                    ::std::result::Result::Ok(())
-                },
-            )?;
+            __rt::read_list_reusing::<
+                Requiredness,
+                _,
+            >(r, __rt::TType::Struct, &mut out.items)?;
             seen_items = true;
             r.read_field_end()?;
         }
@@ -1601,21 +1592,10 @@ impl<'de> __rt::ThriftRead<'de> for Nested {
                     seen_inner = true;
                 }
                 (3, __rt::TType::List) => {
-                    __rt::read_list_into(
-                        r,
-                        __rt::TType::Struct,
-                        &mut out.items,
-                        |r, item0| {
-                            <Requiredness as __rt::ThriftRead<
-                                'de,
-                            >>::read_into(r, item0)?;
-                            ::std::result::Result::Ok(())
-                        },
-                        |r, items0| {
-                            __rt::read_element::<Requiredness, _>(r, items0)?;
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    __rt::read_list_reusing::<
+                        Requiredness,
+                        _,
+                    >(r, __rt::TType::Struct, &mut out.items)?;
                     seen_items = true;
                 }
                 (4, __rt::TType::Struct) => {

@@ -138,19 +138,10 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
         let token = r.read_struct_begin()?;
         let mut seen_children = false;
         if r.read_field_after(__rt::TType::List, 1, 0) {
-            __rt::read_list_into(
-                r,
-                __rt::TType::Struct,
-                &mut out.children,
-                |r, item0| {
-                    <Tree as __rt::ThriftRead<'de>>::read_into(r, item0)?;
-                    ::std::result::Result::Ok(())
-                },
-                |r, items0| {
-                    __rt::read_element::<Tree, _>(r, items0)?;
-                    ::std::result::Result::Ok(())
-                },
-            )?;
+            __rt::read_list_reusing::<
+                Tree,
+                _,
+            >(r, __rt::TType::Struct, &mut out.children)?;
             seen_children = true;
             r.read_field_end()?;
         }
@@ -161,19 +152,10 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
             }
             match (field.id, field.ttype) {
                 (1, __rt::TType::List) => {
-                    __rt::read_list_into(
-                        r,
-                        __rt::TType::Struct,
-                        &mut out.children,
-                        |r, item0| {
-                            <Tree as __rt::ThriftRead<'de>>::read_into(r, item0)?;
-                            ::std::result::Result::Ok(())
-                        },
-                        |r, items0| {
-                            __rt::read_element::<Tree, _>(r, items0)?;
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    __rt::read_list_reusing::<
+                        Tree,
+                        _,
+                    >(r, __rt::TType::Struct, &mut out.children)?;
                     seen_children = true;
                 }
                 (_, ttype) => r.skip(ttype)?,

@@ -3201,19 +3201,10 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            __rt::read_list_into(
-                r,
-                __rt::TType::Struct,
-                &mut out.children,
-                |r, item0| {
-                    <Tree as __rt::ThriftRead<'de>>::read_into(r, item0)?;
-                    ::std::result::Result::Ok(())
-                },
-                |r, items0| {
-                    __rt::read_element::<Tree, _>(r, items0)?;
-                    ::std::result::Result::Ok(())
-                },
-            )?;
+            __rt::read_list_reusing::<
+                Tree,
+                _,
+            >(r, __rt::TType::Struct, &mut out.children)?;
             seen_children = true;
             r.read_field_end()?;
         }
@@ -3235,19 +3226,10 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
                     seen_name = true;
                 }
                 (2, __rt::TType::List) => {
-                    __rt::read_list_into(
-                        r,
-                        __rt::TType::Struct,
-                        &mut out.children,
-                        |r, item0| {
-                            <Tree as __rt::ThriftRead<'de>>::read_into(r, item0)?;
-                            ::std::result::Result::Ok(())
-                        },
-                        |r, items0| {
-                            __rt::read_element::<Tree, _>(r, items0)?;
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    __rt::read_list_reusing::<
+                        Tree,
+                        _,
+                    >(r, __rt::TType::Struct, &mut out.children)?;
                     seen_children = true;
                 }
                 (3, __rt::TType::Struct) => {

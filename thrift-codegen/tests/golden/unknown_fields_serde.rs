@@ -322,19 +322,10 @@ impl<'de> __rt::ThriftRead<'de> for Kept {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 9, 7) {
-            __rt::read_list_into(
-                r,
-                __rt::TType::Struct,
-                &mut out.inners,
-                |r, item0| {
-                    <Inner as __rt::ThriftRead<'de>>::read_into(r, item0)?;
-                    ::std::result::Result::Ok(())
-                },
-                |r, items0| {
-                    __rt::read_element::<Inner, _>(r, items0)?;
-                    ::std::result::Result::Ok(())
-                },
-            )?;
+            __rt::read_list_reusing::<
+                Inner,
+                _,
+            >(r, __rt::TType::Struct, &mut out.inners)?;
             seen_inners = true;
             after = 5;
             r.read_field_end()?;
@@ -374,19 +365,10 @@ impl<'de> __rt::ThriftRead<'de> for Kept {
                     after = 4;
                 }
                 (9, __rt::TType::List) => {
-                    __rt::read_list_into(
-                        r,
-                        __rt::TType::Struct,
-                        &mut out.inners,
-                        |r, item0| {
-                            <Inner as __rt::ThriftRead<'de>>::read_into(r, item0)?;
-                            ::std::result::Result::Ok(())
-                        },
-                        |r, items0| {
-                            __rt::read_element::<Inner, _>(r, items0)?;
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    __rt::read_list_reusing::<
+                        Inner,
+                        _,
+                    >(r, __rt::TType::Struct, &mut out.inners)?;
                     seen_inners = true;
                     after = 5;
                 }

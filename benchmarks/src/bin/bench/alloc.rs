@@ -298,16 +298,7 @@ fn status_kib(field: &str) -> Option<u64> {
 pub fn peak_rss_growth_kib(f: impl FnOnce()) -> Option<u64> {
     // Hand free heap pages back to the kernel first, so that what `f` allocates shows up as
     // new resident pages instead of reusing pages the allocator already holds.
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        extern "C" {
-            fn malloc_trim(pad: usize) -> i32;
-        }
-        // SAFETY: glibc's malloc_trim has no preconditions.
-        unsafe {
-            malloc_trim(0);
-        }
-    }
+    trim();
     std::fs::write("/proc/self/clear_refs", "5").ok()?;
     let before = status_kib("VmRSS:")?;
     f();
@@ -318,4 +309,34 @@ pub fn peak_rss_growth_kib(f: impl FnOnce()) -> Option<u64> {
 /// The process's peak RSS so far, in KiB.
 pub fn peak_rss_kib() -> Option<u64> {
     status_kib("VmHWM:")
+}
+
+/// Hands the allocator's free pages back to the kernel (glibc's `malloc_trim(0)`; nothing
+/// elsewhere): what is allocated next comes from fresh pages, faulted in and zeroed by the
+/// kernel, as in a new process or after the allocator trimmed on its own.
+pub fn trim() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> i32;
+        }
+        // SAFETY: glibc's malloc_trim has no preconditions.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+}
+
+/// The process's minor page faults so far (`/proc/self/stat`, field 10; 0 where it cannot be
+/// read): each is a page the kernel mapped (and zeroed) on first touch.
+pub fn minor_faults() -> u64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0;
+    };
+    // After the command name in parentheses: state, ppid, pgrp, session, tty, tpgid, flags,
+    // minflt.
+    stat.rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().nth(7))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }

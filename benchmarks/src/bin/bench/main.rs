@@ -15,7 +15,14 @@
 //!   --json PATH        where to write the results (default benchmarks/results/latest.json)
 //!   --markdown         rewrite the section of BENCHMARKS.md and benchmarks/scaling.svg
 //!   --data DIR         directory of the Parquet files (default benchmarks/data)
+//!   --hot-only         measure decodes in the hot state only (no busy heap, no cold runs)
+//!   --cold-runs N      fresh processes per contender for the cold state (default 11)
 //! ```
+//!
+//! Decodes of the large struct and of the Parquet footers are measured in three heap states
+//! (`report::State`): hot (batches), busy (one operation per sample, contenders in turn, an
+//! allocation churn between samples) and cold (the first decode in a fresh process after the
+//! allocator trimmed: this binary runs itself with `--cold-child ID CONTENDER` per sample).
 //! See benchmarks/README.md.
 
 mod alloc;
@@ -31,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use contenders::{Op, Prepared, Proto, Workload};
 use measure::Config;
-use report::{ContenderResult, Scenario};
+use report::{ContenderResult, Scenario, State};
 
 #[global_allocator]
 static GLOBAL: alloc::Counting = alloc::Counting;
@@ -119,6 +126,11 @@ pub struct Opts {
     pub markdown: bool,
     data: PathBuf,
     pub args: Vec<String>,
+    /// Busy and cold states for the decodes that have them.
+    states: bool,
+    cold_runs: usize,
+    /// `--cold-child ID CONTENDER`: this process is one cold sample.
+    cold_child: Option<(String, String)>,
 }
 
 impl Opts {
@@ -140,12 +152,15 @@ impl Opts {
             markdown: false,
             data: root.join("data"),
             args: args.clone(),
+            states: true,
+            cold_runs: 11,
+            cold_child: None,
         };
         let mut budget = None;
         let mut samples = None;
         let mut it = args.into_iter();
         let usage = || -> ! {
-            eprintln!("usage: bench [--quick] [--budget SECS] [--samples N] [--iterations N] [--filter TEXT]... [--only A,B] [--json PATH|-] [--markdown] [--data DIR]");
+            eprintln!("usage: bench [--quick] [--budget SECS] [--samples N] [--iterations N] [--filter TEXT]... [--only A,B] [--json PATH|-] [--markdown] [--data DIR] [--hot-only] [--cold-runs N]");
             std::process::exit(2)
         };
         while let Some(a) = it.next() {
@@ -156,7 +171,9 @@ impl Opts {
                 "--samples" => samples = Some(val().parse::<usize>().unwrap_or_else(|_| usage())),
                 "--filter" => o.filters.push(val()),
                 "--iterations" => {
-                    o.cfg.fixed_iterations = Some(val().parse::<u64>().unwrap_or_else(|_| usage()))
+                    o.cfg.fixed_iterations = Some(val().parse::<u64>().unwrap_or_else(|_| usage()));
+                    // Instruction counts are of the operation alone: no heap states.
+                    o.states = false;
                 }
                 "--only" => o.only = Some(val().split(',').map(str::to_string).collect()),
                 "--json" => {
@@ -165,6 +182,12 @@ impl Opts {
                 }
                 "--markdown" => o.markdown = true,
                 "--data" => o.data = PathBuf::from(val()),
+                "--hot-only" => o.states = false,
+                "--cold-runs" => o.cold_runs = val().parse().unwrap_or_else(|_| usage()),
+                "--cold-child" => {
+                    let id = val();
+                    o.cold_child = Some((id, val()));
+                }
                 "-h" | "--help" => usage(),
                 _ => usage(),
             }
@@ -173,6 +196,7 @@ impl Opts {
             o.cfg.batch = Duration::from_micros(200);
             o.cfg.budget = Duration::from_millis(30);
             o.cfg.min_samples = 10;
+            o.cold_runs = o.cold_runs.min(3);
         }
         if let Some(b) = budget {
             o.cfg.budget = Duration::from_secs_f64(b);
@@ -205,7 +229,8 @@ fn wanted(opts: &Opts, workload: &str, elements: Option<usize>, proto: Proto) ->
         .any(|op| opts.wants_scenario(&format!("{workload}{n}/{}/{}", proto.name(), op.name())))
 }
 
-/// Runs the decode and encode scenarios of one prepared workload.
+/// Runs the decode and encode scenarios of one prepared workload; the decodes of the large
+/// struct and of the Parquet footers in the busy and cold states too.
 fn run<W: Workload>(
     p: &Prepared<W>,
     workload: &str,
@@ -214,32 +239,42 @@ fn run<W: Workload>(
     out: &mut Vec<Scenario>,
 ) {
     for op in [Op::Decode, Op::Encode] {
-        let scenario = Scenario {
+        let scenario = |state| Scenario {
             workload: workload.to_string(),
             elements,
             proto: p.proto,
             op,
             bytes: p.bytes.len(),
             json_bytes: p.json_len(),
+            state,
             contenders: Vec::new(),
         };
-        if !opts.wants_scenario(&scenario.id()) {
+        let hot = scenario(State::Hot);
+        if !opts.wants_scenario(&hot.id()) {
             continue;
         }
-        measure_scenario(scenario, p.contenders(op), opts, out);
+        if let Some((id, name)) = &opts.cold_child {
+            if *id == hot.id() {
+                cold_child(p.contenders(op), name);
+            }
+            continue;
+        }
+        let hot_ns = measure_scenario(hot, p.contenders(op), opts, out);
+        let stateful = workload == "large" || workload.starts_with("parquet-");
+        if op == Op::Decode && stateful && opts.states {
+            measure_busy(scenario(State::Busy), p.contenders(op), &hot_ns, opts, out);
+            measure_cold(scenario(State::Cold), p.contenders(op), opts, out);
+        }
     }
 }
 
-/// Times the contenders of one scenario (those that passed verification and are selected),
-/// counts their allocations, prints the scenario and adds it to `out`.
-fn measure_scenario(
-    mut scenario: Scenario,
-    contenders: Vec<contenders::Contender<'_>>,
+/// The contenders that passed verification and are selected; failures recorded in `scenario`.
+fn selected<'a>(
+    scenario: &mut Scenario,
+    contenders: Vec<contenders::Contender<'a>>,
     opts: &Opts,
-    out: &mut Vec<Scenario>,
-) {
+) -> (Vec<&'static str>, Vec<measure::Runner<'a>>) {
     let id = scenario.id();
-    let elements = scenario.elements;
     let mut names = Vec::new();
     let mut runners = Vec::new();
     for c in contenders {
@@ -259,10 +294,145 @@ fn measure_scenario(
             }
         }
     }
+    (names, runners)
+}
+
+/// The busy state: one operation per sample (or as many as take about 50 µs, from the hot
+/// median), the contenders in turn, the heap churned between samples.
+fn measure_busy(
+    mut scenario: Scenario,
+    contenders: Vec<contenders::Contender<'_>>,
+    hot_ns: &[(&'static str, f64)],
+    opts: &Opts,
+    out: &mut Vec<Scenario>,
+) {
+    let (names, mut runners) = selected(&mut scenario, contenders, opts);
+    let ops: Vec<u64> = names
+        .iter()
+        .map(|name| {
+            let ns = hot_ns.iter().find(|(n, _)| n == name).map_or(1e9, |h| h.1);
+            ((50_000.0 / ns.max(1.0)).ceil() as u64).max(1)
+        })
+        .collect();
+    let stats = measure::measure_busy(&mut runners, &ops, &opts.cfg);
+    for ((name, mut r), (stats, faults)) in names.into_iter().zip(runners).zip(stats) {
+        let ((), a) = alloc::count(|| r(1));
+        scenario.contenders.push(ContenderResult {
+            name,
+            failed: None,
+            stats,
+            allocs: a.allocs as f64,
+            bytes: a.bytes as f64,
+            peak_heap: None,
+            peak_rss_kib: None,
+            faults: Some(faults),
+        });
+    }
+    report::print_scenario(&scenario);
+    out.push(scenario);
+}
+
+/// The cold state: per contender, `opts.cold_runs` fresh processes (this binary with
+/// `--cold-child`), the contenders in turn; each times its first decode after trimming the
+/// heap. The median of the processes.
+fn measure_cold(
+    mut scenario: Scenario,
+    contenders: Vec<contenders::Contender<'_>>,
+    opts: &Opts,
+    out: &mut Vec<Scenario>,
+) {
+    let (names, runners) = selected(&mut scenario, contenders, opts);
+    drop(runners);
+    let hot_id = Scenario {
+        state: State::Hot,
+        contenders: Vec::new(),
+        workload: scenario.workload.clone(),
+        ..scenario
+    }
+    .id();
+    let exe = std::env::current_exe().expect("the bench binary's path");
+    let mut samples: Vec<Vec<(f64, f64)>> = vec![Vec::new(); names.len()];
+    for _ in 0..opts.cold_runs {
+        for (i, name) in names.iter().enumerate() {
+            let output = std::process::Command::new(&exe)
+                .args(["--filter", &hot_id, "--json", "-", "--data"])
+                .arg(&opts.data)
+                .args(["--cold-child", &hot_id, name])
+                .stderr(std::process::Stdio::null())
+                .output();
+            let sample = output.ok().and_then(|o| {
+                let text = String::from_utf8_lossy(&o.stdout);
+                let line = text.lines().find_map(|l| l.strip_prefix("cold "))?;
+                let (ns, faults) = line.split_once(' ')?;
+                Some((ns.parse().ok()?, faults.parse().ok()?))
+            });
+            match sample {
+                Some(sample) => samples[i].push(sample),
+                None => eprintln!("  {hot_id}: {name}: a cold run gave no sample"),
+            }
+        }
+    }
+    for (name, samples) in names.into_iter().zip(samples) {
+        if samples.is_empty() {
+            continue;
+        }
+        let ns: Vec<f64> = samples.iter().map(|s| s.0).collect();
+        let mut faults: Vec<f64> = samples.iter().map(|s| s.1).collect();
+        faults.sort_by(f64::total_cmp);
+        scenario.contenders.push(ContenderResult {
+            name,
+            failed: None,
+            stats: measure::from_samples(&ns),
+            allocs: f64::NAN,
+            bytes: f64::NAN,
+            peak_heap: None,
+            peak_rss_kib: None,
+            faults: Some(measure::median(&faults)),
+        });
+    }
+    report::print_scenario(&scenario);
+    out.push(scenario);
+}
+
+/// One cold sample (`--cold-child`): the contender `name`'s first decode after the heap is
+/// trimmed, printed as `cold NANOS FAULTS`; then the process ends.
+fn cold_child(contenders: Vec<contenders::Contender<'_>>, name: &str) -> ! {
+    let Some(mut run) = contenders
+        .into_iter()
+        .find(|c| c.name == name)
+        .and_then(|c| c.runner.ok())
+    else {
+        std::process::exit(1);
+    };
+    alloc::trim();
+    let faults = alloc::minor_faults();
+    let start = Instant::now();
+    run(1);
+    let ns = start.elapsed().as_nanos();
+    let faults = alloc::minor_faults() - faults;
+    println!("cold {ns} {faults}");
+    std::process::exit(0);
+}
+
+/// Times the contenders of one scenario (those that passed verification and are selected),
+/// counts their allocations and page faults, prints the scenario and adds it to `out`.
+/// Returns each contender's median time.
+fn measure_scenario(
+    mut scenario: Scenario,
+    contenders: Vec<contenders::Contender<'_>>,
+    opts: &Opts,
+    out: &mut Vec<Scenario>,
+) -> Vec<(&'static str, f64)> {
+    let elements = scenario.elements;
+    let (names, mut runners) = selected(&mut scenario, contenders, opts);
     let stats = measure::measure(&mut runners, &opts.cfg);
+    let mut medians = Vec::new();
     for ((name, mut r), stats) in names.into_iter().zip(runners).zip(stats) {
         const N: u64 = 4;
+        let before = alloc::minor_faults();
         let ((), a) = alloc::count(|| r(N));
+        let faults = (alloc::minor_faults() - before) as f64 / N as f64;
+        medians.push((name, stats.median_ns));
         let (peak_heap, peak_rss_kib) = if elements.is_some() {
             let ((), one) = alloc::count(|| r(1));
             (Some(one.peak_live), alloc::peak_rss_growth_kib(|| r(1)))
@@ -277,10 +447,12 @@ fn measure_scenario(
             bytes: a.bytes as f64 / N as f64,
             peak_heap,
             peak_rss_kib,
+            faults: Some(faults),
         });
     }
     report::print_scenario(&scenario);
     out.push(scenario);
+    medians
 }
 
 /// The THeader scenarios (see `header`): small and large, binary and compact payloads, with
@@ -314,9 +486,10 @@ where
             op,
             bytes: case.bytes(),
             json_bytes: None,
+            state: State::Hot,
             contenders: Vec::new(),
         };
-        if opts.wants_scenario(&scenario.id()) {
+        if opts.wants_scenario(&scenario.id()) && opts.cold_child.is_none() {
             measure_scenario(scenario, case.contenders(op), opts, out);
         }
     }

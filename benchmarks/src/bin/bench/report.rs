@@ -19,6 +19,8 @@ pub struct ContenderResult {
     pub peak_heap: Option<u64>,
     /// Scaling series only: growth of the process's peak RSS during one operation, KiB.
     pub peak_rss_kib: Option<u64>,
+    /// Minor page faults per operation (pages the kernel mapped and zeroed on first touch).
+    pub faults: Option<f64>,
 }
 
 impl ContenderResult {
@@ -31,6 +33,30 @@ impl ContenderResult {
             bytes: 0.0,
             peak_heap: None,
             peak_rss_kib: None,
+            faults: None,
+        }
+    }
+}
+
+/// The state of the heap a decode is measured in (BENCHMARKS.md, "Heap states").
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum State {
+    /// Batches of the same operation: each finds the heap as its previous iteration left it.
+    Hot,
+    /// One operation per sample, the contenders in turn, with an allocation churn between
+    /// samples (`measure::Churn`): the heap a reader shares with other work.
+    Busy,
+    /// The first operation of a fresh process, after the allocator trimmed: every page new.
+    Cold,
+}
+
+impl State {
+    /// The suffix of a scenario id in this state.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            State::Hot => "",
+            State::Busy => "@busy",
+            State::Cold => "@cold",
         }
     }
 }
@@ -42,6 +68,7 @@ pub struct Scenario {
     pub op: Op,
     pub bytes: usize,
     pub json_bytes: Option<usize>,
+    pub state: State,
     pub contenders: Vec<ContenderResult>,
 }
 
@@ -49,10 +76,11 @@ impl Scenario {
     pub fn id(&self) -> String {
         let n = self.elements.map(|n| format!("-{n}")).unwrap_or_default();
         format!(
-            "{}{n}/{}/{}",
+            "{}{n}/{}/{}{}",
             self.workload,
             self.proto.name(),
-            self.op.name()
+            self.op.name(),
+            self.state.suffix()
         )
     }
 
@@ -133,8 +161,8 @@ pub fn print_scenario(s: &Scenario) {
         .unwrap_or_default();
     println!("\n{}  (input {} B{json})", s.id(), s.bytes);
     println!(
-        "  {:<14} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>10}",
-        "contender", "median", "p25", "p75", "p90", "allocs", "bytes", "vs ours"
+        "  {:<14} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>8} {:>10}",
+        "contender", "median", "p25", "p75", "p90", "allocs", "bytes", "faults", "vs ours"
     );
     for c in &s.contenders {
         if let Some(reason) = &c.failed {
@@ -150,7 +178,7 @@ pub fn print_scenario(s: &Scenario) {
             _ => String::new(),
         };
         println!(
-            "  {:<14} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>10}{extra}",
+            "  {:<14} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>8} {:>10}{extra}",
             c.name,
             fmt_ns(c.stats.median_ns),
             fmt_ns(c.stats.p25_ns),
@@ -158,6 +186,7 @@ pub fn print_scenario(s: &Scenario) {
             fmt_ns(c.stats.p90_ns),
             fmt_count(c.allocs),
             fmt_bytes(c.bytes),
+            c.faults.map(fmt_count).unwrap_or_else(|| "-".into()),
             fmt_ratio(s.paired("ours", c.name)),
         );
     }
@@ -459,7 +488,7 @@ pub fn json(results: &[Scenario], targets: &[Target], opts: &Opts) -> String {
                 .collect();
             let _ = writeln!(
                 o,
-                "        {{\"name\": {}, \"failed\": {}, \"median_ns\": {}, \"p25_ns\": {}, \"p75_ns\": {}, \"p90_ns\": {}, \"samples\": {}, \"iters_per_sample\": {}, \"allocs_per_op\": {}, \"bytes_per_op\": {}, \"peak_heap_bytes\": {}, \"peak_rss_growth_kib\": {}, \"speedup_vs\": {{{}}}}}{}",
+                "        {{\"name\": {}, \"failed\": {}, \"median_ns\": {}, \"p25_ns\": {}, \"p75_ns\": {}, \"p90_ns\": {}, \"samples\": {}, \"iters_per_sample\": {}, \"allocs_per_op\": {}, \"bytes_per_op\": {}, \"peak_heap_bytes\": {}, \"peak_rss_growth_kib\": {}, \"faults_per_op\": {}, \"speedup_vs\": {{{}}}}}{}",
                 js(c.name),
                 c.failed.as_deref().map(js).unwrap_or_else(|| "null".into()),
                 jn(c.stats.median_ns),
@@ -472,6 +501,7 @@ pub fn json(results: &[Scenario], targets: &[Target], opts: &Opts) -> String {
                 jn(c.bytes),
                 jopt(c.peak_heap),
                 jopt(c.peak_rss_kib),
+                c.faults.map(jn).unwrap_or_else(|| "null".into()),
                 ratios.join(", "),
                 if j + 1 < s.contenders.len() { "," } else { "" }
             );
@@ -547,11 +577,11 @@ fn scenario_table(md: &mut String, s: &Scenario) {
         .unwrap_or_default();
     let _ = writeln!(md, "\n**`{}`** (input {} B{json})\n", s.id(), s.bytes);
     let scaling = s.elements.is_some();
-    md.push_str("| contender | median | p25 | p75 | p90 | allocs/op | bytes/op |");
+    md.push_str("| contender | median | p25 | p75 | p90 | allocs/op | bytes/op | faults/op |");
     if scaling {
         md.push_str(" peak heap | peak RSS growth |");
     }
-    md.push_str(" time / ours |\n|---|--:|--:|--:|--:|--:|--:|");
+    md.push_str(" time / ours |\n|---|--:|--:|--:|--:|--:|--:|--:|");
     if scaling {
         md.push_str("--:|--:|");
     }
@@ -568,14 +598,15 @@ fn scenario_table(md: &mut String, s: &Scenario) {
         }
         let _ = write!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             c.name,
             fmt_ns(c.stats.median_ns),
             fmt_ns(c.stats.p25_ns),
             fmt_ns(c.stats.p75_ns),
             fmt_ns(c.stats.p90_ns),
             fmt_count(c.allocs),
-            fmt_bytes(c.bytes)
+            fmt_bytes(c.bytes),
+            c.faults.map(fmt_count).unwrap_or_else(|| "-".into())
         );
         if scaling {
             let _ = write!(
