@@ -274,6 +274,36 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             },
         });
     };
+    // Decode targets hold in every heap state (hot, busy, cold).
+    for (p, state) in ["binary", "compact"]
+        .into_iter()
+        .flat_map(|p| [State::Hot, State::Busy, State::Cold].map(|s| (p, s)))
+    {
+        let dec = format!("large/{p}/decode{}", state.suffix());
+        ratio_target(
+            "owned decode with reuse (`decode_into`) ≥3x faster than Apache",
+            &dec,
+            "ours-decode_into",
+            "apache",
+            3.0,
+        );
+        ratio_target(
+            "borrowed decode ≥6x faster than Apache",
+            &dec,
+            "ours-borrowed",
+            "apache",
+            6.0,
+        );
+        if state != State::Hot {
+            ratio_target(
+                "owned decode ≥3x faster than Apache",
+                &dec,
+                "ours",
+                "apache",
+                3.0,
+            );
+        }
+    }
     for p in ["binary", "compact"] {
         let dec = format!("large/{p}/decode");
         let enc = format!("large/{p}/encode");
@@ -326,13 +356,6 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             "pilota",
             2.0,
         );
-        ratio_target(
-            "borrowed decode ≥6x faster than Apache",
-            &dec,
-            "ours-borrowed",
-            "apache",
-            6.0,
-        );
         ratio_target("encode ≥5x faster than Apache", &enc, "ours", "apache", 5.0);
         ratio_target(
             "encode ≥1.5x faster than pilota",
@@ -376,6 +399,67 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             1.3,
         );
     }
+    // Bytes a decoded footer takes (what the decode allocates), borrowed against the parquet
+    // crate's.
+    for s in results.iter().filter(|s| {
+        s.workload.starts_with("parquet-") && s.op == Op::Decode && s.state == State::Hot
+    }) {
+        let bytes = |name: &str| {
+            s.contenders
+                .iter()
+                .find(|c| c.name == name && c.failed.is_none())
+                .map(|c| c.bytes)
+        };
+        let measured = bytes("ours-borrowed")
+            .zip(bytes("parquet-crate"))
+            .map(|(ours, theirs)| ours / theirs);
+        out.push(Target {
+            what: "(borrowed) bytes per decoded footer ≤ the parquet crate's (ratio)".into(),
+            scenario: s.id(),
+            measured,
+            goal: 1.0,
+            at_most: true,
+            note: match measured {
+                None => why_missing(Some(s), &["ours-borrowed", "parquet-crate"]),
+                Some(_) => String::new(),
+            },
+        });
+    }
+    // Steady state of `decode_into`: the most allocations any decode of the large struct or a
+    // footer makes.
+    let mut most: Option<(f64, String)> = None;
+    for s in results
+        .iter()
+        .filter(|s| s.op == Op::Decode && s.state == State::Hot)
+        .filter(|s| s.workload == "large" || s.workload.starts_with("parquet-"))
+    {
+        if let Some(c) = s
+            .contenders
+            .iter()
+            .find(|c| c.name == "ours-decode_into" && c.failed.is_none())
+        {
+            if most.as_ref().is_none_or(|(a, _)| c.allocs > *a) {
+                most = Some((c.allocs, s.id()));
+            }
+        }
+    }
+    out.push(Target {
+        what: "0 allocations per `decode_into` in steady state (large struct, footers)".into(),
+        scenario: most
+            .as_ref()
+            .map(|(_, id)| format!("max over those decodes ({id})"))
+            .unwrap_or_default(),
+        note: if most.as_ref().is_some_and(|(a, _)| *a > 0.0) {
+            "sets and maps are rebuilt (README, `decode_into`): the large struct's 5 maps and sets \
+             and their string keys"
+                .into()
+        } else {
+            String::new()
+        },
+        measured: most.map(|(a, _)| a),
+        goal: 0.0,
+        at_most: true,
+    });
     let mut worst: Option<(f64, String)> = None;
     for s in results.iter().filter(|s| s.op == Op::Encode) {
         if let Some(c) = s
@@ -663,6 +747,7 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
         opts.cfg.min_samples
     );
     md.push_str("allocations and bytes allocated per operation (a counting global allocator), and `time / ours` = the contender's time over ours, the median over the rounds of the ratio of their batches in the same round (above 1: ours is faster; paired round by round so that a change of machine load between rounds cancels out). ");
+    md.push_str("Heap states (decodes of the large struct and the Parquet footers): each such decode has three rows. The plain id is **hot**: batches of the same operation, each finding the heap as its previous iteration left it. `@busy` is a heap shared with other work: one operation per sample (or as many as take about 50 µs), the contenders in turn, and between samples a fixed allocation churn (a ring of 512 live blocks of 16 B to 1 MiB, 96 replaced per sample, every page touched; `measure::Churn`). `@cold` is the first decode of a fresh process after the allocator trimmed (`malloc_trim(0)`): the bench binary runs itself once per sample, 11 processes per contender (3 with `--quick`), median; allocations are not counted there. `faults/op` is minor page faults per operation (`/proc/self/stat`): pages the kernel maps and zeroes on first touch, what a cold or trimmed heap pays for large allocations.\n\n");
     md.push_str("Decode includes dropping the decoded value; encode writes into a reused buffer (for ours: `encode`, the call a user makes; `ours-encode_to_vec` is `encode_to_vec`, a new vector per value; `ours-decode_into` decodes into the same value again and again with `decode_into`, which reuses its allocations, as a reader of a stream of similar messages does). Every contender's bytes are checked to decode to the same value before timing.\n\n");
 
     md.push_str(
