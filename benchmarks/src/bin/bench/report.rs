@@ -378,6 +378,13 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             1.0,
         );
         ratio_target(
+            "owned decode with reuse (`decode_into`) at least as fast as the parquet crate",
+            &id,
+            "ours-decode_into",
+            "parquet-crate",
+            1.0,
+        );
+        ratio_target(
             "(Strings::Bytes) Parquet footer decode vs the parquet crate",
             &id,
             "ours-bytes",
