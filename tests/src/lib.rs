@@ -6,6 +6,13 @@ pub mod alloc;
 pub mod fuzz;
 pub mod samples;
 
+/// `parquet.thrift` of the corpus, generated with the default options (`build.rs`): the type
+/// of the Parquet footers in `data/parquet/` ([`samples::parquet_footers`]).
+#[allow(clippy::all, missing_docs)]
+pub mod parquet_full {
+    include!(concat!(env!("OUT_DIR"), "/parquet/thrift.rs"));
+}
+
 /// One module per golden file, `fixture_<file stem>`: the list is written by `build.rs` from
 /// the folder, so a new golden is compiled here without an edit.
 pub mod golden {

@@ -202,3 +202,17 @@ impl<T: ThriftWrite> ErasedWrite for T {
         protocol.write_message(out, name, kind, 7, self).unwrap();
     }
 }
+
+/// The Parquet footers of `data/parquet/` (the Thrift-encoded `FileMetaData`, compact
+/// protocol; see its README), by name.
+pub fn parquet_footers() -> Vec<(&'static str, Vec<u8>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/parquet");
+    ["narrow", "nested", "wide", "crate-doubles"]
+        .into_iter()
+        .map(|name| {
+            let path = dir.join(format!("{name}.footer"));
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (name, bytes)
+        })
+        .collect()
+}

@@ -6,27 +6,11 @@
 use thrift_runtime::{Binary, Compact, Protocol, ThriftRead, ThriftWrite};
 use thrift_tests::alloc::{Counting, allocations};
 
-#[allow(clippy::all, missing_docs)]
-mod full {
-    include!(concat!(env!("OUT_DIR"), "/parquet/thrift.rs"));
-}
-
-use full::parquet::FileMetaData;
+use thrift_tests::parquet_full::parquet::FileMetaData;
+use thrift_tests::samples::parquet_footers as footers;
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn footers() -> Vec<(&'static str, Vec<u8>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/parquet");
-    ["narrow", "nested", "wide", "crate-doubles"]
-        .into_iter()
-        .map(|name| {
-            let path = dir.join(format!("{name}.footer"));
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            (name, bytes)
-        })
-        .collect()
-}
 
 /// Every footer decoded into every other one (more columns, fewer, other statistics) is the
 /// footer decoded fresh.
@@ -98,4 +82,50 @@ fn decoding_a_footer_shaped_like_the_last_allocates_nothing() {
         steady::<Compact>(name, &footer);
         steady::<Binary>(name, &footer);
     }
+}
+
+/// Decodes `first`, then `second` into it: what a fresh decode of `second` gives, with no
+/// allocation (`second` is shaped like `first`).
+fn again_into<T, P>(first: &T, second: &T)
+where
+    T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + std::fmt::Debug,
+    P: Protocol,
+{
+    let mut value = T::decode::<P>(&first.encode_to_vec::<P>().unwrap()).unwrap();
+    let bytes = second.encode_to_vec::<P>().unwrap();
+    let (result, count) = allocations(|| T::decode_into::<P>(&bytes, &mut value));
+    result.unwrap();
+    assert_eq!(&value, second);
+    assert_eq!(count, 0, "{second:?} decoded into {first:?}");
+}
+
+/// Recursive values: an optional boxed struct keeps its box (`Node.next`), a list of structs
+/// its elements (`Tree.children`).
+#[test]
+fn recursive_values_decoded_again_allocate_nothing() {
+    use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree};
+    let chain = |base: i32| {
+        (0..5)
+            .rev()
+            .fold(None, |next, i| {
+                Some(Box::new(Node {
+                    value: base + i,
+                    next,
+                }))
+            })
+            .map(|node| *node)
+            .unwrap()
+    };
+    let tree = |leaves: usize| Tree {
+        children: vec![
+            Tree {
+                children: vec![Tree::default(); leaves]
+            };
+            3
+        ],
+    };
+    again_into::<Node, Compact>(&chain(0), &chain(10));
+    again_into::<Node, Binary>(&chain(0), &chain(10));
+    again_into::<Tree, Compact>(&tree(4), &tree(2));
+    again_into::<Tree, Binary>(&tree(4), &tree(4));
 }

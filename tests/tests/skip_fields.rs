@@ -8,32 +8,18 @@
 use thrift_runtime::{Compact, ThriftRead, ThriftWrite};
 use thrift_tests::alloc::{Counting, allocations};
 
-#[allow(clippy::all, missing_docs)]
-mod full {
-    include!(concat!(env!("OUT_DIR"), "/parquet/thrift.rs"));
-}
+use thrift_tests::parquet_full::parquet::{FileMetaData, FileMetaDataRef};
+use thrift_tests::samples::parquet_footers as footers;
+
 #[allow(clippy::all, missing_docs)]
 mod skip {
     include!(concat!(env!("OUT_DIR"), "/parquet_skip/thrift.rs"));
 }
 
-use full::parquet::{FileMetaData, FileMetaDataRef};
 use skip::parquet::{FileMetaData as SkipFileMetaData, FileMetaDataRef as SkipFileMetaDataRef};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn footers() -> Vec<(&'static str, Vec<u8>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/parquet");
-    ["narrow", "nested", "wide", "crate-doubles"]
-        .into_iter()
-        .map(|name| {
-            let path = dir.join(format!("{name}.footer"));
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            (name, bytes)
-        })
-        .collect()
-}
 
 /// The full value with the skipped fields as the skipping decoder leaves them.
 fn without_skipped(mut value: FileMetaData) -> FileMetaData {

@@ -108,10 +108,11 @@ pub trait ThriftRead<'de>: Sized {
     /// messages this is the call that stops allocating: generated structs read each field
     /// where it lives, strings and binaries into their old buffers, lists over their old
     /// elements (nested structs, strings and lists keep their allocations too), so decoding a
-    /// message shaped like the previous one allocates nothing. What is not reused: sets and
-    /// maps (rebuilt; a `HashMap` keeps its table), boxed fields, unions, and structs whose
-    /// owned form has IDL defaults (those are read whole, as [`ThriftRead::read_into`]'s
-    /// default does). On error `out` holds a partly read value.
+    /// message shaped like the previous one allocates nothing (optional boxed structs keep
+    /// their box). What is not reused: sets and maps (rebuilt; a `HashMap` keeps its table),
+    /// unions, and structs whose owned form has IDL defaults or a required boxed field (those
+    /// are read whole, as [`ThriftRead::read_into`]'s default does). On error `out` holds a
+    /// partly read value.
     ///
     /// ```
     /// # use thrift_runtime::{Compact, ThriftRead, ThriftWrite};

@@ -244,10 +244,14 @@ fn read_in_place_impl(
         let field_name = ident::ident(&names[index]);
         let optional = holding(m, id, index, field) == Holding::Optional;
         let boxed = m.is_boxed(id, index);
-        let in_place = if boxed {
-            None
-        } else {
-            in_place_struct(m, id.file, &field.ty)
+        // An optional boxed struct is read into its box (`Box<T>::read_into` reads into the
+        // `T`): `decode_into` keeps the box, and a fresh read builds the value in it.
+        let in_place = match (boxed, optional) {
+            (false, _) => in_place_struct(m, id.file, &field.ty),
+            (true, true) => {
+                in_place_struct(m, id.file, &field.ty).map(|path| quote!(::std::boxed::Box<#path>))
+            }
+            (true, false) => None,
         };
         // Strings and binaries are read into their slot (no build-then-move; an old buffer is
         // reused).

@@ -54,9 +54,7 @@ impl<'de> __rt::ThriftRead<'de> for Node {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Struct, 2, 1) {
-            out.next = ::std::option::Option::Some(
-                ::std::boxed::Box::new(<Node as __rt::ThriftRead<'de>>::read(r)?),
-            );
+            __rt::read_into_option::<::std::boxed::Box<Node>, _>(r, &mut out.next)?;
             seen_next = true;
             r.read_field_end()?;
         }
@@ -71,9 +69,10 @@ impl<'de> __rt::ThriftRead<'de> for Node {
                     seen_value = true;
                 }
                 (2, __rt::TType::Struct) => {
-                    out.next = ::std::option::Option::Some(
-                        ::std::boxed::Box::new(<Node as __rt::ThriftRead<'de>>::read(r)?),
-                    );
+                    __rt::read_into_option::<
+                        ::std::boxed::Box<Node>,
+                        _,
+                    >(r, &mut out.next)?;
                     seen_next = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
@@ -208,9 +207,7 @@ impl<'de> __rt::ThriftRead<'de> for Ping {
         let token = r.read_struct_begin()?;
         let mut seen_pong = false;
         if r.read_field_after(__rt::TType::Struct, 1, 0) {
-            out.pong = ::std::option::Option::Some(
-                ::std::boxed::Box::new(<Pong as __rt::ThriftRead<'de>>::read(r)?),
-            );
+            __rt::read_into_option::<::std::boxed::Box<Pong>, _>(r, &mut out.pong)?;
             seen_pong = true;
             r.read_field_end()?;
         }
@@ -221,9 +218,10 @@ impl<'de> __rt::ThriftRead<'de> for Ping {
             }
             match (field.id, field.ttype) {
                 (1, __rt::TType::Struct) => {
-                    out.pong = ::std::option::Option::Some(
-                        ::std::boxed::Box::new(<Pong as __rt::ThriftRead<'de>>::read(r)?),
-                    );
+                    __rt::read_into_option::<
+                        ::std::boxed::Box<Pong>,
+                        _,
+                    >(r, &mut out.pong)?;
                     seen_pong = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
@@ -275,9 +273,7 @@ impl<'de> __rt::ThriftRead<'de> for Pong {
         let token = r.read_struct_begin()?;
         let mut seen_ping = false;
         if r.read_field_after(__rt::TType::Struct, 1, 0) {
-            out.ping = ::std::option::Option::Some(
-                ::std::boxed::Box::new(<Ping as __rt::ThriftRead<'de>>::read(r)?),
-            );
+            __rt::read_into_option::<::std::boxed::Box<Ping>, _>(r, &mut out.ping)?;
             seen_ping = true;
             r.read_field_end()?;
         }
@@ -288,9 +284,10 @@ impl<'de> __rt::ThriftRead<'de> for Pong {
             }
             match (field.id, field.ttype) {
                 (1, __rt::TType::Struct) => {
-                    out.ping = ::std::option::Option::Some(
-                        ::std::boxed::Box::new(<Ping as __rt::ThriftRead<'de>>::read(r)?),
-                    );
+                    __rt::read_into_option::<
+                        ::std::boxed::Box<Ping>,
+                        _,
+                    >(r, &mut out.ping)?;
                     seen_ping = true;
                 }
                 (_, ttype) => r.skip(ttype)?,

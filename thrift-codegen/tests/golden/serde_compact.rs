@@ -3212,9 +3212,7 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Struct, 3, 2) {
-            out.parent = ::std::option::Option::Some(
-                ::std::boxed::Box::new(<Tree as __rt::ThriftRead<'de>>::read(r)?),
-            );
+            __rt::read_into_option::<::std::boxed::Box<Tree>, _>(r, &mut out.parent)?;
             seen_parent = true;
             r.read_field_end()?;
         }
@@ -3236,9 +3234,10 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
                     seen_children = true;
                 }
                 (3, __rt::TType::Struct) => {
-                    out.parent = ::std::option::Option::Some(
-                        ::std::boxed::Box::new(<Tree as __rt::ThriftRead<'de>>::read(r)?),
-                    );
+                    __rt::read_into_option::<
+                        ::std::boxed::Box<Tree>,
+                        _,
+                    >(r, &mut out.parent)?;
                     seen_parent = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
@@ -3344,9 +3343,10 @@ impl<'de> __rt::ThriftRead<'de> for TreeRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Struct, 3, 2) {
-            out.parent = ::std::option::Option::Some(
-                ::std::boxed::Box::new(<TreeRef<'de> as __rt::ThriftRead<'de>>::read(r)?),
-            );
+            __rt::read_into_option::<
+                ::std::boxed::Box<TreeRef<'de>>,
+                _,
+            >(r, &mut out.parent)?;
             seen_parent = true;
             r.read_field_end()?;
         }
@@ -3372,11 +3372,10 @@ impl<'de> __rt::ThriftRead<'de> for TreeRef<'de> {
                     seen_children = true;
                 }
                 (3, __rt::TType::Struct) => {
-                    out.parent = ::std::option::Option::Some(
-                        ::std::boxed::Box::new(
-                            <TreeRef<'de> as __rt::ThriftRead<'de>>::read(r)?,
-                        ),
-                    );
+                    __rt::read_into_option::<
+                        ::std::boxed::Box<TreeRef<'de>>,
+                        _,
+                    >(r, &mut out.parent)?;
                     seen_parent = true;
                 }
                 (_, ttype) => r.skip(ttype)?,

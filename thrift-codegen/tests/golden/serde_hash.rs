@@ -3276,9 +3276,7 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Struct, 3, 2) {
-            out.parent = ::std::option::Option::Some(
-                ::std::boxed::Box::new(<Tree as __rt::ThriftRead<'de>>::read(r)?),
-            );
+            __rt::read_into_option::<::std::boxed::Box<Tree>, _>(r, &mut out.parent)?;
             seen_parent = true;
             r.read_field_end()?;
         }
@@ -3300,9 +3298,10 @@ impl<'de> __rt::ThriftRead<'de> for Tree {
                     seen_children = true;
                 }
                 (3, __rt::TType::Struct) => {
-                    out.parent = ::std::option::Option::Some(
-                        ::std::boxed::Box::new(<Tree as __rt::ThriftRead<'de>>::read(r)?),
-                    );
+                    __rt::read_into_option::<
+                        ::std::boxed::Box<Tree>,
+                        _,
+                    >(r, &mut out.parent)?;
                     seen_parent = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
@@ -3408,9 +3407,10 @@ impl<'de> __rt::ThriftRead<'de> for TreeRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Struct, 3, 2) {
-            out.parent = ::std::option::Option::Some(
-                ::std::boxed::Box::new(<TreeRef<'de> as __rt::ThriftRead<'de>>::read(r)?),
-            );
+            __rt::read_into_option::<
+                ::std::boxed::Box<TreeRef<'de>>,
+                _,
+            >(r, &mut out.parent)?;
             seen_parent = true;
             r.read_field_end()?;
         }
@@ -3436,11 +3436,10 @@ impl<'de> __rt::ThriftRead<'de> for TreeRef<'de> {
                     seen_children = true;
                 }
                 (3, __rt::TType::Struct) => {
-                    out.parent = ::std::option::Option::Some(
-                        ::std::boxed::Box::new(
-                            <TreeRef<'de> as __rt::ThriftRead<'de>>::read(r)?,
-                        ),
-                    );
+                    __rt::read_into_option::<
+                        ::std::boxed::Box<TreeRef<'de>>,
+                        _,
+                    >(r, &mut out.parent)?;
                     seen_parent = true;
                 }
                 (_, ttype) => r.skip(ttype)?,

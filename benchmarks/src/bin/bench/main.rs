@@ -382,7 +382,7 @@ fn measure_cold(
         scenario.contenders.push(ContenderResult {
             name,
             failed: None,
-            stats: measure::from_samples(&ns),
+            stats: measure::from_samples(ns, 1),
             allocs: f64::NAN,
             bytes: f64::NAN,
             peak_heap: None,

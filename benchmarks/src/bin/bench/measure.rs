@@ -103,19 +103,7 @@ pub fn measure(runners: &mut [Runner<'_>], cfg: &Config) -> Vec<Stats> {
     samples
         .into_iter()
         .zip(iters)
-        .map(|(rounds, n)| {
-            let mut s = rounds.clone();
-            s.sort_by(f64::total_cmp);
-            Stats {
-                median_ns: percentile(&s, 0.5),
-                p25_ns: percentile(&s, 0.25),
-                p75_ns: percentile(&s, 0.75),
-                p90_ns: percentile(&s, 0.9),
-                samples: s.len(),
-                iters_per_sample: n,
-                rounds,
-            }
-        })
+        .map(|(rounds, n)| from_samples(rounds, n))
         .collect()
 }
 
@@ -208,28 +196,15 @@ pub fn measure_busy(runners: &mut [Runner<'_>], ops: &[u64], cfg: &Config) -> Ve
         .zip(ops)
         .zip(faults)
         .map(|((rounds, &n), faults)| {
-            let mut s = rounds.clone();
-            s.sort_by(f64::total_cmp);
-            let per_op = faults as f64 / (s.len() as u64 * n) as f64;
-            (
-                Stats {
-                    median_ns: percentile(&s, 0.5),
-                    p25_ns: percentile(&s, 0.25),
-                    p75_ns: percentile(&s, 0.75),
-                    p90_ns: percentile(&s, 0.9),
-                    samples: s.len(),
-                    iters_per_sample: n,
-                    rounds,
-                },
-                per_op,
-            )
+            let per_op = faults as f64 / (rounds.len() as u64 * n) as f64;
+            (from_samples(rounds, n), per_op)
         })
         .collect()
 }
 
-/// Median stats of cold samples (one operation each, in fresh processes).
-pub fn from_samples(samples: &[f64]) -> Stats {
-    let mut s = samples.to_vec();
+/// The stats of per-operation times, one per round (in round order), each of `n` operations.
+pub fn from_samples(rounds: Vec<f64>, n: u64) -> Stats {
+    let mut s = rounds.clone();
     s.sort_by(f64::total_cmp);
     Stats {
         median_ns: percentile(&s, 0.5),
@@ -237,7 +212,7 @@ pub fn from_samples(samples: &[f64]) -> Stats {
         p75_ns: percentile(&s, 0.75),
         p90_ns: percentile(&s, 0.9),
         samples: s.len(),
-        iters_per_sample: 1,
-        rounds: samples.to_vec(),
+        iters_per_sample: n,
+        rounds,
     }
 }

@@ -434,22 +434,11 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
     }
     // Steady state of `decode_into`: the most allocations any decode of the large struct or a
     // footer makes.
-    let mut most: Option<(f64, String)> = None;
-    for s in results
-        .iter()
-        .filter(|s| s.op == Op::Decode && s.state == State::Hot)
-        .filter(|s| s.workload == "large" || s.workload.starts_with("parquet-"))
-    {
-        if let Some(c) = s
-            .contenders
-            .iter()
-            .find(|c| c.name == "ours-decode_into" && c.failed.is_none())
-        {
-            if most.as_ref().is_none_or(|(a, _)| c.allocs > *a) {
-                most = Some((c.allocs, s.id()));
-            }
-        }
-    }
+    let most = most_allocs(results, "ours-decode_into", |s| {
+        s.op == Op::Decode
+            && s.state == State::Hot
+            && (s.workload == "large" || s.workload.starts_with("parquet-"))
+    });
     out.push(Target {
         what: "0 allocations per `decode_into` in steady state (large struct, footers)".into(),
         scenario: most
@@ -467,18 +456,7 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
         goal: 0.0,
         at_most: true,
     });
-    let mut worst: Option<(f64, String)> = None;
-    for s in results.iter().filter(|s| s.op == Op::Encode) {
-        if let Some(c) = s
-            .contenders
-            .iter()
-            .find(|c| c.name == "ours" && c.failed.is_none())
-        {
-            if worst.as_ref().is_none_or(|(a, _)| c.allocs > *a) {
-                worst = Some((c.allocs, s.id()));
-            }
-        }
-    }
+    let worst = most_allocs(results, "ours", |s| s.op == Op::Encode);
     out.push(Target {
         what: "0 allocations per encode (`encode` into a reused Vec)".into(),
         scenario: worst
@@ -491,6 +469,27 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
         note: String::new(),
     });
     out
+}
+
+/// The most allocations per operation `name` makes in the scenarios `wanted` picks, and where.
+fn most_allocs(
+    results: &[Scenario],
+    name: &str,
+    wanted: impl Fn(&Scenario) -> bool,
+) -> Option<(f64, String)> {
+    let mut most: Option<(f64, String)> = None;
+    for s in results.iter().filter(|s| wanted(s)) {
+        if let Some(c) = s
+            .contenders
+            .iter()
+            .find(|c| c.name == name && c.failed.is_none())
+        {
+            if most.as_ref().is_none_or(|(a, _)| c.allocs > *a) {
+                most = Some((c.allocs, s.id()));
+            }
+        }
+    }
+    most
 }
 
 pub fn print_targets(targets: &[Target]) {
