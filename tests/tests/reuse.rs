@@ -58,20 +58,12 @@ fn similar(footer: &FileMetaData) -> FileMetaData {
 }
 
 fn steady<P: Protocol>(name: &str, footer: &FileMetaData) {
-    let again = footer.encode_to_vec::<P>().unwrap();
+    again_into::<_, P>(&format!("{name}: the same footer again"), footer, footer);
     let next = similar(footer);
-    let next_bytes = next.encode_to_vec::<P>().unwrap();
-    let mut value = FileMetaData::decode::<P>(&again).unwrap();
-    let (result, count) = allocations(|| FileMetaData::decode_into::<P>(&again, &mut value));
-    result.unwrap();
-    assert_eq!(count, 0, "{name}: the same footer again");
-    assert_eq!(&value, footer);
-    let (result, count) = allocations(|| FileMetaData::decode_into::<P>(&next_bytes, &mut value));
-    result.unwrap();
-    assert_eq!(count, 0, "{name}: a footer shaped like the one before");
-    assert_eq!(value, next);
+    again_into::<_, P>(&format!("{name}: a footer shaped like it"), footer, &next);
     // A fresh decode allocates (the control: the counter sees this thread's allocations).
-    let (_, fresh) = allocations(|| FileMetaData::decode::<P>(&again).unwrap());
+    let bytes = footer.encode_to_vec::<P>().unwrap();
+    let (_, fresh) = allocations(|| FileMetaData::decode::<P>(&bytes).unwrap());
     assert!(fresh > 0, "{name}: {fresh} allocations for a fresh decode");
 }
 
@@ -85,8 +77,8 @@ fn decoding_a_footer_shaped_like_the_last_allocates_nothing() {
 }
 
 /// Decodes `first`, then `second` into it: what a fresh decode of `second` gives, with no
-/// allocation (`second` is shaped like `first`).
-fn again_into<T, P>(first: &T, second: &T)
+/// allocation (`second` is shaped like `first`); `what` names the case in a failure.
+fn again_into<T, P>(what: &str, first: &T, second: &T)
 where
     T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + std::fmt::Debug,
     P: Protocol,
@@ -95,8 +87,8 @@ where
     let bytes = second.encode_to_vec::<P>().unwrap();
     let (result, count) = allocations(|| T::decode_into::<P>(&bytes, &mut value));
     result.unwrap();
-    assert_eq!(&value, second);
-    assert_eq!(count, 0, "{second:?} decoded into {first:?}");
+    assert_eq!(&value, second, "{what}");
+    assert_eq!(count, 0, "{what}: allocations");
 }
 
 /// Recursive values: an optional boxed struct keeps its box (`Node.next`), a list of structs
@@ -124,8 +116,8 @@ fn recursive_values_decoded_again_allocate_nothing() {
             3
         ],
     };
-    again_into::<Node, Compact>(&chain(0), &chain(10));
-    again_into::<Node, Binary>(&chain(0), &chain(10));
-    again_into::<Tree, Compact>(&tree(4), &tree(2));
-    again_into::<Tree, Binary>(&tree(4), &tree(4));
+    again_into::<Node, Compact>("a chain, compact", &chain(0), &chain(10));
+    again_into::<Node, Binary>("a chain, binary", &chain(0), &chain(10));
+    again_into::<Tree, Compact>("a tree, compact", &tree(4), &tree(2));
+    again_into::<Tree, Binary>("a tree, binary", &tree(4), &tree(4));
 }

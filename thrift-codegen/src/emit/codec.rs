@@ -542,7 +542,10 @@ pub fn read_list_over(
             ::std::result::Result::Ok(())
         }
     };
-    Some(match read_over(m, f, element, quote!(#item), depth + 1) {
+    // Strings and binaries of the other mappings into their buffers, lists over their elements.
+    let over = read_bytes_into(m, f, element, quote!(#item))
+        .or_else(|| read_list_over(m, f, element, quote!(#item), depth + 1));
+    Some(match over {
         Some(over) => quote! {
             #rt::read_list_into(
                 r,
@@ -557,25 +560,6 @@ pub fn read_list_over(
         },
         None => quote!(#rt::read_list_refill(r, #elem_type, #slot, #add)?),
     })
-}
-
-/// The statement reading a value of `ty` over the one at `place` (a `&mut` expression, an
-/// element of an owned form's list) keeping its allocations: a struct read in place, a string
-/// or binary into its buffer, a list over its elements; `None` for the other types, which
-/// have none to keep or are read whole.
-fn read_over(
-    m: &Scope<'_, '_>,
-    file: FileId,
-    ty: &Type,
-    place: TokenStream,
-    depth: usize,
-) -> Option<TokenStream> {
-    let rt = &m.runtime;
-    if let Some(path) = super::fields::in_place_struct(m, file, ty) {
-        return Some(quote!(<#path as #rt::ThriftRead<'de>>::read_into(r, #place)?));
-    }
-    read_bytes_into(m, file, ty, place.clone())
-        .or_else(|| read_list_over(m, file, ty, place, depth))
 }
 
 /// The statement reading a value of `ty` into the place `slot` (a `&mut` expression) when

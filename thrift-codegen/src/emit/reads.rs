@@ -253,15 +253,14 @@ fn read_in_place_impl(
             }
             (true, false) => None,
         };
-        // Strings and binaries are read into their slot (no build-then-move; an old buffer is
-        // reused).
+        // Strings, binaries and lists are read into their slot, over what it holds (no
+        // build-then-move; `decode_into` keeps their allocations); a key struct's lists hold
+        // key forms and are read whole.
         let slot = if optional {
             quote!(out.#field_name.get_or_insert_with(::std::default::Default::default))
         } else {
             quote!(&mut out.#field_name)
         };
-        // Strings, binaries and lists are read over what the slot holds (`decode_into` keeps
-        // their allocations); a key struct's lists hold key forms, read whole.
         let in_place_bytes = if boxed {
             None
         } else {

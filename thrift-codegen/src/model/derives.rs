@@ -34,6 +34,7 @@ impl Derives {
         default: true,
     };
 
+    /// Nothing beyond `Debug`, `Clone` and `PartialEq` (the args and result structs).
     pub const NONE: Derives = Derives {
         eq: false,
         hash: false,
@@ -144,34 +145,36 @@ pub fn type_allows(
     ty: &Type,
     in_key: bool,
 ) -> Derives {
-    match model.resolve(file, ty) {
-        Resolved::Base(BaseType::Double) if !in_key => Derives {
-            eq: false,
-            hash: false,
-            partial_ord: true,
-            ord: false,
-            default: true,
-        },
-        Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum => Derives::ALL,
-        Resolved::Struct(id, _) => derives.get(&id).copied().unwrap_or(Derives::ALL),
-        // A container is `Default` (empty) whatever its elements are.
-        Resolved::List(f, e) => type_allows(model, mapping, derives, f, e, in_key).with_default(),
-        Resolved::Set(f, e) => {
-            let elements = type_allows(model, mapping, derives, f, e, true);
-            if mapping.hashed(in_key) {
-                elements.and(Derives::HASHED).with_default()
-            } else {
-                elements.with_default()
-            }
+    // A container allows what its elements allow (less `Hash` and the orderings when it is a
+    // `HashSet`/`HashMap`).
+    let (elements, hashed) = match model.resolve(file, ty) {
+        Resolved::Base(BaseType::Double) if !in_key => {
+            return Derives {
+                eq: false,
+                hash: false,
+                partial_ord: true,
+                ord: false,
+                default: true,
+            };
         }
-        Resolved::Map(f, k, v) => {
-            let entries = type_allows(model, mapping, derives, f, k, true)
-                .and(type_allows(model, mapping, derives, f, v, in_key));
-            if mapping.hashed(in_key) {
-                entries.and(Derives::HASHED).with_default()
-            } else {
-                entries.with_default()
-            }
-        }
-    }
+        Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum => return Derives::ALL,
+        Resolved::Struct(id, _) => return derives.get(&id).copied().unwrap_or(Derives::ALL),
+        Resolved::List(f, e) => (type_allows(model, mapping, derives, f, e, in_key), false),
+        Resolved::Set(f, e) => (
+            type_allows(model, mapping, derives, f, e, true),
+            mapping.hashed(in_key),
+        ),
+        Resolved::Map(f, k, v) => (
+            type_allows(model, mapping, derives, f, k, true)
+                .and(type_allows(model, mapping, derives, f, v, in_key)),
+            mapping.hashed(in_key),
+        ),
+    };
+    let container = if hashed {
+        elements.and(Derives::HASHED)
+    } else {
+        elements
+    };
+    // Every container is `Default` (empty), whatever its elements are.
+    container.with_default()
 }

@@ -343,13 +343,7 @@ fn measure_cold(
 ) {
     let (names, runners) = selected(&mut scenario, contenders, opts);
     drop(runners);
-    let hot_id = Scenario {
-        state: State::Hot,
-        contenders: Vec::new(),
-        workload: scenario.workload.clone(),
-        ..scenario
-    }
-    .id();
+    let hot_id = scenario.hot_id();
     let exe = std::env::current_exe().expect("the bench binary's path");
     let mut samples: Vec<Vec<(f64, f64)>> = vec![Vec::new(); names.len()];
     for _ in 0..opts.cold_runs {
