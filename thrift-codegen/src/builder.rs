@@ -90,6 +90,34 @@ impl Builder {
         self
     }
 
+    /// Generates only what these IDL paths name and what they reach, nothing else: for a
+    /// client of three methods of a large shared IDL, the code (and its compile time) of
+    /// those three methods and their types. A path is `file.Definition` (a struct, union,
+    /// exception, enum, typedef, const or service; a service keeps all its functions, the
+    /// inherited ones too) or `file.Service.function` (that function only; the service keeps
+    /// its name, its traits, processors and clients, with the functions named). What is
+    /// reached: the types that fields, parameters, results, exceptions and typedefs name
+    /// (through containers), the consts and enums that defaults and const values name, and the
+    /// service a service extends. Modules keep their paths; a file with nothing kept is an
+    /// empty module. Calls add paths; a path that names nothing is an [`Error::Options`].
+    ///
+    /// ```no_run
+    /// thrift_codegen::Builder::new()
+    ///     .only([
+    ///         "hive_metastore.ThriftHiveMetastore.get_table",
+    ///         "hive_metastore.ThriftHiveMetastore.get_all_databases",
+    ///     ])
+    ///     .compile(["idl/hive_metastore.thrift"])?;
+    /// # Ok::<(), thrift_codegen::Error>(())
+    /// ```
+    pub fn only<S: Into<String>>(&mut self, paths: impl IntoIterator<Item = S>) -> &mut Builder {
+        self.options
+            .only
+            .get_or_insert_with(Vec::new)
+            .extend(paths.into_iter().map(Into::into));
+        self
+    }
+
     /// Adds attributes to the generated structs, unions, exceptions and enums (the owned form;
     /// [`Builder::ref_type_attribute`] for the borrowing forms) that `path` names: `.` for
     /// every type, `file` for a file's (its name without `.thrift`), `file.Type` for one.

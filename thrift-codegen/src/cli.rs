@@ -97,6 +97,10 @@ pub struct GenerateArgs {
     /// `file.Type.field`, e.g. `parquet.ColumnMetaData.statistics` (repeatable).
     #[arg(long = "skip-field", value_name = "FILE.TYPE.FIELD")]
     pub skip_field: Vec<String>,
+    /// Generate only this definition (`file.Type`, `file.Service`) or service function
+    /// (`file.Service.function`) and what it reaches, nothing else (repeatable).
+    #[arg(long = "only", value_name = "PATH")]
+    pub only: Vec<String>,
     /// Map the strings and binaries of the fields under a path otherwise: `PATH=std`,
     /// `PATH=bytes` or `PATH=compact`, e.g. `storage.Blob.data=bytes` (repeatable).
     #[arg(long = "strings-for", value_name = "PATH=STRINGS")]
@@ -213,6 +217,9 @@ fn builder(args: &GenerateArgs) -> Result<crate::builder::Builder, String> {
         builder.borrowed_types(&args.borrowed_type);
     }
     builder.skip_fields(&args.skip_field);
+    if !args.only.is_empty() {
+        builder.only(&args.only);
+    }
     builder.keep_unknown_fields(&args.keep_unknown_fields);
     builder.serde(args.serde);
     for (flag, values) in [

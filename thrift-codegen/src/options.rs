@@ -102,6 +102,9 @@ pub(crate) struct Options {
     /// `Some`: borrowing forms only for these types (IDL paths) and what they hold.
     pub(crate) borrowed_types: Option<Vec<String>>,
     pub(crate) skip_fields: Vec<String>,
+    /// `Some`: generate only these definitions and service functions (IDL paths) and what
+    /// they reach.
+    pub(crate) only: Option<Vec<String>>,
     /// (target, IDL path, attributes as written), in the order given.
     pub(crate) attributes: Vec<(AttributeTarget, String, String)>,
     /// (IDL file name without `.thrift`, Rust path of its module in another crate).
@@ -128,6 +131,7 @@ impl Default for Options {
             borrowed: true,
             borrowed_types: None,
             skip_fields: Vec::new(),
+            only: None,
             attributes: Vec::new(),
             extern_paths: Vec::new(),
             boxed: Vec::new(),

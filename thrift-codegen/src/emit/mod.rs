@@ -32,6 +32,9 @@ pub fn module_code(model: &Model<'_>, file: FileId) -> String {
     let mut items = Vec::new();
     for (index, definition) in parsed.document.definitions.iter().enumerate() {
         let id = DefId { file, index };
+        if !m.is_kept(id) {
+            continue;
+        }
         items.push(match definition {
             Definition::Const(c) => consts::const_item(m, id, c),
             Definition::Typedef(t) => {

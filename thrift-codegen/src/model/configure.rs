@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use thrift_idl_parser::{Checked, DefId, FileId};
 
 use super::attributes::{Rule, parse_attributes, segments};
-use super::{Model, annotations, mappings};
+use super::{Model, annotations, mappings, only};
 use crate::error::Error;
 use crate::options::{MappingChoice, Options};
 
@@ -31,6 +31,11 @@ pub(crate) fn configure<'p>(
         borrow_roots.as_deref(),
     );
     model.skipped = skipped_fields(options, checked)?;
+    model.kept = options
+        .only
+        .as_ref()
+        .map(|paths| only::kept(&checked.program, paths))
+        .transpose()?;
     model.externs = extern_files(options, checked)?;
     model.keep_unknown = unknown_keepers(options, &model)?;
     let warnings = apply_annotations(options, checked, &mut model)?;

@@ -8,6 +8,7 @@ mod configure;
 mod derives;
 mod keys;
 pub mod mappings;
+mod only;
 mod recursion;
 mod services;
 
@@ -61,6 +62,8 @@ pub struct Model<'p> {
     /// Files whose definitions come from another crate (`Builder::extern_path`): the Rust
     /// path of the module that holds them there. Nothing is generated for these files.
     pub externs: HashMap<FileId, TokenStream>,
+    /// What `Builder::only` keeps; `None`: everything.
+    pub kept: Option<only::Kept>,
     /// The `BuildHasher` of `Hash…` sets and maps, when not std's `RandomState`.
     hasher: Option<TokenStream>,
     modules: HashMap<FileId, Vec<String>>,
@@ -116,6 +119,7 @@ impl<'p> Model<'p> {
             keep_unknown: BTreeSet::new(),
             attributes: Vec::new(),
             externs: HashMap::new(),
+            kept: None,
             hasher,
             modules: HashMap::new(),
             stems: program
@@ -285,6 +289,22 @@ impl<'p> Model<'p> {
     /// The Rust name of a definition in its module.
     pub fn name(&self, id: DefId) -> &str {
         &self.names[&id]
+    }
+
+    /// Whether definition `id` is generated (`Builder::only` keeps it, or there is no
+    /// `only`).
+    pub fn is_kept(&self, id: DefId) -> bool {
+        self.kept
+            .as_ref()
+            .is_none_or(|kept| kept.definitions.contains(&id))
+    }
+
+    /// Whether function `index` of service `id` is generated (in the service's items and in
+    /// those of the services that extend it).
+    pub fn keeps_function(&self, id: DefId, index: usize) -> bool {
+        self.kept
+            .as_ref()
+            .is_none_or(|kept| kept.functions.contains(&(id, index)))
     }
 
     /// Whether decoding reads past field `field` of struct `id` (`Builder::skip_fields`).

@@ -88,7 +88,10 @@ impl<'p> ServiceView<'p> {
                 break;
             };
             let names = &m.service_names(declaring).functions;
-            for (function, names) in def.functions.iter().zip(names) {
+            for (index, (function, names)) in def.functions.iter().zip(names).enumerate() {
+                if !m.keeps_function(declaring, index) {
+                    continue;
+                }
                 if seen.insert(function.name.name.clone()) {
                     all.push(Method {
                         service: declaring,

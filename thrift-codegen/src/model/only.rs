@@ -1,0 +1,183 @@
+//! What `Builder::only` keeps: the definitions and service functions it names, and
+//! everything they reach, nothing else.
+//!
+//! A definition reaches the definitions its types name (through typedefs and containers),
+//! the consts and enums its values name (field defaults, const values), and, for a service,
+//! the service it extends (whose items the service's own items name) and the args, result
+//! and exception types of each function it keeps. Naming a service keeps all its functions,
+//! inherited ones too; naming `file.Service.function` keeps that function only (with the
+//! service, and its ancestors with none of their other functions).
+
+use std::collections::BTreeSet;
+
+use thrift_idl_parser::ast::{
+    ConstValue, ConstValueKind, Definition, Field, Service, Type, TypeKind,
+};
+use thrift_idl_parser::{ConstRef, DefId, FileId, Program};
+
+use crate::error::Error;
+
+/// The definitions kept, and the service functions kept (declaring service, index in its
+/// functions).
+#[derive(Debug, Default)]
+pub struct Kept {
+    pub definitions: BTreeSet<DefId>,
+    pub functions: BTreeSet<(DefId, usize)>,
+}
+
+/// Resolves `paths` (`file.Definition` or `file.Service.function`, the file's name without
+/// `.thrift`) and closes them under "reaches".
+pub fn kept(program: &Program, paths: &[String]) -> Result<Kept, Error> {
+    let mut kept = Kept::default();
+    let mut work = Vec::new();
+    for path in paths {
+        let Some((id, function)) = named(program, path) else {
+            return Err(Error::Options(format!(
+                "only: `{path}` names no definition or service function (paths are `file.Definition` or `file.Service.function`, the file's name without .thrift)"
+            )));
+        };
+        match (function, program.as_service(id)) {
+            (Some(function), _) => {
+                kept.functions.insert(function);
+            }
+            (None, Some(s)) => {
+                let mut current = Some((id, s));
+                while let Some((declaring, s)) = current {
+                    kept.functions
+                        .extend((0..s.functions.len()).map(|index| (declaring, index)));
+                    current = parent(program, declaring, s);
+                }
+            }
+            (None, None) => {}
+        }
+        work.push(id);
+    }
+    while let Some(id) = work.pop() {
+        if !kept.definitions.insert(id) {
+            continue;
+        }
+        let mut reach = Reach {
+            program,
+            found: &mut work,
+        };
+        match program.definition(id) {
+            Definition::Const(c) => {
+                reach.ty(id.file, &c.ty);
+                reach.value(id.file, &c.value);
+            }
+            Definition::Typedef(t) => reach.ty(id.file, &t.ty),
+            Definition::Enum(_) | Definition::Senum(_) => {}
+            Definition::Struct(s) => reach.fields(id.file, &s.fields),
+            Definition::Service(s) => {
+                if let Some((parent, _)) = parent(program, id, s) {
+                    reach.found.push(parent);
+                }
+                for (index, function) in s.functions.iter().enumerate() {
+                    if !kept.functions.contains(&(id, index)) {
+                        continue;
+                    }
+                    if let Some(ty) = &function.return_type {
+                        reach.ty(id.file, ty);
+                    }
+                    reach.fields(id.file, &function.params);
+                    reach.fields(id.file, &function.throws);
+                }
+            }
+        }
+    }
+    Ok(kept)
+}
+
+/// The definition `path` names and, when it names a service function, that function (where
+/// it is declared: the service named or one it extends).
+fn named(program: &Program, path: &str) -> Option<(DefId, Option<(DefId, usize)>)> {
+    let in_file = |file: &str, name: &str| {
+        program
+            .files()
+            .filter(|f| program.sources.path(f.id).file_stem() == Some(std::ffi::OsStr::new(file)))
+            .find_map(|f| {
+                let index = f
+                    .document
+                    .definitions
+                    .iter()
+                    .position(|d| d.name().name == name)?;
+                Some(DefId { file: f.id, index })
+            })
+    };
+    let (file, name) = path.rsplit_once('.')?;
+    if let Some(id) = in_file(file, name) {
+        return Some((id, None));
+    }
+    let (file, service) = file.rsplit_once('.')?;
+    let id = in_file(file, service)?;
+    let mut current = Some((id, program.as_service(id)?));
+    while let Some((declaring, s)) = current {
+        if let Some(index) = s.functions.iter().position(|f| f.name.name == name) {
+            return Some((id, Some((declaring, index))));
+        }
+        current = parent(program, declaring, s);
+    }
+    None
+}
+
+/// The service `s` (defined at `id`) extends.
+fn parent<'p>(program: &'p Program, id: DefId, s: &Service) -> Option<(DefId, &'p Service)> {
+    let parent = program.lookup_type(id.file, &s.extends.as_ref()?.name)?;
+    Some((parent, program.as_service(parent)?))
+}
+
+/// Pushes what types and values name.
+struct Reach<'a> {
+    program: &'a Program,
+    found: &'a mut Vec<DefId>,
+}
+
+impl Reach<'_> {
+    fn fields(&mut self, file: FileId, fields: &[Field]) {
+        for field in fields {
+            self.ty(file, &field.ty);
+            if let Some(value) = &field.default {
+                self.value(file, value);
+            }
+        }
+    }
+
+    fn ty(&mut self, file: FileId, ty: &Type) {
+        match &ty.kind {
+            TypeKind::Base(_) => {}
+            TypeKind::Named(name) => {
+                if let Some(id) = self.program.lookup_type(file, &name.name) {
+                    self.found.push(id);
+                }
+            }
+            TypeKind::List { element, .. } | TypeKind::Set { element, .. } => {
+                self.ty(file, element)
+            }
+            TypeKind::Map { key, value, .. } => {
+                self.ty(file, key);
+                self.ty(file, value);
+            }
+        }
+    }
+
+    fn value(&mut self, file: FileId, value: &ConstValue) {
+        match &value.kind {
+            ConstValueKind::Identifier(name) => match self.program.lookup_const(file, name) {
+                Some(ConstRef::Const(id) | ConstRef::EnumValue(id, _)) => self.found.push(id),
+                None => {}
+            },
+            ConstValueKind::List(items) => {
+                for item in items {
+                    self.value(file, item);
+                }
+            }
+            ConstValueKind::Map(entries) => {
+                for (key, value) in entries {
+                    self.value(file, key);
+                    self.value(file, value);
+                }
+            }
+            _ => {}
+        }
+    }
+}
