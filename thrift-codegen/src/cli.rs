@@ -44,6 +44,34 @@ pub enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+    /// Compare two versions of an IDL, each with its includes: print every change that breaks
+    /// old readers or writers (wire-breaking) or code written against the old generated Rust
+    /// (source-breaking), located in the new version with the old location as a note.
+    ///
+    /// Exit status: 0 when no change reaches `--fail-on`, 1 when one does, 2 when either
+    /// version is not valid Thrift.
+    Compat {
+        /// Directory searched for includes of both versions (repeatable).
+        #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+        include_dirs: Vec<PathBuf>,
+        /// How changes are printed on stderr (`json`: one object per change, safe ones too,
+        /// with `class` and `rule`).
+        #[arg(long, value_enum, default_value_t = ErrorFormat::Human)]
+        error_format: ErrorFormat,
+        /// The least change that fails: `wire` (wire-breaking only) or `source` (source-breaking
+        /// too).
+        #[arg(long, value_enum, default_value_t = FailOn::Source)]
+        fail_on: FailOn,
+        /// Print safe changes too (human format).
+        #[arg(long)]
+        show_safe: bool,
+        /// The old version's root IDL file.
+        #[arg(value_name = "OLD")]
+        old: PathBuf,
+        /// The new version's root IDL file.
+        #[arg(value_name = "NEW")]
+        new: PathBuf,
+    },
     /// Generate Rust code: one `.rs` file per IDL file and a `mod.rs` declaring the module
     /// tree, so that `#[path = "DIR/mod.rs"] mod generated;` compiles it all.
     // Boxed: many options, and clippy's variant-size lint.
@@ -149,11 +177,86 @@ pub enum ErrorFormat {
     Json,
 }
 
+/// Which changes make `compat` exit 1 (`--fail-on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Wire-breaking changes only.
+    Wire,
+    /// Wire- and source-breaking changes.
+    Source,
+}
+
 /// Runs the parsed command line; generated code (with `-o -`) goes to `stdout`, diagnostics
 /// to `stderr`.
 pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode {
     match cli.command {
         Command::Generate(args) => generate(*args, stdout, stderr),
+        Command::Compat {
+            include_dirs,
+            error_format,
+            fail_on,
+            show_safe,
+            old,
+            new,
+        } => {
+            let mut loader = thrift_idl_parser::Loader::new();
+            for dir in include_dirs {
+                loader.include_dir(dir);
+            }
+            let old_checked = thrift_idl_parser::check_files(&loader, &[&old]);
+            let new_checked = thrift_idl_parser::check_files(&loader, &[&new]);
+            let mut invalid = false;
+            for checked in [&old_checked, &new_checked] {
+                if checked.has_errors() {
+                    invalid = true;
+                    let printed = match error_format {
+                        ErrorFormat::Human => checked.render_diagnostics(),
+                        ErrorFormat::Json => checked.diagnostics_json(),
+                    };
+                    let _ = stderr.write_all(printed.as_bytes());
+                }
+            }
+            if invalid {
+                return ExitCode::from(2);
+            }
+            let (old_program, new_program) = (&old_checked.program, &new_checked.program);
+            let changes = crate::compat::compare(old_program, new_program);
+            let root = new.display().to_string();
+            let mut counts = [0usize; 3];
+            for change in &changes {
+                counts[change.class as usize] += 1;
+                let printed = match error_format {
+                    ErrorFormat::Json => change.to_json(old_program, new_program, &root) + "\n",
+                    ErrorFormat::Human
+                        if show_safe || change.class != crate::compat::Class::Safe =>
+                    {
+                        change
+                            .diagnostic(old_program, &root)
+                            .render(&new_program.sources)
+                    }
+                    ErrorFormat::Human => continue,
+                };
+                let _ = stderr.write_all(printed.as_bytes());
+            }
+            if error_format == ErrorFormat::Human {
+                let [safe, source, wire] = counts;
+                let _ = writeln!(
+                    stderr,
+                    "compared {} with {}: {wire} wire-breaking, {source} source-breaking, {safe} safe",
+                    old.display(),
+                    new.display()
+                );
+            }
+            let failing = match fail_on {
+                FailOn::Wire => counts[2],
+                FailOn::Source => counts[1] + counts[2],
+            };
+            if failing > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
         Command::Check {
             include_dirs,
             error_format,

@@ -80,6 +80,7 @@
 mod builder;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod compat;
 mod emit;
 mod error;
 mod ident;
