@@ -13,6 +13,14 @@ pub trait Stream: Read + Write + Send + 'static {
     fn set_read_timeout(&mut self, timeout: Option<Duration>) -> io::Result<()>;
     /// Sets the timeout of each following `write` (`None`: wait forever).
     fn set_write_timeout(&mut self, timeout: Option<Duration>) -> io::Result<()>;
+    /// Puts the stream in or out of non-blocking mode, for a check that must not wait (whether
+    /// an idle kept-alive connection is still open). By default unsupported: the caller then
+    /// reads with a short timeout instead, which waits for the next timer tick of the kernel
+    /// (1 to 10 ms).
+    fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
+        let _ = nonblocking;
+        Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
 }
 
 /// Where a blocking server accepts connections: a [`TcpListener`], a
@@ -38,6 +46,10 @@ impl Stream for TcpStream {
 
     fn set_write_timeout(&mut self, timeout: Option<Duration>) -> io::Result<()> {
         TcpStream::set_write_timeout(self, timeout)
+    }
+
+    fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
+        TcpStream::set_nonblocking(self, nonblocking)
     }
 }
 
@@ -76,6 +88,10 @@ mod unix {
 
         fn set_write_timeout(&mut self, timeout: Option<Duration>) -> io::Result<()> {
             UnixStream::set_write_timeout(self, timeout)
+        }
+
+        fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
+            UnixStream::set_nonblocking(self, nonblocking)
         }
     }
 

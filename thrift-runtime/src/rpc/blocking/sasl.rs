@@ -120,6 +120,10 @@ impl<S: Stream> Stream for SaslStream<S> {
     fn set_write_timeout(&mut self, timeout: Option<Duration>) -> io::Result<()> {
         self.io.set_write_timeout(timeout)
     }
+
+    fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
+        self.io.set_nonblocking(nonblocking)
+    }
 }
 
 /// A listener whose clients must authenticate with one of `config`'s SASL mechanisms before

@@ -150,6 +150,10 @@ impl<S: Stream> Stream for TlsStream<S> {
     fn set_write_timeout(&mut self, timeout: Option<Duration>) -> io::Result<()> {
         self.io.set_write_timeout(timeout)
     }
+
+    fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
+        self.io.set_nonblocking(nonblocking)
+    }
 }
 
 /// A listener whose connections are TLS sessions, for [`Server`](super::Server): around a
