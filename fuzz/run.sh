@@ -9,7 +9,7 @@ cd "$HERE"
 SECONDS_PER_TARGET="${1:-20}"
 shift || true
 TARGETS=("$@")
-if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(idl decode frame server); fi
+if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=(idl decode frame server dynamic); fi
 if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
     echo "fuzz: no nightly toolchain; skipped"
     exit 0
@@ -36,8 +36,11 @@ for target in "${TARGETS[@]}"; do
     status=0
     # New units go to corpus/TARGET; the inputs of past failures (regressions/TARGET, checked
     # in and run by the normal suite too) are read as seeds.
-    mkdir -p "regressions/$target"
-    cargo +nightly fuzz run "$target" "corpus/$target" "regressions/$target" -- \
+    mkdir -p "regressions/$target" "corpus/$target"
+    # `dynamic` reads the same bytes as `decode`: its seeds too.
+    seeds=("corpus/$target" "regressions/$target")
+    if [ "$target" = dynamic ]; then seeds+=(corpus/decode); fi
+    cargo +nightly fuzz run "$target" "${seeds[@]}" -- \
         -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -print_final_stats=1 \
         >"$log" 2>&1 || status=$?
     grep -E '^(stat::|#[0-9]+[[:space:]]+DONE|==[0-9]+==|SUMMARY|thread .* panicked)' "$log" || true

@@ -4,6 +4,9 @@
 use crate::golden::fixture_base_types::base_types::BaseTypes;
 use crate::golden::fixture_containers::containers::{Containers, KeyWithSet, UsesKeys};
 use crate::golden::fixture_recursion::recursion::{Node, Tree};
+use crate::golden::fixture_serde::serde::{
+    Color, Everything, Point as SerdePoint, Shape as SerdeShape,
+};
 use crate::golden::fixture_services::services::{
     EventsEmitArgs, Item, StoreGetArgs, StorePutArgs, StoreTypeArgs,
 };
@@ -11,7 +14,7 @@ use crate::golden::fixture_services_base::services_base::BaseAddArgs;
 use crate::golden::fixture_unions::unions::{Expr, HasUnion, Point, Shape};
 use thrift_runtime::rpc::ProtocolKind;
 use thrift_runtime::rpc::frame::{self, Framing, Transport};
-use thrift_runtime::{Binary, Compact, Json, MessageType, ThriftWrite};
+use thrift_runtime::{Binary, Compact, Json, MessageType, OrderedF64, ThriftWrite};
 
 /// Values of every fixture, encoded in every protocol: the mutation seeds.
 pub fn encodings() -> Vec<Vec<u8>> {
@@ -215,4 +218,49 @@ pub fn parquet_footers() -> Vec<(&'static str, Vec<u8>)> {
             (name, bytes)
         })
         .collect()
+}
+
+fn serde_point(x: f64, y: f64) -> SerdePoint {
+    SerdePoint {
+        x: OrderedF64(x),
+        y: OrderedF64(y),
+    }
+}
+
+/// A value of the `serde` fixture's `Everything`: every construct of its JSON mapping.
+pub fn serde_everything() -> Everything {
+    Everything {
+        a_bool: true,
+        a_byte: -8,
+        an_i16: 16,
+        an_i32: -32,
+        an_i64: 1 << 40,
+        a_double: 2.5,
+        a_string: "héllo".into(),
+        a_binary: vec![0, 1, 255],
+        an_uuid: [7; 16],
+        color: Color::GREEN,
+        colors: vec![Color::RED, Color(12345), Color::NEGATIVE],
+        doubles: std::collections::BTreeSet::from([OrderedF64(-1.5), OrderedF64(0.25)]),
+        by_number: std::collections::BTreeMap::from([(1, "one".into()), (-2, "minus two".into())]),
+        by_name: std::collections::BTreeMap::from([("a".into(), vec![1, 2])]),
+        by_color: std::collections::BTreeMap::from([(Color::RED, true), (Color(99), false)]),
+        by_bool: std::collections::BTreeMap::from([(true, 1), (false, 0)]),
+        by_point: std::collections::BTreeMap::from([(serde_point(1.0, 2.0), "p".into())]),
+        labels: Some(std::collections::BTreeMap::from([(
+            serde_point(0.0, 0.0),
+            "origin".into(),
+        )])),
+        by_double: std::collections::BTreeMap::from([(OrderedF64(0.5), "half".into())]),
+        by_binary: std::collections::BTreeMap::from([(vec![1, 2], "bytes".into())]),
+        nested: vec![
+            std::collections::BTreeMap::from([(3, serde_point(3.0, 4.0))]),
+            std::collections::BTreeMap::new(),
+        ],
+        shape: SerdeShape::Counts(std::collections::BTreeMap::from([(
+            serde_point(5.0, 6.0),
+            2,
+        )])),
+        r#type: "a keyword".into(),
+    }
 }

@@ -55,3 +55,29 @@ fn frame_and_server_regressions_and_seeds() {
         thrift_tests::fuzz::server(call);
     }
 }
+
+#[test]
+fn dynamic_regressions_and_seeds() {
+    for (_, input) in regressions("dynamic") {
+        thrift_tests::fuzz::dynamic(&input);
+    }
+    for seed in thrift_tests::samples::encodings() {
+        thrift_tests::fuzz::dynamic(&seed);
+    }
+    for call in thrift_tests::samples::calls() {
+        thrift_tests::fuzz::dynamic(&call);
+    }
+    use thrift_runtime::ThriftWrite;
+    let everything = thrift_tests::samples::serde_everything();
+    for bytes in [
+        everything
+            .encode_to_vec::<thrift_runtime::Binary>()
+            .unwrap(),
+        everything
+            .encode_to_vec::<thrift_runtime::Compact>()
+            .unwrap(),
+        everything.encode_to_vec::<thrift_runtime::Json>().unwrap(),
+    ] {
+        thrift_tests::fuzz::dynamic(&bytes);
+    }
+}

@@ -5,7 +5,7 @@
 //! `Strings::Bytes`, `Strings::Compact` and `Collections::Hash` mappings, and the borrowing
 //! forms' `Serialize`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 use thrift_runtime::{Compact, OrderedF64, ThriftRead, ThriftWrite};
@@ -24,31 +24,7 @@ fn point(x: f64, y: f64) -> Point {
 }
 
 fn everything() -> Everything {
-    Everything {
-        a_bool: true,
-        a_byte: -8,
-        an_i16: 16,
-        an_i32: -32,
-        an_i64: 1 << 40,
-        a_double: 2.5,
-        a_string: "héllo".into(),
-        a_binary: vec![0, 1, 255],
-        an_uuid: [7; 16],
-        color: Color::GREEN,
-        colors: vec![Color::RED, Color(12345), Color::NEGATIVE],
-        doubles: BTreeSet::from([OrderedF64(-1.5), OrderedF64(0.25)]),
-        by_number: BTreeMap::from([(1, "one".into()), (-2, "minus two".into())]),
-        by_name: BTreeMap::from([("a".into(), vec![1, 2])]),
-        by_color: BTreeMap::from([(Color::RED, true), (Color(99), false)]),
-        by_bool: BTreeMap::from([(true, 1), (false, 0)]),
-        by_point: BTreeMap::from([(point(1.0, 2.0), "p".into())]),
-        labels: Some(BTreeMap::from([(point(0.0, 0.0), "origin".into())])),
-        by_double: BTreeMap::from([(OrderedF64(0.5), "half".into())]),
-        by_binary: BTreeMap::from([(vec![1, 2], "bytes".into())]),
-        nested: vec![BTreeMap::from([(3, point(3.0, 4.0))]), BTreeMap::new()],
-        shape: Shape::Counts(BTreeMap::from([(point(5.0, 6.0), 2)])),
-        r#type: "a keyword".into(),
-    }
+    thrift_tests::samples::serde_everything()
 }
 
 #[test]

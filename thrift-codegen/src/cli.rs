@@ -72,6 +72,17 @@ pub enum Command {
         #[arg(value_name = "NEW")]
         new: PathBuf,
     },
+    /// Decode Thrift bytes (one struct, or a whole RPC message with `--message`) to JSON on
+    /// stdout, with the IDL and no generated code.
+    ///
+    /// Exit status: 0 when decoded, 1 when the IDL or the bytes are not valid (a located
+    /// error on stderr).
+    Decode(DynamicArgs),
+    /// Encode JSON (in the form `decode` prints) to Thrift bytes on stdout.
+    ///
+    /// Exit status: 0 when encoded, 1 when the IDL or the JSON is not valid (a located error
+    /// on stderr).
+    Encode(DynamicArgs),
     /// Generate Rust code: one `.rs` file per IDL file and a `mod.rs` declaring the module
     /// tree, so that `#[path = "DIR/mod.rs"] mod generated;` compiles it all.
     // Boxed: many options, and clippy's variant-size lint.
@@ -177,6 +188,42 @@ pub enum ErrorFormat {
     Json,
 }
 
+/// Options of `decode` and `encode`.
+#[derive(Debug, clap::Args)]
+pub struct DynamicArgs {
+    /// The IDL file that defines the type or the service (its includes are loaded too).
+    #[arg(long, value_name = "FILE")]
+    pub idl: PathBuf,
+    /// Directory searched for includes (repeatable).
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+    /// The struct, union or exception: `file.Type`, or `Type` when one file defines it.
+    #[arg(
+        long = "type",
+        value_name = "NAME",
+        required_unless_present = "message",
+        conflicts_with = "message"
+    )]
+    pub type_name: Option<String>,
+    /// A whole RPC message: its header, then the args, result or exception of the function
+    /// it names (`{"name", "type", "seq", "args"|"result"|"exception"}` in JSON).
+    #[arg(long)]
+    pub message: bool,
+    /// With `--message`: the service whose function it is, when several have one of that name.
+    #[arg(long, value_name = "NAME", requires = "message")]
+    pub service: Option<String>,
+    /// The protocol of the bytes.
+    #[arg(long, value_enum, default_value_t = crate::dynamic::Protocol::Binary)]
+    pub protocol: crate::dynamic::Protocol,
+    /// The bytes are a frame: a 4-byte big-endian length, then as many bytes.
+    #[arg(long)]
+    pub framed: bool,
+    /// The input file (bytes for `decode`, JSON for `encode`); standard input when absent or
+    /// `-`.
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
+}
+
 /// Which changes make `compat` exit 1 (`--fail-on`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
@@ -191,6 +238,8 @@ pub enum FailOn {
 pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode {
     match cli.command {
         Command::Generate(args) => generate(*args, stdout, stderr),
+        Command::Decode(args) => dynamic(args, true, stdout, stderr),
+        Command::Encode(args) => dynamic(args, false, stdout, stderr),
         Command::Compat {
             include_dirs,
             error_format,
@@ -386,6 +435,116 @@ fn builder(args: &GenerateArgs) -> Result<crate::builder::Builder, String> {
         }
     }
     Ok(builder)
+}
+
+/// `decode` (`to_json`) and `encode`.
+fn dynamic(
+    args: DynamicArgs,
+    to_json: bool,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> ExitCode {
+    let mut loader = thrift_idl_parser::Loader::new();
+    for dir in &args.include_dirs {
+        loader.include_dir(dir);
+    }
+    let checked = thrift_idl_parser::check_files(&loader, &[&args.idl]);
+    if checked.has_errors() {
+        let _ = stderr.write_all(checked.render_diagnostics().as_bytes());
+        return ExitCode::from(1);
+    }
+    let program = &checked.program;
+    let source = match &args.input {
+        Some(path) if path.as_os_str() != "-" => path.display().to_string(),
+        _ => "<stdin>".to_string(),
+    };
+    let input = match &args.input {
+        Some(path) if path.as_os_str() != "-" => std::fs::read(path),
+        _ => {
+            let mut buf = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map(|_| buf)
+        }
+    };
+    let input = match input {
+        Ok(input) => input,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {source}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match convert(program, &args, to_json, &input) {
+        Ok(out) => {
+            let _ = stdout.write_all(&out);
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            let _ = writeln!(stderr, "error: {source}: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn convert(
+    program: &thrift_idl_parser::Program,
+    args: &DynamicArgs,
+    to_json: bool,
+    input: &[u8],
+) -> Result<Vec<u8>, String> {
+    use crate::dynamic;
+    let service = args.service.as_deref();
+    let id = match &args.type_name {
+        Some(name) => Some(dynamic::find_struct(program, name).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    if to_json {
+        let mut bytes = input;
+        if args.framed {
+            let Some((head, rest)) = bytes.split_first_chunk::<4>() else {
+                return Err(format!(
+                    "a frame starts with a 4-byte length; the input has {} bytes",
+                    bytes.len()
+                ));
+            };
+            let len = u32::from_be_bytes(*head) as usize;
+            if len != rest.len() {
+                return Err(format!(
+                    "the frame's length is {len}, but {} bytes follow it",
+                    rest.len()
+                ));
+            }
+            bytes = rest;
+        }
+        let json = match id {
+            Some(id) => dynamic::decode(program, id, args.protocol, bytes),
+            None => dynamic::decode_message(program, service, args.protocol, bytes),
+        }
+        .map_err(|mut e| {
+            // Offsets count from the start of the input.
+            if args.framed {
+                e.offset = e.offset.map(|o| o + 4);
+            }
+            e.to_string()
+        })?;
+        let mut out = serde_json::to_vec_pretty(&json).map_err(|e| e.to_string())?;
+        out.push(b'\n');
+        Ok(out)
+    } else {
+        let json: serde_json::Value = serde_json::from_slice(input)
+            .map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
+        let bytes = match id {
+            Some(id) => dynamic::encode(program, id, args.protocol, &json),
+            None => dynamic::encode_message(program, service, args.protocol, &json),
+        }
+        .map_err(|e| e.to_string())?;
+        if args.framed {
+            let len = u32::try_from(bytes.len())
+                .map_err(|_| "the value is too large for a frame".to_string())?;
+            let mut framed = len.to_be_bytes().to_vec();
+            framed.extend_from_slice(&bytes);
+            return Ok(framed);
+        }
+        Ok(bytes)
+    }
 }
 
 fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode {

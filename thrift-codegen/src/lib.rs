@@ -81,6 +81,8 @@ mod builder;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod compat;
+#[cfg(feature = "dynamic")]
+pub mod dynamic;
 mod emit;
 mod error;
 mod ident;

@@ -279,7 +279,7 @@ pub use compact_str::CompactString;
 pub use error::{Error, ErrorKind, Result};
 pub use float::OrderedF64;
 pub use input::{BytesInput, Input, IoInput, SliceInput};
-pub use json::{Json, JsonReader, JsonWriter};
+pub use json::{Json, JsonReader, JsonWriter, json_binary_from_text, json_binary_to_text};
 pub use limits::{FrameLimits, Limit, ReadLimits};
 pub use output::{IoOutput, Output, SliceOutput};
 pub use protocol::{

@@ -105,6 +105,25 @@ pub(crate) fn decimal_len(v: i64) -> usize {
     len
 }
 
+/// The text the JSON protocol writes for a `binary`: base64, standard alphabet, padded. For
+/// tools that convert what [`ProtocolReader::read_raw_string`](crate::ProtocolReader::read_raw_string)
+/// reads from JSON to bytes and back ([`json_binary_from_text`]).
+pub fn json_binary_to_text(data: &[u8]) -> Vec<u8> {
+    let mut text = Vec::with_capacity(base64_len(data.len()));
+    // Appending to a Vec cannot fail.
+    let _ = base64_encode(data, |chunk| {
+        text.extend_from_slice(chunk);
+        Ok(())
+    });
+    text
+}
+
+/// The bytes of a `binary` as the JSON protocol writes it (base64, padding optional); an
+/// `InvalidData` error for other text.
+pub fn json_binary_from_text(text: &[u8]) -> Result<Vec<u8>> {
+    base64_decode(text)
+}
+
 /// Base64 (standard alphabet, padded) length of `len` bytes.
 pub(crate) fn base64_len(len: usize) -> usize {
     len.div_ceil(3).saturating_mul(4)
