@@ -109,10 +109,13 @@ def per_round(mode, a, b, connections, key):
     return ", ".join(f"{v:.2f}x" for v in out)
 for mode in ("same", "own"):
     for a, b, connections, key, what in [
-        ("ours-async", "apache", 64, "rps", "ours-async ÷ apache, calls/s, 64 connections (target ≥ 3x)"),
-        ("ours-async", "volo", 64, "rps", "ours-async ÷ volo, calls/s, 64 connections (target ≥ 1x)"),
-        ("ours-async", "volo", 64, "p99_us", "ours-async ÷ volo, p99, 64 connections (target < 1x)"),
-        ("ours-blocking", "apache", 1, "rps", "ours-blocking ÷ apache, calls/s, 1 connection (target ≥ 1x)"),
+        ("ours-async", "volo", 64, "rps", "ours-async ÷ volo, calls/s, 64 connections (target ≥ 1.5x)"),
+        ("ours-async", "volo", 64, "p99_us", "ours-async ÷ volo, p99, 64 connections (target < 1x in every round)"),
+        ("ours-async", "apache", 64, "rps", "ours-async ÷ apache, calls/s, 64 connections"),
+        ("ours-async", "apache", 1, "rps", "ours-async ÷ apache, calls/s, 1 connection (target ≥ 1.2x)"),
+        ("ours-async", "apache", 1, "p99_us", "ours-async ÷ apache, p99, 1 connection (target ≤ 1x)"),
+        ("ours-blocking", "apache", 1, "rps", "ours-blocking ÷ apache, calls/s, 1 connection (target ≥ 1.2x)"),
+        ("ours-blocking", "apache", 1, "p99_us", "ours-blocking ÷ apache, p99, 1 connection (target ≤ 1x)"),
         ("ours-async-tls", "ours-async", 1, "rps", "ours-async over TLS ÷ plain, calls/s, 1 connection (the cost of TLS)"),
         ("ours-async-tls", "ours-async", 64, "rps", "ours-async over TLS ÷ plain, calls/s, 64 connections"),
         ("ours-blocking-tls", "ours-blocking", 1, "rps", "ours-blocking over TLS ÷ plain, calls/s, 1 connection"),
