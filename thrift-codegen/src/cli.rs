@@ -72,6 +72,18 @@ pub enum Command {
         #[arg(value_name = "NEW")]
         new: PathBuf,
     },
+    /// Format IDL files in place: one layout, every comment kept, the same parsed file.
+    ///
+    /// Exit status: 0 when done (with `--check`: when every file is formatted), 1 when a file
+    /// has errors or (with `--check`) is not formatted.
+    Fmt {
+        /// Change nothing: print the difference for each file that is not formatted.
+        #[arg(long)]
+        check: bool,
+        /// The IDL files (only these, not what they include).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
     /// Decode Thrift bytes (one struct, or a whole RPC message with `--message`) to JSON on
     /// stdout, with the IDL and no generated code.
     ///
@@ -238,6 +250,7 @@ pub enum FailOn {
 pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode {
     match cli.command {
         Command::Generate(args) => generate(*args, stdout, stderr),
+        Command::Fmt { check, files } => fmt(check, &files, stderr),
         Command::Decode(args) => dynamic(args, true, stdout, stderr),
         Command::Encode(args) => dynamic(args, false, stdout, stderr),
         Command::Compat {
@@ -435,6 +448,70 @@ fn builder(args: &GenerateArgs) -> Result<crate::builder::Builder, String> {
         }
     }
     Ok(builder)
+}
+
+/// `fmt`: formats each file in place, or (`check`) prints a diff for each that is not
+/// formatted.
+fn fmt(check: bool, files: &[PathBuf], stderr: &mut dyn Write) -> ExitCode {
+    let mut failed = false;
+    let mut unformatted = 0;
+    for path in files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                let _ = writeln!(stderr, "error: {}: {e}", path.display());
+                failed = true;
+                continue;
+            }
+        };
+        let formatted = match thrift_idl_parser::format::format_source(&text) {
+            Ok(formatted) => formatted,
+            Err(errors) => {
+                let mut sources = thrift_idl_parser::SourceMap::new();
+                sources.add(path.clone(), text.as_str());
+                let _ = stderr.write_all(
+                    thrift_idl_parser::diagnostic::render_all(&errors, &sources).as_bytes(),
+                );
+                let _ = writeln!(
+                    stderr,
+                    "error: {}: not formatted (it has errors)",
+                    path.display()
+                );
+                failed = true;
+                continue;
+            }
+        };
+        if formatted == text {
+            continue;
+        }
+        if check {
+            unformatted += 1;
+            let diff = similar::TextDiff::from_lines(&text, &formatted);
+            let name = path.display().to_string();
+            let _ = write!(
+                stderr,
+                "{}",
+                diff.unified_diff().header(
+                    &format!("{name} (as it is)"),
+                    &format!("{name} (formatted)")
+                )
+            );
+        } else if let Err(e) = std::fs::write(path, &formatted) {
+            let _ = writeln!(stderr, "error: {}: {e}", path.display());
+            failed = true;
+        }
+    }
+    if unformatted > 0 {
+        let _ = writeln!(
+            stderr,
+            "error: {unformatted} file(s) not formatted; run without --check to format them"
+        );
+    }
+    if failed || unformatted > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// `decode` (`to_json`) and `encode`.

@@ -12,9 +12,10 @@
 //! `THRIFT_CORPUS_SERDE=1` with `serde(true)`. `THRIFT_CORPUS_ONLY=legacy_names,RecursionDepth`
 //! compiles only the valid files whose path holds one of the parts.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use thrift_codegen::{Builder, Collections, Strings};
 
@@ -146,55 +147,24 @@ fn generated_corpus_code_compiles_without_warnings() {
         let files = builder
             .generate([root.join(&entry.path)])
             .unwrap_or_else(|e| panic!("{}: {e}", entry.path));
-        let module = format!("f{index:03}");
-        let dir = src.join(&module);
-        for file in &files {
-            let path = dir.join(&file.path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, &file.contents).unwrap();
-        }
-        std::fs::write(dir.join("mod.rs"), thrift_codegen::mod_rs(&files)).unwrap();
-        lib.push_str(&format!(
-            "/// `{}`\n#[path = \"{module}/mod.rs\"]\npub mod {module};\n",
-            entry.path
-        ));
+        common::add_module(
+            &src,
+            &format!("f{index:03}"),
+            &files,
+            Some(&entry.path),
+            &mut lib,
+        );
     }
-    std::fs::write(src.join("lib.rs"), lib).unwrap();
-    let runtime = workspace.join("thrift-runtime").canonicalize().unwrap();
-    std::fs::write(
-        krate.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"corpus-compile\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\nthrift-runtime = {{ path = {:?}, features = [\"compact_str\"{}] }}\n\n\
-             [workspace]\n",
-            runtime.display().to_string(),
-            if std::env::var_os("THRIFT_CORPUS_SERDE").is_some() {
-                ", \"serde\""
-            } else {
-                ""
-            }
-        ),
-    )
-    .unwrap();
-
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = Command::new(cargo)
-        .args(["clippy", "--quiet", "--offline", "--", "-D", "warnings"])
-        .current_dir(&krate)
-        .env(
-            "CARGO_TARGET_DIR",
-            workspace.join("target/corpus-compile/target"),
-        )
-        .env_remove("RUSTFLAGS")
-        .output()
-        .expect("run cargo clippy");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let mut features = vec!["compact_str"];
+    if std::env::var_os("THRIFT_CORPUS_SERDE").is_some() {
+        features.push("serde");
+    }
+    let (clean, stderr) = common::clippy(&krate, "corpus-compile", &features, &lib);
     assert!(
-        output.status.success(),
+        clean,
         "generated code for {} files does not compile cleanly:\n{stderr}",
         entries.len()
     );
-    assert!(!stderr.contains("warning"), "{stderr}");
     println!(
         "compiled generated code of {} corpus files from {} sources",
         entries.len(),

@@ -4,9 +4,10 @@
 //! files, a service that extends another's, types only) and on the consts fixture (consts that
 //! name other consts and enum values).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use thrift_codegen::{Builder, Error, GeneratedFile};
 
@@ -244,43 +245,11 @@ fn only_output_compiles_without_warnings() {
     let mut lib = String::from("//! Generated code of `Builder::only` subsets.\n");
     for case in cases() {
         let files = generate(&case, true).unwrap();
-        let module = format!("case_{}", case.name);
-        let dir = src.join(&module);
-        for file in &files {
-            let path = dir.join(&file.path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, &file.contents).unwrap();
-        }
-        std::fs::write(dir.join("mod.rs"), thrift_codegen::mod_rs(&files)).unwrap();
-        lib.push_str(&format!(
-            "#[path = \"{module}/mod.rs\"]\npub mod {module};\n"
-        ));
+        common::add_module(&src, &format!("case_{}", case.name), &files, None, &mut lib);
     }
-    std::fs::write(src.join("lib.rs"), lib).unwrap();
-    let runtime = workspace.join("thrift-runtime").canonicalize().unwrap();
-    std::fs::write(
-        krate.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"only-subsets\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\nthrift-runtime = {{ path = {:?} }}\n\n[workspace]\n",
-            runtime.display().to_string()
-        ),
-    )
-    .unwrap();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = Command::new(cargo)
-        .args(["clippy", "--quiet", "--offline", "--", "-D", "warnings"])
-        .current_dir(&krate)
-        .env(
-            "CARGO_TARGET_DIR",
-            workspace.join("target/corpus-compile/target"),
-        )
-        .env_remove("RUSTFLAGS")
-        .output()
-        .expect("run cargo clippy");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (clean, stderr) = common::clippy(&krate, "only-subsets", &[], &lib);
     assert!(
-        output.status.success() && !stderr.contains("warning"),
+        clean,
         "generated code of the subsets does not compile cleanly:\n{stderr}"
     );
 }

@@ -24,6 +24,7 @@ extern crate alloc;
 pub mod ast;
 pub mod check;
 pub mod diagnostic;
+pub mod format;
 pub mod program;
 pub mod resolve;
 pub mod source;
