@@ -11,8 +11,10 @@
 //! changes.
 //!
 //! Comments (doc comments too) are kept verbatim, each before the item it precedes in the
-//! source, or after it on its line when it followed it there; a comment inside a type or a
-//! value moves after it. The output parses to the same document (spans aside), and formatting
+//! source, or after it on its line when it followed it there; a block comment's later lines
+//! move by as many columns as its first. A field, enum value, function, const, typedef or
+//! header with a comment inside it is kept as written (a doc comment there belongs to
+//! nothing, and would belong to the next item if it moved out). The output parses to the same document (spans aside), and formatting
 //! it again gives the same bytes: `thrift-parser/tests/fmt.rs` checks both on every file of the
 //! corpus.
 
