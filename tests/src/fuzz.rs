@@ -196,7 +196,7 @@ pub fn dynamic(data: &[u8]) {
     for protocol in [Protocol::Binary, Protocol::Compact, Protocol::Json] {
         for name in ["Everything", "Defaults", "Tree", "Shape", "Oops"] {
             let program = &serde.program;
-            let id = dynamic::find_struct(program, name).expect("a struct of the fixture");
+            let id = dynamic::find_type(program, name).expect("a struct of the fixture");
             let Ok(json) = dynamic::decode(program, id, protocol, data) else {
                 continue;
             };

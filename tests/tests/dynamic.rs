@@ -24,11 +24,8 @@ fn load(fixture: &str) -> thrift_idl_parser::Checked {
 fn generated_bytes_decode_to_the_serde_json_and_back_in_every_protocol() {
     let checked = load("serde.thrift");
     let program = &checked.program;
-    let id = dynamic::find_struct(program, "Everything").unwrap();
-    assert_eq!(
-        dynamic::find_struct(program, "serde.Everything").unwrap(),
-        id
-    );
+    let id = dynamic::find_type(program, "Everything").unwrap();
+    assert_eq!(dynamic::find_type(program, "serde.Everything").unwrap(), id);
     let value = serde_everything();
     let serde_json = serde_json::to_value(&value).unwrap();
     let encodings = [
@@ -53,7 +50,7 @@ fn generated_bytes_decode_to_the_serde_json_and_back_in_every_protocol() {
 fn fields_the_idl_does_not_declare_are_shown_by_id_and_not_encoded() {
     let checked = load("serde.thrift");
     let program = &checked.program;
-    let id = dynamic::find_struct(program, "Defaults").unwrap();
+    let id = dynamic::find_type(program, "Defaults").unwrap();
     // `Defaults` with field 1 and an undeclared field 99 (a struct holding a string).
     let mut bytes = Vec::new();
     let mut w = thrift_runtime::BinaryWriter::new(&mut bytes);
@@ -129,7 +126,7 @@ fn messages_decode_and_encode_with_the_function_they_name() {
 fn errors_say_where() {
     let checked = load("serde.thrift");
     let program = &checked.program;
-    let id = dynamic::find_struct(program, "Everything").unwrap();
+    let id = dynamic::find_type(program, "Everything").unwrap();
     let bytes = serde_everything().encode_to_vec::<Compact>().unwrap();
 
     // Bytes that stop early: the offset where reading stopped.
@@ -164,17 +161,17 @@ fn errors_say_where() {
     assert!(err.contains("exactly one field"), "{err}");
     let err = encode(json!({"noSuchField": 1}));
     assert!(err.contains("noSuchField"), "{err}");
-    let defaults = dynamic::find_struct(program, "Defaults").unwrap();
+    let defaults = dynamic::find_type(program, "Defaults").unwrap();
     let err = dynamic::encode(program, defaults, Protocol::Binary, &json!({})).unwrap_err();
     assert!(err.message.contains("needed"), "{err}");
-    assert!(dynamic::find_struct(program, "Nope").is_err());
+    assert!(dynamic::find_type(program, "Nope").is_err());
 }
 
 #[test]
 fn hostile_bytes_are_errors_in_every_protocol() {
     let checked = load("serde.thrift");
     let program = &checked.program;
-    let id = dynamic::find_struct(program, "Everything").unwrap();
+    let id = dynamic::find_type(program, "Everything").unwrap();
     let seeds = thrift_tests::samples::encodings();
     for seed in seeds.iter().take(12) {
         thrift_tests::fuzz::dynamic(seed);
@@ -184,4 +181,26 @@ fn hostile_bytes_are_errors_in_every_protocol() {
     assert!(dynamic::decode(program, id, Protocol::Compact, &huge).is_err());
     let deep = vec![0x1c; 100_000];
     assert!(dynamic::decode(program, id, Protocol::Compact, &deep).is_err());
+}
+
+#[test]
+fn typedefs_and_enums_are_types_too() {
+    let checked = load("serde.thrift");
+    let program = &checked.program;
+    // `typedef map<Point, string> Labels`: struct keys, so pairs.
+    let labels = dynamic::find_type(program, "Labels").unwrap();
+    let json = json!([[{"x": 1.0, "y": 2.0}, "p"]]);
+    let bytes = dynamic::encode(program, labels, Protocol::Compact, &json).unwrap();
+    assert_eq!(
+        dynamic::decode(program, labels, Protocol::Compact, &bytes).unwrap(),
+        json
+    );
+    // An enum is an i32 on the wire, its name in JSON.
+    let color = dynamic::find_type(program, "Color").unwrap();
+    let bytes = dynamic::encode(program, color, Protocol::Binary, &json!("GREEN")).unwrap();
+    assert_eq!(bytes, 2_i32.to_be_bytes());
+    assert_eq!(
+        dynamic::decode(program, color, Protocol::Binary, &bytes).unwrap(),
+        json!("GREEN")
+    );
 }

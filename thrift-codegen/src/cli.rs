@@ -209,7 +209,8 @@ pub struct DynamicArgs {
     /// Directory searched for includes (repeatable).
     #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
     pub include_dirs: Vec<PathBuf>,
-    /// The struct, union or exception: `file.Type`, or `Type` when one file defines it.
+    /// The type: a struct, union, exception, typedef or enum, as `file.Type`, or `Type` when
+    /// one file defines it.
     #[arg(
         long = "type",
         value_name = "NAME",
@@ -570,7 +571,7 @@ fn convert(
     use crate::dynamic;
     let service = args.service.as_deref();
     let id = match &args.type_name {
-        Some(name) => Some(dynamic::find_struct(program, name).map_err(|e| e.to_string())?),
+        Some(name) => Some(dynamic::find_type(program, name).map_err(|e| e.to_string())?),
         None => None,
     };
     if to_json {

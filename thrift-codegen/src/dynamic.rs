@@ -75,9 +75,9 @@ fn error(message: impl Into<String>) -> Error {
     }
 }
 
-/// The struct, union or exception `name` names: `file.Type` (the file's name without
-/// `.thrift`) or `Type` when one file defines it.
-pub fn find_struct(program: &Program, name: &str) -> Result<DefId, Error> {
+/// The type `name` names: a struct, union, exception, typedef or enum, as `file.Type` (the
+/// file's name without `.thrift`) or `Type` when one file defines it.
+pub fn find_type(program: &Program, name: &str) -> Result<DefId, Error> {
     let (file, local) = match name.rsplit_once('.') {
         Some((file, local)) => (Some(file), local),
         None => (None, name),
@@ -91,7 +91,14 @@ pub fn find_struct(program: &Program, name: &str) -> Result<DefId, Error> {
             }
         }
         for (index, d) in f.document.definitions.iter().enumerate() {
-            if matches!(d, Definition::Struct(_)) && d.name().name == local {
+            let is_type = matches!(
+                d,
+                Definition::Struct(_)
+                    | Definition::Typedef(_)
+                    | Definition::Enum(_)
+                    | Definition::Senum(_)
+            );
+            if is_type && d.name().name == local {
                 found.push(DefId { file: f.id, index });
             }
         }
@@ -99,7 +106,7 @@ pub fn find_struct(program: &Program, name: &str) -> Result<DefId, Error> {
     match found.as_slice() {
         [id] => Ok(*id),
         [] => Err(error(format!(
-            "`{name}` names no struct, union or exception (`file.Type`, the file's name without .thrift)"
+            "`{name}` names no struct, union, exception, typedef or enum (`file.Type`, the file's name without .thrift)"
         ))),
         _ => Err(error(format!(
             "`{name}` is defined in {} files: name it as `file.Type`",
@@ -108,28 +115,28 @@ pub fn find_struct(program: &Program, name: &str) -> Result<DefId, Error> {
     }
 }
 
-/// Decodes `bytes`, one value of the struct `id` in `protocol`, to JSON. Bytes after the
-/// value are an error.
+/// Decodes `bytes`, one value of the type `id` ([`find_type`]) in `protocol`, to JSON. Bytes
+/// after the value are an error.
 pub fn decode(
     program: &Program,
     id: DefId,
     protocol: Protocol,
     bytes: &[u8],
 ) -> Result<Json, Error> {
-    let (value, _) = read(protocol, bytes, false)?;
-    let spec = StructSpec::of(program, id);
-    Convert::new(program, protocol).struct_to_json(&spec, &value)
+    let convert = Convert::new(program, protocol);
+    let ttype = convert.ttype(Ty::Def(id))?;
+    let (value, _) = read(protocol, bytes, ttype, false)?;
+    convert.value_to_json(Ty::Def(id), &value)
 }
 
-/// Encodes JSON as one value of the struct `id` in `protocol`.
+/// Encodes JSON as one value of the type `id` ([`find_type`]) in `protocol`.
 pub fn encode(
     program: &Program,
     id: DefId,
     protocol: Protocol,
     json: &Json,
 ) -> Result<Vec<u8>, Error> {
-    let spec = StructSpec::of(program, id);
-    let value = Convert::new(program, protocol).struct_from_json(&spec, json)?;
+    let value = Convert::new(program, protocol).value_from_json(Ty::Def(id), json)?;
     write(protocol, None, &value)
 }
 
@@ -143,7 +150,7 @@ pub fn decode_message(
     protocol: Protocol,
     bytes: &[u8],
 ) -> Result<Json, Error> {
-    let (value, header) = read(protocol, bytes, true)?;
+    let (value, header) = read(protocol, bytes, TType::Struct, true)?;
     let (name, kind, seq) = header.expect("a message was read");
     let convert = Convert::new(program, protocol);
     let (key, body) = match kind {
@@ -279,10 +286,17 @@ fn find_function<'p>(
 
 type Header = Option<(String, MessageType, i32)>;
 
-/// Reads one struct (after a message header when `message`), and checks nothing follows.
-fn read(protocol: Protocol, bytes: &[u8], message: bool) -> Result<(Value, Header), Error> {
+/// Reads one value of `ttype` (after a message header when `message`), and checks nothing
+/// follows.
+fn read(
+    protocol: Protocol,
+    bytes: &[u8],
+    ttype: TType,
+    message: bool,
+) -> Result<(Value, Header), Error> {
     fn go<'de, R: ProtocolReader<'de>>(
         r: &mut R,
+        ttype: TType,
         message: bool,
     ) -> thrift_runtime::Result<(Value, Header)> {
         let header = if message {
@@ -291,7 +305,7 @@ fn read(protocol: Protocol, bytes: &[u8], message: bool) -> Result<(Value, Heade
         } else {
             None
         };
-        let value = Value::read(r, TType::Struct)?;
+        let value = Value::read(r, ttype)?;
         if message {
             r.read_message_end()?;
         }
@@ -305,17 +319,17 @@ fn read(protocol: Protocol, bytes: &[u8], message: bool) -> Result<(Value, Heade
     let (result, rest, position) = match protocol {
         Protocol::Binary => {
             let mut r = BinaryReader::new(SliceInput::new(bytes));
-            let result = go(&mut r, message);
+            let result = go(&mut r, ttype, message);
             (result, r.input().rest().len(), r.input().position())
         }
         Protocol::Compact => {
             let mut r = CompactReader::new(SliceInput::new(bytes));
-            let result = go(&mut r, message);
+            let result = go(&mut r, ttype, message);
             (result, r.input().rest().len(), r.input().position())
         }
         Protocol::Json => {
             let mut r = JsonReader::new(SliceInput::new(bytes));
-            let result = go(&mut r, message);
+            let result = go(&mut r, ttype, message);
             (result, r.input().rest().len(), r.input().position())
         }
     };
@@ -364,10 +378,12 @@ fn write(
     Ok(out)
 }
 
-/// A field's type: from the IDL, or a base type (the fields of `TApplicationException`).
+/// A type: from the IDL, a definition named (`--type`), or a base type (the fields of
+/// `TApplicationException`).
 #[derive(Clone, Copy)]
 enum Ty<'p> {
     Idl(FileId, &'p Type),
+    Def(DefId),
     Base(BaseType),
 }
 
@@ -495,6 +511,13 @@ impl<'p> Convert<'p> {
         let (mut file, mut ty) = match ty {
             Ty::Base(b) => return Ok(Resolved::Base(b)),
             Ty::Idl(file, ty) => (file, ty),
+            Ty::Def(id) => match self.program.definition(id) {
+                Definition::Typedef(t) => (id.file, &t.ty),
+                Definition::Enum(e) => return Ok(Resolved::Enum(e)),
+                Definition::Senum(_) => return Ok(Resolved::Senum),
+                Definition::Struct(_) => return Ok(Resolved::Struct(id)),
+                d => return Err(error(format!("`{}` is not a type", d.name().name))),
+            },
         };
         // Typedef chains of a checked program are acyclic; the bound guards others.
         for _ in 0..1000 {
@@ -524,6 +547,21 @@ impl<'p> Convert<'p> {
             });
         }
         Err(error("typedefs nest too deep"))
+    }
+
+    /// How an error names a type.
+    fn describe(&self, ty: Ty<'p>) -> String {
+        match ty {
+            Ty::Base(b) => format!("{b:?}").to_lowercase(),
+            Ty::Def(id) => format!("`{}`", self.program.definition(id).name().name),
+            Ty::Idl(_, ty) => match &ty.kind {
+                TypeKind::Base(b) => format!("{b:?}").to_lowercase(),
+                TypeKind::Named(name) => format!("`{}`", name.name),
+                TypeKind::List { .. } => "a list".into(),
+                TypeKind::Set { .. } => "a set".into(),
+                TypeKind::Map { .. } => "a map".into(),
+            },
+        }
     }
 
     fn ttype(&self, ty: Ty<'p>) -> Result<TType, Error> {
@@ -565,7 +603,7 @@ impl<'p> Convert<'p> {
             error(format!(
                 "the wire has a {:?} where the IDL has {}",
                 v.ttype(),
-                describe(ty)
+                self.describe(ty)
             ))
         };
         Ok(match (self.resolve(ty)?, v) {
@@ -652,7 +690,7 @@ impl<'p> Convert<'p> {
         if len > 0 && wire != expected {
             return Err(error(format!(
                 "the wire has {wire:?} elements where the IDL has {}",
-                describe(ty)
+                self.describe(ty)
             )));
         }
         Ok(())
@@ -708,14 +746,14 @@ impl<'p> Convert<'p> {
         let expected = || {
             error(format!(
                 "expected {}, found {}",
-                describe(ty),
+                self.describe(ty),
                 kind_of(json)
             ))
         };
         let int = |min: i64, max: i64| -> Result<i64, Error> {
             json.as_i64()
                 .filter(|n| (min..=max).contains(n))
-                .ok_or_else(|| error(format!("expected {}, found {json}", describe(ty))))
+                .ok_or_else(|| error(format!("expected {}, found {json}", self.describe(ty))))
         };
         Ok(match self.resolve(ty)? {
             Resolved::Base(BaseType::Bool) => Value::Bool(json.as_bool().ok_or_else(expected)?),
@@ -825,7 +863,7 @@ impl<'p> Convert<'p> {
             }
             _ => {
                 let parsed: Json = serde_json::from_str(key)
-                    .map_err(|_| error(format!("the key `{key}` is not {}", describe(ty))))?;
+                    .map_err(|_| error(format!("the key `{key}` is not {}", self.describe(ty))))?;
                 self.value_from_json(ty, &parsed)
             }
         }
@@ -842,19 +880,6 @@ fn base_ttype(b: BaseType) -> TType {
         BaseType::Double => TType::Double,
         BaseType::String | BaseType::Binary | BaseType::Slist => TType::String,
         BaseType::Uuid => TType::Uuid,
-    }
-}
-
-fn describe(ty: Ty<'_>) -> String {
-    match ty {
-        Ty::Base(b) => format!("{b:?}").to_lowercase(),
-        Ty::Idl(_, ty) => match &ty.kind {
-            TypeKind::Base(b) => format!("{b:?}").to_lowercase(),
-            TypeKind::Named(name) => format!("`{}`", name.name),
-            TypeKind::List { .. } => "a list".into(),
-            TypeKind::Set { .. } => "a set".into(),
-            TypeKind::Map { .. } => "a map".into(),
-        },
     }
 }
 

@@ -144,6 +144,6 @@ fn bad_input_exits_one_with_a_located_error() {
     assert!(
         String::from_utf8(out.stderr)
             .unwrap()
-            .contains("`Nope` names no struct")
+            .contains("`Nope` names no struct, union, exception, typedef or enum")
     );
 }
