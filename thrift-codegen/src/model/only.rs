@@ -10,7 +10,9 @@
 
 use std::collections::BTreeSet;
 
-use thrift_idl_parser::ast::{ConstValue, ConstValueKind, Definition, Field, Type, TypeKind};
+use thrift_idl_parser::ast::{
+    ConstValue, ConstValueKind, Definition, Field, Service, Type, TypeKind,
+};
 use thrift_idl_parser::{ConstRef, DefId, FileId, Program};
 
 use crate::error::Error;
@@ -43,7 +45,7 @@ pub fn kept(program: &Program, paths: &[String]) -> Result<Kept, Error> {
                 while let Some((declaring, s)) = current {
                     kept.functions
                         .extend((0..s.functions.len()).map(|index| (declaring, index)));
-                    current = program.parent_service(declaring, s);
+                    current = parent(program, declaring, s);
                 }
             }
             (None, None) => {}
@@ -67,7 +69,7 @@ pub fn kept(program: &Program, paths: &[String]) -> Result<Kept, Error> {
             Definition::Enum(_) | Definition::Senum(_) => {}
             Definition::Struct(s) => reach.fields(id.file, &s.fields),
             Definition::Service(s) => {
-                if let Some((parent, _)) = program.parent_service(id, s) {
+                if let Some((parent, _)) = parent(program, id, s) {
                     reach.found.push(parent);
                 }
                 for (index, function) in s.functions.iter().enumerate() {
@@ -90,14 +92,17 @@ pub fn kept(program: &Program, paths: &[String]) -> Result<Kept, Error> {
 /// it is declared: the service named or one it extends).
 fn named(program: &Program, path: &str) -> Option<(DefId, Option<(DefId, usize)>)> {
     let in_file = |file: &str, name: &str| {
-        program.files_named(file).find_map(|f| {
-            let index = f
-                .document
-                .definitions
-                .iter()
-                .position(|d| d.name().name == name)?;
-            Some(DefId { file: f.id, index })
-        })
+        program
+            .files()
+            .filter(|f| program.sources.path(f.id).file_stem() == Some(std::ffi::OsStr::new(file)))
+            .find_map(|f| {
+                let index = f
+                    .document
+                    .definitions
+                    .iter()
+                    .position(|d| d.name().name == name)?;
+                Some(DefId { file: f.id, index })
+            })
     };
     let (file, name) = path.rsplit_once('.')?;
     if let Some(id) = in_file(file, name) {
@@ -110,9 +115,15 @@ fn named(program: &Program, path: &str) -> Option<(DefId, Option<(DefId, usize)>
         if let Some(index) = s.functions.iter().position(|f| f.name.name == name) {
             return Some((id, Some((declaring, index))));
         }
-        current = program.parent_service(declaring, s);
+        current = parent(program, declaring, s);
     }
     None
+}
+
+/// The service `s` (defined at `id`) extends.
+fn parent<'p>(program: &'p Program, id: DefId, s: &Service) -> Option<(DefId, &'p Service)> {
+    let parent = program.lookup_type(id.file, &s.extends.as_ref()?.name)?;
+    Some((parent, program.as_service(parent)?))
 }
 
 /// Pushes what types and values name.

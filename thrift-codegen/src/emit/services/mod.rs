@@ -17,7 +17,7 @@ use super::docs::doc_attrs;
 use super::scope::Scope;
 use super::types::rust_type;
 use crate::ident;
-use crate::model::ServiceNames;
+use crate::model::{ServiceNames, parent_service};
 
 /// Which of the twins is being emitted.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -103,7 +103,7 @@ impl<'p> ServiceView<'p> {
                     });
                 }
             }
-            current = m.program.parent_service(declaring, def);
+            current = parent_service(m, declaring, def);
         }
         ServiceView {
             id,
@@ -111,10 +111,7 @@ impl<'p> ServiceView<'p> {
             names: m.service_names(id),
             name: m.name(id).to_owned(),
             all,
-            parent: m
-                .program
-                .parent_service(id, service)
-                .map(|(parent, _)| parent),
+            parent: parent_service(m, id, service).map(|(parent, _)| parent),
         }
     }
 
