@@ -267,7 +267,7 @@ impl Shape {
                 "string".into()
             }
             Shape::Base(BaseType::I32) | Shape::Enum(_) => "i32".into(),
-            Shape::Base(b) => format!("{b:?}").to_lowercase(),
+            Shape::Base(b) => b.keyword().into(),
             Shape::Struct(_) => "struct".into(),
             Shape::List(e) => format!("list<{}>", e.wire()),
             Shape::Set(e) => format!("set<{}>", e.wire()),
@@ -278,7 +278,7 @@ impl Shape {
 
     fn describe(&self) -> String {
         match self {
-            Shape::Base(b) => format!("{b:?}").to_lowercase(),
+            Shape::Base(b) => b.keyword().into(),
             Shape::Enum(name) | Shape::Struct(name) | Shape::Unknown(name) => name.clone(),
             Shape::Senum => "senum".into(),
             Shape::List(e) => format!("list<{}>", e.describe()),
@@ -693,8 +693,8 @@ impl Compare<'_> {
     fn service(&mut self, o: DefId, os: &Service, n: DefId, ns: &Service) {
         let name = &ns.name.name;
         let parent = |program: &Program, id: DefId, s: &Service| {
-            let p = program.lookup_type(id.file, &s.extends.as_ref()?.name)?;
-            Some(program.definition(p).name().name.clone())
+            let (_, p) = program.parent_service(id, s)?;
+            Some(p.name.name.clone())
         };
         let (op, np) = (parent(self.old, o, os), parent(self.new, n, ns));
         let extends_changed = op != np;
@@ -819,10 +819,7 @@ fn functions<'p>(
                 .or_insert((declaring.file, f, own));
         }
         own = false;
-        current = s.extends.as_ref().and_then(|e| {
-            let p = program.lookup_type(declaring.file, &e.name)?;
-            Some((p, program.as_service(p)?))
-        });
+        current = program.parent_service(declaring, s);
     }
     out
 }

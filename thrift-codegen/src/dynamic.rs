@@ -82,14 +82,12 @@ pub fn find_type(program: &Program, name: &str) -> Result<DefId, Error> {
         Some((file, local)) => (Some(file), local),
         None => (None, name),
     };
+    let files: Vec<_> = match file {
+        Some(file) => program.files_named(file).collect(),
+        None => program.files().collect(),
+    };
     let mut found = Vec::new();
-    for f in program.files() {
-        let stem = program.sources.path(f.id).file_stem();
-        if let Some(file) = file {
-            if stem != Some(std::ffi::OsStr::new(file)) {
-                continue;
-            }
-        }
+    for f in files {
         for (index, d) in f.document.definitions.iter().enumerate() {
             let is_type = matches!(
                 d,
@@ -552,10 +550,10 @@ impl<'p> Convert<'p> {
     /// How an error names a type.
     fn describe(&self, ty: Ty<'p>) -> String {
         match ty {
-            Ty::Base(b) => format!("{b:?}").to_lowercase(),
+            Ty::Base(b) => b.keyword().into(),
             Ty::Def(id) => format!("`{}`", self.program.definition(id).name().name),
             Ty::Idl(_, ty) => match &ty.kind {
-                TypeKind::Base(b) => format!("{b:?}").to_lowercase(),
+                TypeKind::Base(b) => b.keyword().into(),
                 TypeKind::Named(name) => format!("`{}`", name.name),
                 TypeKind::List { .. } => "a list".into(),
                 TypeKind::Set { .. } => "a set".into(),

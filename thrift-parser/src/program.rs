@@ -189,6 +189,20 @@ impl Program {
         }
     }
 
+    /// The service that the service `s`, defined at `id`, extends, when it names one.
+    pub fn parent_service(&self, id: DefId, s: &Service) -> Option<(DefId, &Service)> {
+        let parent = self.lookup_type(id.file, &s.extends.as_ref()?.name)?;
+        Some((parent, self.as_service(parent)?))
+    }
+
+    /// The parsed files whose name without `.thrift` is `stem`: the first segment of the IDL
+    /// paths that options and tools take (`parquet.FileMetaData`).
+    pub fn files_named<'a>(&'a self, stem: &'a str) -> impl Iterator<Item = &'a ParsedFile> + 'a {
+        self.files().filter(move |f| {
+            self.sources.path(f.id).file_stem() == Some(std::ffi::OsStr::new(stem))
+        })
+    }
+
     /// The definition if it is a `service`.
     pub fn as_service(&self, id: DefId) -> Option<&Service> {
         match self.definition(id) {

@@ -53,12 +53,7 @@ fn extern_files(
     options.extern_paths
         .iter()
         .map(|(idl, rust)| {
-            let file = program
-                .files()
-                .find(|f| {
-                    program.sources.path(f.id).file_stem() == Some(std::ffi::OsStr::new(idl))
-                })
-                .ok_or_else(|| {
+            let file = program.files_named(idl).next().ok_or_else(|| {
                     Error::Options(format!(
                         "extern_path: `{idl}` names no IDL file that is loaded (the file's name without .thrift)"
                     ))
@@ -271,18 +266,13 @@ fn field_path<'c>(
 
 /// The struct, union or exception `name` of the file whose name without `.thrift` is `file`.
 fn find_struct(checked: &Checked, file: &str, name: &str) -> Option<DefId> {
-    let program = &checked.program;
-    program
-        .files()
-        .filter(|f| program.sources.path(f.id).file_stem() == Some(std::ffi::OsStr::new(file)))
-        .find_map(|f| {
-            f.document
-                .definitions
-                .iter()
-                .position(|d| {
-                    matches!(d, thrift_idl_parser::ast::Definition::Struct(_))
-                        && d.name().name == name
-                })
-                .map(|index| DefId { file: f.id, index })
-        })
+    checked.program.files_named(file).find_map(|f| {
+        f.document
+            .definitions
+            .iter()
+            .position(|d| {
+                matches!(d, thrift_idl_parser::ast::Definition::Struct(_)) && d.name().name == name
+            })
+            .map(|index| DefId { file: f.id, index })
+    })
 }

@@ -26,7 +26,7 @@ use crate::options::Options;
 pub(crate) use configure::annotation_diagnostics;
 pub(crate) use configure::configure;
 pub use derives::Derives;
-pub use services::{ServiceNames, parent_service};
+pub use services::ServiceNames;
 
 /// A type with typedefs followed to the end.
 #[derive(Clone, Copy)]

@@ -10,9 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use thrift_idl_parser::ast::{
-    ConstValue, ConstValueKind, Definition, Field, Service, Type, TypeKind,
-};
+use thrift_idl_parser::ast::{ConstValue, ConstValueKind, Definition, Field, Type, TypeKind};
 use thrift_idl_parser::{ConstRef, DefId, FileId, Program};
 
 use crate::error::Error;
@@ -45,7 +43,7 @@ pub fn kept(program: &Program, paths: &[String]) -> Result<Kept, Error> {
                 while let Some((declaring, s)) = current {
                     kept.functions
                         .extend((0..s.functions.len()).map(|index| (declaring, index)));
-                    current = parent(program, declaring, s);
+                    current = program.parent_service(declaring, s);
                 }
             }
             (None, None) => {}
@@ -69,7 +67,7 @@ pub fn kept(program: &Program, paths: &[String]) -> Result<Kept, Error> {
             Definition::Enum(_) | Definition::Senum(_) => {}
             Definition::Struct(s) => reach.fields(id.file, &s.fields),
             Definition::Service(s) => {
-                if let Some((parent, _)) = parent(program, id, s) {
+                if let Some((parent, _)) = program.parent_service(id, s) {
                     reach.found.push(parent);
                 }
                 for (index, function) in s.functions.iter().enumerate() {
@@ -92,17 +90,14 @@ pub fn kept(program: &Program, paths: &[String]) -> Result<Kept, Error> {
 /// it is declared: the service named or one it extends).
 fn named(program: &Program, path: &str) -> Option<(DefId, Option<(DefId, usize)>)> {
     let in_file = |file: &str, name: &str| {
-        program
-            .files()
-            .filter(|f| program.sources.path(f.id).file_stem() == Some(std::ffi::OsStr::new(file)))
-            .find_map(|f| {
-                let index = f
-                    .document
-                    .definitions
-                    .iter()
-                    .position(|d| d.name().name == name)?;
-                Some(DefId { file: f.id, index })
-            })
+        program.files_named(file).find_map(|f| {
+            let index = f
+                .document
+                .definitions
+                .iter()
+                .position(|d| d.name().name == name)?;
+            Some(DefId { file: f.id, index })
+        })
     };
     let (file, name) = path.rsplit_once('.')?;
     if let Some(id) = in_file(file, name) {
@@ -115,15 +110,9 @@ fn named(program: &Program, path: &str) -> Option<(DefId, Option<(DefId, usize)>
         if let Some(index) = s.functions.iter().position(|f| f.name.name == name) {
             return Some((id, Some((declaring, index))));
         }
-        current = parent(program, declaring, s);
+        current = program.parent_service(declaring, s);
     }
     None
-}
-
-/// The service `s` (defined at `id`) extends.
-fn parent<'p>(program: &'p Program, id: DefId, s: &Service) -> Option<(DefId, &'p Service)> {
-    let parent = program.lookup_type(id.file, &s.extends.as_ref()?.name)?;
-    Some((parent, program.as_service(parent)?))
 }
 
 /// Pushes what types and values name.

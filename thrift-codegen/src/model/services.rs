@@ -48,21 +48,6 @@ pub struct FunctionNames {
     pub result: Option<DefId>,
 }
 
-/// The service a service extends, when it names one.
-pub fn parent_service<'p>(
-    model: &Model<'p>,
-    id: DefId,
-    s: &Service,
-) -> Option<(DefId, &'p Service)> {
-    let extends = s.extends.as_ref()?;
-    let parent = model.program.lookup_type(id.file, &extends.name)?;
-    let program: &'p thrift_idl_parser::Program = model.program;
-    match program.definition(parent) {
-        Definition::Service(p) => Some((parent, p)),
-        _ => None,
-    }
-}
-
 /// The names of every service's items, and the args and result structs of every function (by
 /// ids after their file's own definitions).
 pub fn assign(model: &Model<'_>) -> (HashMap<DefId, ServiceNames>, HashMap<DefId, Struct>) {
@@ -232,13 +217,13 @@ fn method_names(model: &Model<'_>, id: DefId, s: &Service) -> Vec<String> {
     // Ancestors' names, computed the same way (the chain is acyclic: the checker requires a
     // service to be defined before it is extended; the bound guards against anything else).
     let mut ancestors = Vec::new();
-    let mut current = parent_service(model, id, s);
+    let mut current = model.program.parent_service(id, s);
     while let Some(p) = current {
         if ancestors.len() >= 1000 {
             break;
         }
         ancestors.push(p);
-        current = parent_service(model, p.0, p.1);
+        current = model.program.parent_service(p.0, p.1);
     }
     for (_, p) in ancestors.iter().rev() {
         for function in &p.functions {

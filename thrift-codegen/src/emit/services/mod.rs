@@ -17,7 +17,7 @@ use super::docs::doc_attrs;
 use super::scope::Scope;
 use super::types::rust_type;
 use crate::ident;
-use crate::model::{ServiceNames, parent_service};
+use crate::model::ServiceNames;
 
 /// Which of the twins is being emitted.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -103,7 +103,7 @@ impl<'p> ServiceView<'p> {
                     });
                 }
             }
-            current = parent_service(m, declaring, def);
+            current = m.program.parent_service(declaring, def);
         }
         ServiceView {
             id,
@@ -111,7 +111,10 @@ impl<'p> ServiceView<'p> {
             names: m.service_names(id),
             name: m.name(id).to_owned(),
             all,
-            parent: parent_service(m, id, service).map(|(parent, _)| parent),
+            parent: m
+                .program
+                .parent_service(id, service)
+                .map(|(parent, _)| parent),
         }
     }
 
