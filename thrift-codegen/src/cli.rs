@@ -237,6 +237,16 @@ pub struct DynamicArgs {
     pub input: Option<PathBuf>,
 }
 
+impl ErrorFormat {
+    /// A checked program's diagnostics in this format.
+    fn render(self, checked: &thrift_idl_parser::Checked) -> String {
+        match self {
+            ErrorFormat::Human => checked.render_diagnostics(),
+            ErrorFormat::Json => checked.diagnostics_json(),
+        }
+    }
+}
+
 /// Which changes make `compat` exit 1 (`--fail-on`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
@@ -262,21 +272,14 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode
             old,
             new,
         } => {
-            let mut loader = thrift_idl_parser::Loader::new();
-            for dir in include_dirs {
-                loader.include_dir(dir);
-            }
+            let loader = loader(&include_dirs);
             let old_checked = thrift_idl_parser::check_files(&loader, &[&old]);
             let new_checked = thrift_idl_parser::check_files(&loader, &[&new]);
             let mut invalid = false;
             for checked in [&old_checked, &new_checked] {
                 if checked.has_errors() {
                     invalid = true;
-                    let printed = match error_format {
-                        ErrorFormat::Human => checked.render_diagnostics(),
-                        ErrorFormat::Json => checked.diagnostics_json(),
-                    };
-                    let _ = stderr.write_all(printed.as_bytes());
+                    let _ = stderr.write_all(error_format.render(checked).as_bytes());
                 }
             }
             if invalid {
@@ -325,21 +328,13 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode
             error_format,
             files,
         } => {
-            let mut loader = thrift_idl_parser::Loader::new();
-            for dir in include_dirs {
-                loader.include_dir(dir);
-            }
-            let mut checked = thrift_idl_parser::check_files(&loader, &files);
+            let mut checked = thrift_idl_parser::check_files(&loader(&include_dirs), &files);
             // What the generator reads of the IDL: its `rust.*` annotations.
             if !checked.has_errors() {
                 let more = crate::model::annotation_diagnostics(&checked);
                 checked.diagnostics.extend(more);
             }
-            let printed = match error_format {
-                ErrorFormat::Human => checked.render_diagnostics(),
-                ErrorFormat::Json => checked.diagnostics_json(),
-            };
-            let _ = stderr.write_all(printed.as_bytes());
+            let _ = stderr.write_all(error_format.render(&checked).as_bytes());
             if error_format == ErrorFormat::Human {
                 let errors = checked.errors().count();
                 let warnings = checked.diagnostics.len() - errors;
@@ -451,6 +446,15 @@ fn builder(args: &GenerateArgs) -> Result<crate::builder::Builder, String> {
     Ok(builder)
 }
 
+/// A loader searching `include_dirs` in order.
+fn loader(include_dirs: &[PathBuf]) -> thrift_idl_parser::Loader {
+    let mut loader = thrift_idl_parser::Loader::new();
+    for dir in include_dirs {
+        loader.include_dir(dir);
+    }
+    loader
+}
+
 /// `fmt`: formats each file in place, or (`check`) prints a diff for each that is not
 /// formatted.
 fn fmt(check: bool, files: &[PathBuf], stderr: &mut dyn Write) -> ExitCode {
@@ -522,11 +526,7 @@ fn dynamic(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> ExitCode {
-    let mut loader = thrift_idl_parser::Loader::new();
-    for dir in &args.include_dirs {
-        loader.include_dir(dir);
-    }
-    let checked = thrift_idl_parser::check_files(&loader, &[&args.idl]);
+    let checked = thrift_idl_parser::check_files(&loader(&args.include_dirs), &[&args.idl]);
     if checked.has_errors() {
         let _ = stderr.write_all(checked.render_diagnostics().as_bytes());
         return ExitCode::from(1);

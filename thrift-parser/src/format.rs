@@ -19,8 +19,8 @@
 //! corpus.
 
 use crate::ast::{
-    Annotation, BaseType, ConstValue, ConstValueKind, Definition, Document, Field, FieldIdKind,
-    Function, Header, Requiredness, Type, TypeKind,
+    Annotation, ConstValue, ConstValueKind, Definition, Document, Field, FieldIdKind, Function,
+    Header, Requiredness, Type, TypeKind,
 };
 use crate::diagnostic::Diagnostic;
 use crate::source::FileId;
@@ -98,13 +98,7 @@ pub fn format_document(text: &str, document: &Document) -> String {
                     p.blank();
                 }
                 let (_, end) = header_span(h);
-                let end = p.item_end(*start, end);
-                p.leading(*start, 0);
-                let text = p.kept(*start, end, &header(h));
-                p.out.push_str(&text);
-                p.last_end = end;
-                p.trailing(usize::MAX);
-                p.out.push('\n');
+                p.member(*start, end, 0, &header(h));
                 previous_was_header = Some(true);
             }
             Item::Definition(d) => {
@@ -404,32 +398,22 @@ impl Printer<'_> {
         let end = self.item_end(start, span.end as usize);
         match d {
             Definition::Const(c) => {
-                self.leading(start, 0);
                 let text = format!(
                     "const {} {} = {}",
                     ty(&c.ty),
                     c.name.name,
                     value(&c.value, 0)
                 );
-                let text = self.kept(start, end, &text);
-                self.out.push_str(&text);
-                self.last_end = end;
-                self.trailing(usize::MAX);
-                self.out.push('\n');
+                self.member(start, end, 0, &text);
             }
             Definition::Typedef(t) => {
-                self.leading(start, 0);
                 let text = format!(
                     "typedef {} {}{}",
                     ty(&t.ty),
                     t.name.name,
                     annotations(&t.annotations)
                 );
-                let text = self.kept(start, end, &text);
-                self.out.push_str(&text);
-                self.last_end = end;
-                self.trailing(usize::MAX);
-                self.out.push('\n');
+                self.member(start, end, 0, &text);
             }
             Definition::Enum(e) => {
                 let name_end = e.name.span.end as usize;
@@ -595,7 +579,7 @@ fn ty(t: &Type) -> String {
             .map_or_else(String::new, |c| format!(" cpp_type {}", string(c)))
     };
     let mut s = match &t.kind {
-        TypeKind::Base(b) => base(*b).to_string(),
+        TypeKind::Base(b) => b.keyword().to_string(),
         TypeKind::Named(name) => name.name.clone(),
         TypeKind::List { element, cpp_type } => format!("list{}<{}>", cpp(cpp_type), ty(element)),
         TypeKind::Set { element, cpp_type } => format!("set{}<{}>", cpp(cpp_type), ty(element)),
@@ -607,21 +591,6 @@ fn ty(t: &Type) -> String {
     };
     s.push_str(&annotations(&t.annotations));
     s
-}
-
-fn base(b: BaseType) -> &'static str {
-    match b {
-        BaseType::Bool => "bool",
-        BaseType::I8 => "i8",
-        BaseType::I16 => "i16",
-        BaseType::I32 => "i32",
-        BaseType::I64 => "i64",
-        BaseType::Double => "double",
-        BaseType::String => "string",
-        BaseType::Binary => "binary",
-        BaseType::Uuid => "uuid",
-        BaseType::Slist => "slist",
-    }
 }
 
 fn annotations(list: &[Annotation]) -> String {
