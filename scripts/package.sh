@@ -9,8 +9,23 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 CRATES=(thrift-idl-parser thrift-runtime thrift-codegen)
-cargo package --locked --quiet ${ALLOW_DIRTY:+--allow-dirty} "${CRATES[@]/#/-p}"
 VERSION="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)"
+# Cargo verifies each package against the others through a local registry overlay. It takes a
+# registry package of a given name and version to be immutable: it unpacks it once under
+# $CARGO_HOME/registry/src/-<hash>/ and compiles it once into the target directory. A copy left
+# by an earlier run would stand for today's package, its new APIs missing. Drop both: the
+# unpacked overlay copies (crates.io's index.* directories are left alone) and the build of any
+# of our crates whose sources were such a copy (its dep-info names the path).
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+for crate in "${CRATES[@]}"; do
+    rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"$crate-$VERSION"
+    for info in "$TARGET_DIR"/debug/deps/"${crate//-/_}"-*.d; do
+        [[ -e "$info" ]] && grep -q 'registry/src/-' "$info" || continue
+        hash="${info##*-}"
+        rm -rf "$TARGET_DIR/debug/.fingerprint/$crate-${hash%.d}"
+    done
+done
+cargo package --locked --quiet ${ALLOW_DIRTY:+--allow-dirty} "${CRATES[@]/#/-p}"
 UNPACKED="$ROOT/target/package/unpacked"
 rm -rf "$UNPACKED"
 mkdir -p "$UNPACKED"
