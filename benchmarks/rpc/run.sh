@@ -6,6 +6,8 @@
 # median calls per second and p50/p99 latency over the rounds, server allocations per call,
 # and the per-round ratios behind the targets.
 #   ROUNDS=3 benchmarks/rpc/run.sh [SECONDS]     (default 3 rounds of 4 s per cell)
+# ours-async-latency and ours-blocking-latency are our servers in latency mode
+# (ServerOptions::busy_poll, 50 µs).
 # ours-async-tls and ours-blocking-tls are our servers over TLS (certificates made for the run
 # by interop/tls_certs.sh), driven by our clients over TLS: their rows beside the plain ones
 # are the cost of TLS.
@@ -14,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_PER_CELL="${1:-4}"
 ROUNDS="${ROUNDS:-3}"
-CONTENDERS="${CONTENDERS:-ours-async ours-blocking ours-async-tls ours-blocking-tls ours-async-http ours-blocking-http apache volo}"
+CONTENDERS="${CONTENDERS:-ours-async ours-blocking ours-async-latency ours-blocking-latency ours-async-tls ours-blocking-tls ours-async-http ours-blocking-http apache volo}"
 cargo build --release --quiet
 BIN="target/release/thrift-rpc-benchmarks"
 case " $CONTENDERS " in
@@ -28,8 +30,8 @@ trap 'rm -rf "$results" "$CERTS"' EXIT
 ../../interop/tls_certs.sh "$CERTS"
 own_client() {
     case "$1" in
-        ours-async | ours-async-tls | ours-async-http) echo "$BIN load-async" ;;
-        ours-blocking | ours-blocking-tls | ours-blocking-http) echo "$BIN load" ;;
+        ours-async | ours-async-latency | ours-async-tls | ours-async-http) echo "$BIN load-async" ;;
+        ours-blocking | ours-blocking-latency | ours-blocking-tls | ours-blocking-http) echo "$BIN load" ;;
         apache) echo "$BIN load-apache" ;;
         volo) echo "$VOLO load" ;;
     esac
@@ -73,7 +75,8 @@ for line in open(sys.argv[1]):
     round_, mode, contender, load, server = line.rstrip("\n").split("|")
     rows.append((int(round_), mode, contender, json.loads(load), json.loads(server)))
 contenders = list(dict.fromkeys(r[2] for r in rows))
-CLIENT = {"ours-async": "ours, async", "ours-blocking": "ours, blocking", "apache": "apache", "volo": "volo (TTHeader)",
+CLIENT = {"ours-async": "ours, async", "ours-blocking": "ours, blocking",
+          "ours-async-latency": "ours, async", "ours-blocking-latency": "ours, blocking", "apache": "apache", "volo": "volo (TTHeader)",
           "ours-async-tls": "ours, async, TLS", "ours-blocking-tls": "ours, blocking, TLS",
           "ours-async-http": "ours, async, HTTP", "ours-blocking-http": "ours, blocking, HTTP"}
 def cells(mode, contender, connections):
@@ -116,6 +119,12 @@ for mode in ("same", "own"):
         ("ours-async", "apache", 1, "p99_us", "ours-async ÷ apache, p99, 1 connection (target ≤ 1x)"),
         ("ours-blocking", "apache", 1, "rps", "ours-blocking ÷ apache, calls/s, 1 connection (target ≥ 1.2x)"),
         ("ours-blocking", "apache", 1, "p99_us", "ours-blocking ÷ apache, p99, 1 connection (target ≤ 1x)"),
+        ("ours-async-latency", "apache", 1, "rps", "ours-async in latency mode ÷ apache, calls/s, 1 connection (target ≥ 1.2x)"),
+        ("ours-async-latency", "apache", 1, "p99_us", "ours-async in latency mode ÷ apache, p99, 1 connection (target ≤ 1x)"),
+        ("ours-blocking-latency", "apache", 1, "rps", "ours-blocking in latency mode ÷ apache, calls/s, 1 connection (target ≥ 1.2x)"),
+        ("ours-blocking-latency", "apache", 1, "p99_us", "ours-blocking in latency mode ÷ apache, p99, 1 connection (target ≤ 1x)"),
+        ("ours-async-latency", "ours-async", 64, "rps", "ours-async in latency mode ÷ default, calls/s, 64 connections (the cost of polling)"),
+        ("ours-blocking-latency", "ours-blocking", 64, "rps", "ours-blocking in latency mode ÷ default, calls/s, 64 connections (the cost of polling)"),
         ("ours-async-tls", "ours-async", 1, "rps", "ours-async over TLS ÷ plain, calls/s, 1 connection (the cost of TLS)"),
         ("ours-async-tls", "ours-async", 64, "rps", "ours-async over TLS ÷ plain, calls/s, 64 connections"),
         ("ours-blocking-tls", "ours-blocking", 1, "rps", "ours-blocking over TLS ÷ plain, calls/s, 1 connection"),

@@ -1,7 +1,9 @@
 //! A server survives any client: malformed requests, oversized frames, clients that vanish
 //! mid-message or send one byte a second, panicking handlers, unknown methods, and more
 //! connections than workers. Each fault gets a closed connection or an exception, and the
-//! server goes on serving others. Run against the blocking and the async server.
+//! server goes on serving others. Run against the blocking and the async server, each also in
+//! latency mode (`ServerOptions::busy_poll`), where a connection polls for its next call
+//! before it waits.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -36,8 +38,9 @@ impl SecondServiceAsync for Panicking {
     }
 }
 
-fn options() -> ServerOptions {
+fn options(busy_poll: Option<Duration>) -> ServerOptions {
     ServerOptions {
+        busy_poll,
         workers: 2,
         idle_timeout: Some(Duration::from_secs(1)),
         read_timeout: Some(Duration::from_millis(800)),
@@ -48,7 +51,7 @@ fn options() -> ServerOptions {
 
 /// Starts a blocking or async server of ThriftTest (default) and `Panicking` as
 /// "SecondService" (multiplexed); returns its address and a guard that stops it.
-fn start(asynchronous: bool) -> (SocketAddr, Box<dyn std::any::Any>) {
+fn start(asynchronous: bool, busy_poll: Option<Duration>) -> (SocketAddr, Box<dyn std::any::Any>) {
     if asynchronous {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -62,14 +65,16 @@ fn start(asynchronous: bool) -> (SocketAddr, Box<dyn std::any::Any>) {
         let mut processor = AsyncMultiplexedProcessor::new();
         processor.set_default(ThriftTestAsyncProcessor::new(TestHandler));
         processor.register("SecondService", SecondServiceAsyncProcessor::new(Panicking));
-        runtime.spawn(asynchronous::Server::new(options()).serve(listener, processor));
+        runtime.spawn(asynchronous::Server::new(options(busy_poll)).serve(listener, processor));
         (addr, Box::new(runtime))
     } else {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let mut processor = MultiplexedProcessor::new();
         processor.set_default(ThriftTestProcessor::new(TestHandler));
         processor.register("SecondService", SecondServiceProcessor::new(Panicking));
-        let handle = Server::new(options()).spawn(listener, processor).unwrap();
+        let handle = Server::new(options(busy_poll))
+            .spawn(listener, processor)
+            .unwrap();
         (handle.local_addr(), Box::new(handle))
     }
 }
@@ -103,8 +108,15 @@ fn closed_after(addr: SocketAddr, bytes: &[u8]) -> bool {
 }
 
 fn each_server(test: impl Fn(SocketAddr)) {
-    for asynchronous in [false, true] {
-        let (addr, guard) = start(asynchronous);
+    // A window of 2 ms: the slow clients' bytes come both while a connection polls and after.
+    let latency = Some(Duration::from_millis(2));
+    for (asynchronous, busy_poll) in [
+        (false, None),
+        (true, None),
+        (false, latency),
+        (true, latency),
+    ] {
+        let (addr, guard) = start(asynchronous, busy_poll);
         test(addr);
         drop(guard);
     }

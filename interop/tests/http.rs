@@ -191,12 +191,19 @@ fn options(protocol: ProtocolKind) -> ClientOptions {
 #[test]
 fn both_clients_call_in_every_protocol_on_kept_alive_connections() {
     for kind in KINDS {
-        every_protocol_on_kept_alive_connections(kind);
+        every_protocol_on_kept_alive_connections(kind, server_options());
     }
+    // Latency mode: a kept-alive connection polls 2 ms for its next request before it waits
+    // (calls come both within the window and after it, the oneway's handler takes 1 s).
+    let latency = ServerOptions {
+        busy_poll: Some(Duration::from_millis(2)),
+        ..server_options()
+    };
+    every_protocol_on_kept_alive_connections(Kind::Blocking, latency);
 }
 
-fn every_protocol_on_kept_alive_connections(kind: Kind) {
-    let server = start(kind, None);
+fn every_protocol_on_kept_alive_connections(kind: Kind, settings: ServerOptions) {
+    let server = start_with(kind, None, settings);
     let url = format!("http://{}/thrift", server.addr);
     for protocol in ProtocolKind::ALL {
         let before = server.accepted.load(Ordering::SeqCst);

@@ -108,14 +108,23 @@ fn client_tls() -> Option<std::sync::Arc<thrift_runtime::rpc::tls::rustls::Clien
     Some(thrift_runtime::rpc::tls::client_config(dir.join("ca.pem"), None).expect("the CA"))
 }
 
+/// The `-latency` contenders: our servers in latency mode (`ServerOptions::busy_poll`), polling
+/// 50 µs for the next call after each reply.
+fn latency_mode(contender: &str) -> Option<Duration> {
+    contender
+        .ends_with("-latency")
+        .then_some(Duration::from_micros(50))
+}
+
 fn serve(contender: &str, port: u16) {
     let addr = format!("127.0.0.1:{port}");
     match contender {
-        "ours-blocking" | "ours-blocking-tls" => {
+        "ours-blocking" | "ours-blocking-tls" | "ours-blocking-latency" => {
             use thrift_runtime::rpc::blocking::{Server, ServerOptions, TlsListener};
             let listener = std::net::TcpListener::bind(&addr).expect("bind");
             let options = ServerOptions {
                 workers: 128,
+                busy_poll: latency_mode(contender),
                 ..Default::default()
             };
             let processor = ours::echo::EchoProcessor::new(OursHandler);
@@ -136,7 +145,8 @@ fn serve(contender: &str, port: u16) {
                     .expect("runtime");
                 runtime.block_on(async {
                     let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
-                    let listener = thrift_runtime::rpc::asynchronous::TlsListener::new(listener, config);
+                    let listener =
+                        thrift_runtime::rpc::asynchronous::TlsListener::new(listener, config);
                     let processor = ours::echo::EchoAsyncProcessor::new(OursHandler);
                     thrift_runtime::rpc::asynchronous::Server::new(Default::default())
                         .serve(listener, processor)
@@ -175,7 +185,11 @@ fn serve(contender: &str, port: u16) {
                 })
             });
         }
-        "ours-async" => {
+        "ours-async" | "ours-async-latency" => {
+            let options = thrift_runtime::rpc::ServerOptions {
+                busy_poll: latency_mode(contender),
+                ..Default::default()
+            };
             std::thread::spawn(move || {
                 let runtime = tokio::runtime::Builder::new_multi_thread()
                     .worker_threads(2)
@@ -185,7 +199,7 @@ fn serve(contender: &str, port: u16) {
                 runtime.block_on(async {
                     let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
                     let processor = ours::echo::EchoAsyncProcessor::new(OursHandler);
-                    thrift_runtime::rpc::asynchronous::Server::new(Default::default())
+                    thrift_runtime::rpc::asynchronous::Server::new(options)
                         .serve(listener, processor)
                         .await
                 })
@@ -324,7 +338,8 @@ fn load_async(port: u16, connections: usize, seconds: f64) {
                                 .await
                             }
                             None => {
-                                asynchronous::Connection::connect(addr.as_str(), options.clone()).await
+                                asynchronous::Connection::connect(addr.as_str(), options.clone())
+                                    .await
                             }
                         };
                         match connected {

@@ -531,6 +531,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> ServerConnection<S> {
     /// The next call, with the frame of its reply begun in `out`; `None` when the connection
     /// is to close (the client left, a timeout, malformed input, shutdown).
     pub(crate) async fn next_call(&mut self) -> Option<Message> {
+        if let Some(window) = self.options.busy_poll.filter(|_| self.buf.is_empty()) {
+            busy_poll(&mut self.io, &mut self.buf, window).await.ok()?;
+        }
         let timeouts = ReadTimeouts {
             idle: self.options.idle_timeout,
             message: self.options.read_timeout,
@@ -563,6 +566,31 @@ impl<S: AsyncRead + AsyncWrite + Unpin> ServerConnection<S> {
         within(self.options.write_timeout, self.io.write_all(&self.out))
             .await
             .is_ok()
+    }
+}
+
+/// Latency mode ([`ServerOptions::busy_poll`]): tries to read until bytes come, the peer
+/// closes, or `window` passes, yielding to the runtime between tries. tokio polls its reactor
+/// (`epoll_wait` without waiting) before it resumes a yielded task, so the worker thread stays
+/// awake and sees the next call at once instead of parking. What it reads is appended to
+/// `buf`, where the message read takes it up.
+async fn busy_poll<S: AsyncRead + Unpin>(
+    io: &mut S,
+    buf: &mut BytesMut,
+    window: Duration,
+) -> io::Result<()> {
+    let deadline = ::tokio::time::Instant::now() + window;
+    buf.reserve(READ_CHUNK);
+    loop {
+        // One try: a read that is not ready has read nothing, and is dropped.
+        let tried = poll_fn(|cx| Poll::Ready(pin!(io.read_buf(buf)).poll(cx))).await;
+        if let Poll::Ready(read) = tried {
+            return read.map(drop);
+        }
+        if ::tokio::time::Instant::now() >= deadline {
+            return Ok(());
+        }
+        ::tokio::task::yield_now().await;
     }
 }
 
@@ -659,5 +687,71 @@ where
         if !connection.send_reply().await {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod busy_poll_tests {
+    use super::busy_poll;
+    use bytes::BytesMut;
+    use std::time::Duration;
+    use tokio::io::AsyncWriteExt;
+    use tokio::time::Instant;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn takes_bytes_that_come_within_the_window() {
+        let (mut server, mut client) = tokio::io::duplex(64);
+        let writer = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            client.write_all(b"call").await.unwrap();
+            client
+        });
+        let mut buf = BytesMut::from(&b"left:"[..]);
+        let start = Instant::now();
+        busy_poll(&mut server, &mut buf, Duration::from_secs(5))
+            .await
+            .unwrap();
+        assert!(
+            start.elapsed() < Duration::from_secs(4),
+            "it returned when the bytes came"
+        );
+        assert_eq!(
+            &buf[..],
+            b"left:call",
+            "appended after what the buffer held"
+        );
+        drop(writer.await.unwrap());
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn yields_to_other_tasks_and_gives_up_after_the_window() {
+        let (mut server, _client) = tokio::io::duplex(64);
+        // On one thread, a task spawned before the poll runs during it: the poll yields.
+        let other = tokio::spawn(async { Instant::now() });
+        let mut buf = BytesMut::new();
+        let start = Instant::now();
+        busy_poll(&mut server, &mut buf, Duration::from_millis(20))
+            .await
+            .unwrap();
+        let end = Instant::now();
+        assert!(end - start >= Duration::from_millis(20));
+        assert!(buf.is_empty());
+        assert!(
+            other.await.unwrap() < end,
+            "the other task ran while the connection polled"
+        );
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_closed_peer_ends_the_poll_at_once() {
+        let (mut server, client) = tokio::io::duplex(64);
+        drop(client);
+        let mut buf = BytesMut::new();
+        let start = Instant::now();
+        busy_poll(&mut server, &mut buf, Duration::from_secs(5))
+            .await
+            .unwrap();
+        assert!(start.elapsed() < Duration::from_secs(4));
+        assert!(buf.is_empty());
     }
 }

@@ -527,6 +527,13 @@ fn serve_connection<S: Stream, P: Processor + ?Sized>(
     let mut out = Vec::with_capacity(READ_CHUNK);
     let read_timeout = Cell::new(None);
     loop {
+        if let Some(window) = options.busy_poll.filter(|_| buf.is_empty()) {
+            buf.resize(READ_CHUNK, 0);
+            let Ok(n) = busy_poll(&mut stream, &mut buf, window) else {
+                return;
+            };
+            buf.truncate(n);
+        }
         let server = ServerRead {
             timeouts: ReadTimeouts {
                 idle: options.idle_timeout,
@@ -559,6 +566,38 @@ fn serve_connection<S: Stream, P: Processor + ?Sized>(
             return;
         }
     }
+}
+
+/// Latency mode ([`ServerOptions::busy_poll`]): reads the stream into `into` without blocking
+/// until bytes come, the peer closes, or `window` passes, keeping the thread on its core (and
+/// yielding it to threads with work) instead of asleep in the kernel. Returns how many bytes
+/// it read: 0 when none came or the peer closed, which the blocking read that follows tells
+/// apart. A stream that cannot be made non-blocking reads nothing here.
+pub(crate) fn busy_poll<S: Stream>(
+    stream: &mut S,
+    into: &mut [u8],
+    window: Duration,
+) -> io::Result<usize> {
+    if stream.set_nonblocking(true).is_err() {
+        return Ok(0);
+    }
+    let deadline = Instant::now() + window;
+    let read = loop {
+        match stream.read(into) {
+            Ok(n) => break Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                if Instant::now() >= deadline {
+                    break Ok(0);
+                }
+                // Other threads with work (the server's other connections) run meanwhile.
+                thread::yield_now();
+            }
+            Err(e) => break Err(e),
+        }
+    };
+    stream.set_nonblocking(false)?;
+    read
 }
 
 /// What the blocking server does with each message it receives, without the socket: a call
@@ -649,5 +688,66 @@ mod timeout_tests {
         // A quiet window is waited exactly.
         assert!(!timeout_will_do(Some(Some(ms(200))), Some(ms(300)), true));
         assert!(timeout_will_do(Some(Some(ms(300))), Some(ms(300)), true));
+    }
+}
+
+#[cfg(all(test, unix))]
+mod busy_poll_tests {
+    use super::busy_poll;
+    use std::io::{ErrorKind, Read, Write};
+    use std::os::unix::net::UnixStream;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn takes_bytes_that_come_within_the_window_and_leaves_the_stream_blocking() {
+        let (mut server, mut client) = UnixStream::pair().unwrap();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(5));
+            client.write_all(b"call").unwrap();
+            client
+        });
+        let mut buf = [0; 16];
+        let start = Instant::now();
+        let n = busy_poll(&mut server, &mut buf, Duration::from_secs(5)).unwrap();
+        assert!(
+            start.elapsed() < Duration::from_secs(4),
+            "it returned when the bytes came"
+        );
+        assert_eq!(&buf[..n], b"call");
+        let _client = writer.join().unwrap();
+        // Blocking again: a read waits for its timeout instead of failing at once.
+        server
+            .set_read_timeout(Some(Duration::from_millis(50)))
+            .unwrap();
+        let start = Instant::now();
+        let err = server.read(&mut buf).unwrap_err();
+        assert!(matches!(
+            err.kind(),
+            ErrorKind::WouldBlock | ErrorKind::TimedOut
+        ));
+        assert!(
+            start.elapsed() >= Duration::from_millis(40),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    #[test]
+    fn gives_up_after_the_window_with_nothing_read() {
+        let (mut server, _client) = UnixStream::pair().unwrap();
+        let start = Instant::now();
+        let n = busy_poll(&mut server, &mut [0; 16], Duration::from_millis(20)).unwrap();
+        assert!(start.elapsed() >= Duration::from_millis(20));
+        assert_eq!(n, 0);
+    }
+
+    #[test]
+    fn a_closed_peer_ends_the_poll_at_once() {
+        let (mut server, client) = UnixStream::pair().unwrap();
+        drop(client);
+        let start = Instant::now();
+        let n = busy_poll(&mut server, &mut [0; 16], Duration::from_secs(5)).unwrap();
+        assert!(start.elapsed() < Duration::from_secs(4));
+        assert_eq!(n, 0);
     }
 }

@@ -11,7 +11,7 @@ use super::{CONTENT_TYPE, one_call};
 use crate::error::ErrorKind;
 use crate::limits::Limit;
 use crate::rpc::blocking::{
-    Listener, STOP_POLL, ServeConnection, Server, ServerHandle, Stream, write_within,
+    Listener, STOP_POLL, ServeConnection, Server, ServerHandle, Stream, busy_poll, write_within,
 };
 use crate::rpc::options::ServerOptions;
 use crate::rpc::service::Processor;
@@ -114,6 +114,13 @@ fn serve_connection<S: Stream, P: Processor + ?Sized>(
     let mut buf = Vec::with_capacity(READ_CHUNK);
     let mut out = Vec::new();
     loop {
+        if let Some(window) = options.busy_poll.filter(|_| buf.is_empty()) {
+            buf.resize(READ_CHUNK, 0);
+            let Ok(n) = busy_poll(stream, &mut buf, window) else {
+                return;
+            };
+            buf.truncate(n);
+        }
         if !next_request(stream, &mut buf, options.idle_timeout, stop) {
             return;
         }
