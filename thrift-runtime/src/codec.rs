@@ -109,10 +109,12 @@ pub trait ThriftRead<'de>: Sized {
     /// where it lives, strings and binaries into their old buffers, lists over their old
     /// elements (nested structs, strings and lists keep their allocations too), so decoding a
     /// message shaped like the previous one allocates nothing (optional boxed structs keep
-    /// their box). What is not reused: sets and maps (rebuilt; a `HashMap` keeps its table),
-    /// unions, and structs whose owned form has IDL defaults or a required boxed field (those
-    /// are read whole, as [`ThriftRead::read_into`]'s default does). On error `out` holds a
-    /// partly read value.
+    /// their box). Sets and maps are built again, their entries read over the old ones (string
+    /// keys and elements into their buffers, values as above), so that only the collection's
+    /// own B-tree nodes or hash table are allocated again. What is not reused: unions, and
+    /// structs whose owned form has IDL defaults or a required boxed field (those are read
+    /// whole, as [`ThriftRead::read_into`]'s default does). On error `out` holds a partly
+    /// read value.
     ///
     /// ```
     /// # use thrift_runtime::{Compact, ThriftRead, ThriftWrite};

@@ -231,7 +231,9 @@ pub mod __codegen {
         read_into_option, read_list, read_list_into, read_list_refill, read_list_reusing,
         read_small_list, read_small_list_into,
     };
-    pub use crate::collect::{BTreeMapBuilder, BTreeSetBuilder};
+    pub use crate::collect::{
+        BTreeMapBuilder, BTreeSetBuilder, Rebuild, read_map_into, read_set_into,
+    };
     pub use crate::error::{Error, Result};
     pub use crate::float::OrderedF64;
     pub use crate::protocol::{ProtocolReader, ProtocolSize, ProtocolWriter, check_element_type};

@@ -542,9 +542,11 @@ pub fn read_list_over(
             ::std::result::Result::Ok(())
         }
     };
-    // Strings and binaries of the other mappings into their buffers, lists over their elements.
+    // Strings and binaries of the other mappings into their buffers, lists over their
+    // elements, sets and maps over their entries.
     let over = read_bytes_into(m, f, element, quote!(#item))
-        .or_else(|| read_list_over(m, f, element, quote!(#item), depth + 1));
+        .or_else(|| read_list_over(m, f, element, quote!(#item), depth + 1))
+        .or_else(|| read_collection_over(m, f, element, quote!(#item), depth + 1));
     Some(match over {
         Some(over) => quote! {
             #rt::read_list_into(
@@ -560,6 +562,96 @@ pub fn read_list_over(
         },
         None => quote!(#rt::read_list_refill(r, #elem_type, #slot, #add)?),
     })
+}
+
+/// The statement reading an owned form's set or map of `ty` into the collection at `slot` (a
+/// `&mut` expression) where it lives, over its old entries (the runtime's `read_set_into`,
+/// `read_map_into`), so that `ThriftRead::decode_into` keeps the allocations of its strings
+/// and nested values; `None` when `ty` is not a set or map or its entries hold nothing to keep
+/// (such a collection is built fresh, as `read` builds it). `depth` is the collection's
+/// nesting depth (for the names of locals).
+pub fn read_collection_over(
+    m: &Scope<'_, '_>,
+    file: FileId,
+    ty: &Type,
+    slot: TokenStream,
+    depth: usize,
+) -> Option<TokenStream> {
+    if m.borrowed() {
+        return None;
+    }
+    let rt = &m.runtime;
+    match m.resolve(file, ty) {
+        Resolved::Set(f, element) => {
+            // Elements are keys: only strings and binaries are read over.
+            let item = var("item", depth);
+            let over = read_bytes_into(m, f, element, quote!(#item))?;
+            let elem_type = wire_type(m, f, element);
+            let fresh = read_value(m, f, element, true, depth + 1);
+            Some(quote! {
+                #rt::read_set_into(
+                    r,
+                    #elem_type,
+                    #slot,
+                    |r, #item| {
+                        #over;
+                        ::std::result::Result::Ok(())
+                    },
+                    |r| {
+                        let #item = #fresh;
+                        ::std::result::Result::Ok(#item)
+                    },
+                )?
+            })
+        }
+        Resolved::Map(f, key, val) => {
+            let (k, v) = (var("key", depth), var("value", depth));
+            let key_over = read_bytes_into(m, f, key, quote!(#k));
+            let value_over = read_value_over(m, f, val, quote!(#v), depth + 1);
+            if key_over.is_none() && value_over.is_none() {
+                return None;
+            }
+            let (key_type, value_type) = (wire_type(m, f, key), wire_type(m, f, val));
+            let read_key = read_value(m, f, key, true, depth + 1);
+            let read_val = read_value(m, f, val, false, depth + 1);
+            let key_over = key_over.unwrap_or_else(|| quote!(*#k = #read_key));
+            let value_over = value_over.unwrap_or_else(|| quote!(*#v = #read_val));
+            Some(quote! {
+                #rt::read_map_into(
+                    r,
+                    #key_type,
+                    #value_type,
+                    #slot,
+                    |r, #k, #v| {
+                        #key_over;
+                        #value_over;
+                        ::std::result::Result::Ok(())
+                    },
+                    |r| ::std::result::Result::Ok((#read_key, #read_val)),
+                )?
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The statement reading a map's value of `ty` over the old one at `slot` (a `&mut`
+/// expression), keeping its allocations: a struct read in place, a string or binary into its
+/// buffer, a list, set or map over its elements; `None` when `ty` holds nothing to keep.
+fn read_value_over(
+    m: &Scope<'_, '_>,
+    file: FileId,
+    ty: &Type,
+    slot: TokenStream,
+    depth: usize,
+) -> Option<TokenStream> {
+    let rt = &m.runtime;
+    if let Some(path) = super::fields::in_place_struct(m, file, ty) {
+        return Some(quote!(<#path as #rt::ThriftRead<'de>>::read_into(r, #slot)?));
+    }
+    read_bytes_into(m, file, ty, slot.clone())
+        .or_else(|| read_list_over(m, file, ty, slot.clone(), depth))
+        .or_else(|| read_collection_over(m, file, ty, slot, depth))
 }
 
 /// The statement reading a value of `ty` into the place `slot` (a `&mut` expression) when

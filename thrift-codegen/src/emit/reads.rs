@@ -10,7 +10,8 @@ use thrift_idl_parser::DefId;
 use thrift_idl_parser::ast::{Field, Requiredness, Struct};
 
 use super::codec::{
-    read_bytes_into, read_list_over, read_small_list_into, read_struct_body, read_value,
+    read_bytes_into, read_collection_over, read_list_over, read_small_list_into, read_struct_body,
+    read_value,
 };
 use super::fields::{
     Holding, Target, default_value, holding, idl_default, in_place_struct, reads_in_place,
@@ -269,7 +270,12 @@ fn read_in_place_impl(
                     .or_else(|| read_small_list_into(m, id.file, &field.ty, slot.clone()))
                     .or_else(|| {
                         (!key)
-                            .then(|| read_list_over(m, id.file, &field.ty, slot, 0))
+                            .then(|| read_list_over(m, id.file, &field.ty, slot.clone(), 0))
+                            .flatten()
+                    })
+                    .or_else(|| {
+                        (!key)
+                            .then(|| read_collection_over(m, id.file, &field.ty, slot, 0))
                             .flatten()
                     })
             })

@@ -352,44 +352,60 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 2, 1) {
-            out.tags = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::String,
-                    header0.len,
-                )?;
-                let mut items0 = ::std::collections::HashSet::with_capacity(
-                    __rt::capacity_hint::<::std::string::String>(header0.len),
-                );
-                for _ in 0..header0.len {
-                    items0.insert(r.read_string()?);
-                }
-                r.read_set_end()?;
-                items0
-            };
+            __rt::read_set_into(
+                r,
+                __rt::TType::String,
+                &mut out.tags,
+                |r, item0| {
+                    r.read_string_into(item0)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| {
+                    let item0 = r.read_string()?;
+                    ::std::result::Result::Ok(item0)
+                },
+            )?;
             seen_tags = true;
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Map, 3, 2) {
-            out.nested = {
-                let header0 = r.read_map_begin()?;
-                __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
-                __rt::check_element_type(header0.value, __rt::TType::Map, header0.len)?;
-                let mut items0 = ::std::collections::HashMap::with_capacity(
-                    __rt::capacity_hint::<
-                        (
-                            ::std::string::String,
-                            ::std::collections::HashMap<
-                                i32,
-                                ::std::vec::Vec<::std::string::String>,
-                            >,
-                        ),
-                    >(header0.len),
-                );
-                for _ in 0..header0.len {
-                    let key0 = r.read_string()?;
-                    let value0 = {
+            __rt::read_map_into(
+                r,
+                __rt::TType::String,
+                __rt::TType::Map,
+                &mut out.nested,
+                |r, key0, value0| {
+                    r.read_string_into(key0)?;
+                    __rt::read_map_into(
+                        r,
+                        __rt::TType::I32,
+                        __rt::TType::List,
+                        value0,
+                        |r, key1, value1| {
+                            *key1 = r.read_i32()?;
+                            __rt::read_list_reusing::<
+                                ::std::string::String,
+                                _,
+                            >(r, __rt::TType::String, value1)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| ::std::result::Result::Ok((
+                            r.read_i32()?,
+                            __rt::read_list(
+                                r,
+                                __rt::TType::String,
+                                |r, items2| {
+                                    r.read_string_into(__rt::push_default(items2))?;
+                                    ::std::result::Result::Ok(())
+                                },
+                            )?,
+                        )),
+                    )?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| ::std::result::Result::Ok((
+                    r.read_string()?,
+                    {
                         let header1 = r.read_map_begin()?;
                         __rt::check_element_type(
                             header1.key,
@@ -420,12 +436,9 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                         }
                         r.read_map_end()?;
                         items1
-                    };
-                    items0.insert(key0, value0);
-                }
-                r.read_map_end()?;
-                items0
-            };
+                    },
+                )),
+            )?;
             seen_nested = true;
             r.read_field_end()?;
         }
@@ -502,21 +515,18 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Map, 7, 6) {
-            out.by_bytes = {
-                let header0 = r.read_map_begin()?;
-                __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
-                __rt::check_element_type(header0.value, __rt::TType::Bool, header0.len)?;
-                let mut items0 = ::std::collections::HashMap::with_capacity(
-                    __rt::capacity_hint::<(::std::vec::Vec<u8>, bool)>(header0.len),
-                );
-                for _ in 0..header0.len {
-                    let key0 = r.read_binary()?;
-                    let value0 = r.read_bool()?;
-                    items0.insert(key0, value0);
-                }
-                r.read_map_end()?;
-                items0
-            };
+            __rt::read_map_into(
+                r,
+                __rt::TType::String,
+                __rt::TType::Bool,
+                &mut out.by_bytes,
+                |r, key0, value0| {
+                    r.read_binary_into(key0)?;
+                    *value0 = r.read_bool()?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| ::std::result::Result::Ok((r.read_binary()?, r.read_bool()?)),
+            )?;
             seen_by_bytes = true;
             r.read_field_end()?;
         }
@@ -617,51 +627,59 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                     seen_matrix = true;
                 }
                 (2, __rt::TType::Set) => {
-                    out.tags = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::String,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashSet::with_capacity(
-                            __rt::capacity_hint::<::std::string::String>(header0.len),
-                        );
-                        for _ in 0..header0.len {
-                            items0.insert(r.read_string()?);
-                        }
-                        r.read_set_end()?;
-                        items0
-                    };
+                    __rt::read_set_into(
+                        r,
+                        __rt::TType::String,
+                        &mut out.tags,
+                        |r, item0| {
+                            r.read_string_into(item0)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| {
+                            let item0 = r.read_string()?;
+                            ::std::result::Result::Ok(item0)
+                        },
+                    )?;
                     seen_tags = true;
                 }
                 (3, __rt::TType::Map) => {
-                    out.nested = {
-                        let header0 = r.read_map_begin()?;
-                        __rt::check_element_type(
-                            header0.key,
-                            __rt::TType::String,
-                            header0.len,
-                        )?;
-                        __rt::check_element_type(
-                            header0.value,
-                            __rt::TType::Map,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashMap::with_capacity(
-                            __rt::capacity_hint::<
-                                (
-                                    ::std::string::String,
-                                    ::std::collections::HashMap<
-                                        i32,
-                                        ::std::vec::Vec<::std::string::String>,
-                                    >,
-                                ),
-                            >(header0.len),
-                        );
-                        for _ in 0..header0.len {
-                            let key0 = r.read_string()?;
-                            let value0 = {
+                    __rt::read_map_into(
+                        r,
+                        __rt::TType::String,
+                        __rt::TType::Map,
+                        &mut out.nested,
+                        |r, key0, value0| {
+                            r.read_string_into(key0)?;
+                            __rt::read_map_into(
+                                r,
+                                __rt::TType::I32,
+                                __rt::TType::List,
+                                value0,
+                                |r, key1, value1| {
+                                    *key1 = r.read_i32()?;
+                                    __rt::read_list_reusing::<
+                                        ::std::string::String,
+                                        _,
+                                    >(r, __rt::TType::String, value1)?;
+                                    ::std::result::Result::Ok(())
+                                },
+                                |r| ::std::result::Result::Ok((
+                                    r.read_i32()?,
+                                    __rt::read_list(
+                                        r,
+                                        __rt::TType::String,
+                                        |r, items2| {
+                                            r.read_string_into(__rt::push_default(items2))?;
+                                            ::std::result::Result::Ok(())
+                                        },
+                                    )?,
+                                )),
+                            )?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| ::std::result::Result::Ok((
+                            r.read_string()?,
+                            {
                                 let header1 = r.read_map_begin()?;
                                 __rt::check_element_type(
                                     header1.key,
@@ -692,12 +710,9 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                                 }
                                 r.read_map_end()?;
                                 items1
-                            };
-                            items0.insert(key0, value0);
-                        }
-                        r.read_map_end()?;
-                        items0
-                    };
+                            },
+                        )),
+                    )?;
                     seen_nested = true;
                 }
                 (4, __rt::TType::Set) => {
@@ -774,31 +789,18 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                     seen_sets_of_doubles = true;
                 }
                 (7, __rt::TType::Map) => {
-                    out.by_bytes = {
-                        let header0 = r.read_map_begin()?;
-                        __rt::check_element_type(
-                            header0.key,
-                            __rt::TType::String,
-                            header0.len,
-                        )?;
-                        __rt::check_element_type(
-                            header0.value,
-                            __rt::TType::Bool,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashMap::with_capacity(
-                            __rt::capacity_hint::<
-                                (::std::vec::Vec<u8>, bool),
-                            >(header0.len),
-                        );
-                        for _ in 0..header0.len {
-                            let key0 = r.read_binary()?;
-                            let value0 = r.read_bool()?;
-                            items0.insert(key0, value0);
-                        }
-                        r.read_map_end()?;
-                        items0
-                    };
+                    __rt::read_map_into(
+                        r,
+                        __rt::TType::String,
+                        __rt::TType::Bool,
+                        &mut out.by_bytes,
+                        |r, key0, value0| {
+                            r.read_binary_into(key0)?;
+                            *value0 = r.read_bool()?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| ::std::result::Result::Ok((r.read_binary()?, r.read_bool()?)),
+                    )?;
                     seen_by_bytes = true;
                 }
                 (8, __rt::TType::List) => {
@@ -2267,23 +2269,70 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Map, 3, 2) {
-            out.deep = {
-                let header0 = r.read_map_begin()?;
-                __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
-                __rt::check_element_type(header0.value, __rt::TType::List, header0.len)?;
-                let mut items0 = ::std::collections::HashMap::with_capacity(
-                    __rt::capacity_hint::<
-                        (
-                            ::std::string::String,
-                            ::std::vec::Vec<
-                                ::std::collections::HashMap<i32, ::std::string::String>,
-                            >,
-                        ),
-                    >(header0.len),
-                );
-                for _ in 0..header0.len {
-                    let key0 = r.read_string()?;
-                    let value0 = __rt::read_list(
+            __rt::read_map_into(
+                r,
+                __rt::TType::String,
+                __rt::TType::List,
+                &mut out.deep,
+                |r, key0, value0| {
+                    r.read_string_into(key0)?;
+                    __rt::read_list_into(
+                        r,
+                        __rt::TType::Map,
+                        value0,
+                        |r, item1| {
+                            __rt::read_map_into(
+                                r,
+                                __rt::TType::I32,
+                                __rt::TType::String,
+                                item1,
+                                |r, key2, value2| {
+                                    *key2 = r.read_i32()?;
+                                    r.read_string_into(value2)?;
+                                    ::std::result::Result::Ok(())
+                                },
+                                |r| ::std::result::Result::Ok((
+                                    r.read_i32()?,
+                                    r.read_string()?,
+                                )),
+                            )?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, items1| {
+                            items1
+                                .push({
+                                    let header2 = r.read_map_begin()?;
+                                    __rt::check_element_type(
+                                        header2.key,
+                                        __rt::TType::I32,
+                                        header2.len,
+                                    )?;
+                                    __rt::check_element_type(
+                                        header2.value,
+                                        __rt::TType::String,
+                                        header2.len,
+                                    )?;
+                                    let mut items2 = ::std::collections::HashMap::with_capacity(
+                                        __rt::capacity_hint::<
+                                            (i32, ::std::string::String),
+                                        >(header2.len),
+                                    );
+                                    for _ in 0..header2.len {
+                                        let key2 = r.read_i32()?;
+                                        let value2 = r.read_string()?;
+                                        items2.insert(key2, value2);
+                                    }
+                                    r.read_map_end()?;
+                                    items2
+                                });
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| ::std::result::Result::Ok((
+                    r.read_string()?,
+                    __rt::read_list(
                         r,
                         __rt::TType::Map,
                         |r, items1| {
@@ -2315,12 +2364,9 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
                                 });
                             ::std::result::Result::Ok(())
                         },
-                    )?;
-                    items0.insert(key0, value0);
-                }
-                r.read_map_end()?;
-                items0
-            };
+                    )?,
+                )),
+            )?;
             seen_deep = true;
             r.read_field_end()?;
         }
@@ -2394,31 +2440,70 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
                     seen_keys = true;
                 }
                 (3, __rt::TType::Map) => {
-                    out.deep = {
-                        let header0 = r.read_map_begin()?;
-                        __rt::check_element_type(
-                            header0.key,
-                            __rt::TType::String,
-                            header0.len,
-                        )?;
-                        __rt::check_element_type(
-                            header0.value,
-                            __rt::TType::List,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashMap::with_capacity(
-                            __rt::capacity_hint::<
-                                (
-                                    ::std::string::String,
-                                    ::std::vec::Vec<
-                                        ::std::collections::HashMap<i32, ::std::string::String>,
-                                    >,
-                                ),
-                            >(header0.len),
-                        );
-                        for _ in 0..header0.len {
-                            let key0 = r.read_string()?;
-                            let value0 = __rt::read_list(
+                    __rt::read_map_into(
+                        r,
+                        __rt::TType::String,
+                        __rt::TType::List,
+                        &mut out.deep,
+                        |r, key0, value0| {
+                            r.read_string_into(key0)?;
+                            __rt::read_list_into(
+                                r,
+                                __rt::TType::Map,
+                                value0,
+                                |r, item1| {
+                                    __rt::read_map_into(
+                                        r,
+                                        __rt::TType::I32,
+                                        __rt::TType::String,
+                                        item1,
+                                        |r, key2, value2| {
+                                            *key2 = r.read_i32()?;
+                                            r.read_string_into(value2)?;
+                                            ::std::result::Result::Ok(())
+                                        },
+                                        |r| ::std::result::Result::Ok((
+                                            r.read_i32()?,
+                                            r.read_string()?,
+                                        )),
+                                    )?;
+                                    ::std::result::Result::Ok(())
+                                },
+                                |r, items1| {
+                                    items1
+                                        .push({
+                                            let header2 = r.read_map_begin()?;
+                                            __rt::check_element_type(
+                                                header2.key,
+                                                __rt::TType::I32,
+                                                header2.len,
+                                            )?;
+                                            __rt::check_element_type(
+                                                header2.value,
+                                                __rt::TType::String,
+                                                header2.len,
+                                            )?;
+                                            let mut items2 = ::std::collections::HashMap::with_capacity(
+                                                __rt::capacity_hint::<
+                                                    (i32, ::std::string::String),
+                                                >(header2.len),
+                                            );
+                                            for _ in 0..header2.len {
+                                                let key2 = r.read_i32()?;
+                                                let value2 = r.read_string()?;
+                                                items2.insert(key2, value2);
+                                            }
+                                            r.read_map_end()?;
+                                            items2
+                                        });
+                                    ::std::result::Result::Ok(())
+                                },
+                            )?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| ::std::result::Result::Ok((
+                            r.read_string()?,
+                            __rt::read_list(
                                 r,
                                 __rt::TType::Map,
                                 |r, items1| {
@@ -2450,12 +2535,9 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
                                         });
                                     ::std::result::Result::Ok(())
                                 },
-                            )?;
-                            items0.insert(key0, value0);
-                        }
-                        r.read_map_end()?;
-                        items0
-                    };
+                            )?,
+                        )),
+                    )?;
                     seen_deep = true;
                 }
                 (_, ttype) => r.skip(ttype)?,

@@ -1828,45 +1828,35 @@ impl<'de> __rt::ThriftRead<'de> for AllHashed {
         let mut seen_a = false;
         let mut seen_b = false;
         if r.read_field_after(__rt::TType::Map, 1, 0) {
-            out.a = {
-                let header0 = r.read_map_begin()?;
-                __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
-                __rt::check_element_type(
-                    header0.value,
-                    __rt::TType::String,
-                    header0.len,
-                )?;
-                let mut items0 = ::std::collections::HashMap::with_capacity(
-                    __rt::capacity_hint::<(i32, ::std::string::String)>(header0.len),
-                );
-                for _ in 0..header0.len {
-                    let key0 = r.read_i32()?;
-                    let value0 = r.read_string()?;
-                    items0.insert(key0, value0);
-                }
-                r.read_map_end()?;
-                items0
-            };
+            __rt::read_map_into(
+                r,
+                __rt::TType::I32,
+                __rt::TType::String,
+                &mut out.a,
+                |r, key0, value0| {
+                    *key0 = r.read_i32()?;
+                    r.read_string_into(value0)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| ::std::result::Result::Ok((r.read_i32()?, r.read_string()?)),
+            )?;
             seen_a = true;
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 2, 1) {
-            out.b = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::String,
-                    header0.len,
-                )?;
-                let mut items0 = ::std::collections::HashSet::with_capacity(
-                    __rt::capacity_hint::<::std::string::String>(header0.len),
-                );
-                for _ in 0..header0.len {
-                    items0.insert(r.read_string()?);
-                }
-                r.read_set_end()?;
-                items0
-            };
+            __rt::read_set_into(
+                r,
+                __rt::TType::String,
+                &mut out.b,
+                |r, item0| {
+                    r.read_string_into(item0)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| {
+                    let item0 = r.read_string()?;
+                    ::std::result::Result::Ok(item0)
+                },
+            )?;
             seen_b = true;
             r.read_field_end()?;
         }
@@ -1877,50 +1867,34 @@ impl<'de> __rt::ThriftRead<'de> for AllHashed {
             }
             match (field.id, field.ttype) {
                 (1, __rt::TType::Map) => {
-                    out.a = {
-                        let header0 = r.read_map_begin()?;
-                        __rt::check_element_type(
-                            header0.key,
-                            __rt::TType::I32,
-                            header0.len,
-                        )?;
-                        __rt::check_element_type(
-                            header0.value,
-                            __rt::TType::String,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashMap::with_capacity(
-                            __rt::capacity_hint::<
-                                (i32, ::std::string::String),
-                            >(header0.len),
-                        );
-                        for _ in 0..header0.len {
-                            let key0 = r.read_i32()?;
-                            let value0 = r.read_string()?;
-                            items0.insert(key0, value0);
-                        }
-                        r.read_map_end()?;
-                        items0
-                    };
+                    __rt::read_map_into(
+                        r,
+                        __rt::TType::I32,
+                        __rt::TType::String,
+                        &mut out.a,
+                        |r, key0, value0| {
+                            *key0 = r.read_i32()?;
+                            r.read_string_into(value0)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| ::std::result::Result::Ok((r.read_i32()?, r.read_string()?)),
+                    )?;
                     seen_a = true;
                 }
                 (2, __rt::TType::Set) => {
-                    out.b = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::String,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashSet::with_capacity(
-                            __rt::capacity_hint::<::std::string::String>(header0.len),
-                        );
-                        for _ in 0..header0.len {
-                            items0.insert(r.read_string()?);
-                        }
-                        r.read_set_end()?;
-                        items0
-                    };
+                    __rt::read_set_into(
+                        r,
+                        __rt::TType::String,
+                        &mut out.b,
+                        |r, item0| {
+                            r.read_string_into(item0)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| {
+                            let item0 = r.read_string()?;
+                            ::std::result::Result::Ok(item0)
+                        },
+                    )?;
                     seen_b = true;
                 }
                 (_, ttype) => r.skip(ttype)?,

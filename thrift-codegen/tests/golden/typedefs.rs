@@ -160,26 +160,36 @@ impl<'de> __rt::ThriftRead<'de> for Record {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Map, 3, 2) {
-            out.index = {
-                let header0 = r.read_map_begin()?;
-                __rt::check_element_type(header0.key, __rt::TType::String, header0.len)?;
-                __rt::check_element_type(header0.value, __rt::TType::List, header0.len)?;
-                let mut items0 = __rt::BTreeMapBuilder::new(header0.len);
-                for _ in 0..header0.len {
-                    let key0 = r.read_string()?;
-                    let value0 = __rt::read_list(
+            __rt::read_map_into(
+                r,
+                __rt::TType::String,
+                __rt::TType::List,
+                &mut out.index,
+                |r, key0, value0| {
+                    r.read_string_into(key0)?;
+                    __rt::read_list_refill(
+                        r,
+                        __rt::TType::I64,
+                        value0,
+                        |r, items1| {
+                            items1.push(r.read_i64()?);
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| ::std::result::Result::Ok((
+                    r.read_string()?,
+                    __rt::read_list(
                         r,
                         __rt::TType::I64,
                         |r, items1| {
                             items1.push(r.read_i64()?);
                             ::std::result::Result::Ok(())
                         },
-                    )?;
-                    items0.insert(key0, value0);
-                }
-                r.read_map_end()?;
-                items0.finish()
-            };
+                    )?,
+                )),
+            )?;
             seen_index = true;
             r.read_field_end()?;
         }
@@ -202,23 +212,21 @@ impl<'de> __rt::ThriftRead<'de> for Record {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Map, 5, 4) {
-            out.by_score = {
-                let header0 = r.read_map_begin()?;
-                __rt::check_element_type(header0.key, __rt::TType::Double, header0.len)?;
-                __rt::check_element_type(
-                    header0.value,
-                    __rt::TType::String,
-                    header0.len,
-                )?;
-                let mut items0 = __rt::BTreeMapBuilder::new(header0.len);
-                for _ in 0..header0.len {
-                    let key0 = __rt::OrderedF64(r.read_double()?);
-                    let value0 = r.read_string()?;
-                    items0.insert(key0, value0);
-                }
-                r.read_map_end()?;
-                items0.finish()
-            };
+            __rt::read_map_into(
+                r,
+                __rt::TType::Double,
+                __rt::TType::String,
+                &mut out.by_score,
+                |r, key0, value0| {
+                    *key0 = __rt::OrderedF64(r.read_double()?);
+                    r.read_string_into(value0)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| ::std::result::Result::Ok((
+                    __rt::OrderedF64(r.read_double()?),
+                    r.read_string()?,
+                )),
+            )?;
             seen_by_score = true;
             r.read_field_end()?;
         }
@@ -245,34 +253,36 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                     seen_related = true;
                 }
                 (3, __rt::TType::Map) => {
-                    out.index = {
-                        let header0 = r.read_map_begin()?;
-                        __rt::check_element_type(
-                            header0.key,
-                            __rt::TType::String,
-                            header0.len,
-                        )?;
-                        __rt::check_element_type(
-                            header0.value,
-                            __rt::TType::List,
-                            header0.len,
-                        )?;
-                        let mut items0 = __rt::BTreeMapBuilder::new(header0.len);
-                        for _ in 0..header0.len {
-                            let key0 = r.read_string()?;
-                            let value0 = __rt::read_list(
+                    __rt::read_map_into(
+                        r,
+                        __rt::TType::String,
+                        __rt::TType::List,
+                        &mut out.index,
+                        |r, key0, value0| {
+                            r.read_string_into(key0)?;
+                            __rt::read_list_refill(
+                                r,
+                                __rt::TType::I64,
+                                value0,
+                                |r, items1| {
+                                    items1.push(r.read_i64()?);
+                                    ::std::result::Result::Ok(())
+                                },
+                            )?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| ::std::result::Result::Ok((
+                            r.read_string()?,
+                            __rt::read_list(
                                 r,
                                 __rt::TType::I64,
                                 |r, items1| {
                                     items1.push(r.read_i64()?);
                                     ::std::result::Result::Ok(())
                                 },
-                            )?;
-                            items0.insert(key0, value0);
-                        }
-                        r.read_map_end()?;
-                        items0.finish()
-                    };
+                            )?,
+                        )),
+                    )?;
                     seen_index = true;
                 }
                 (4, __rt::TType::Set) => {
@@ -293,27 +303,21 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                     seen_scores = true;
                 }
                 (5, __rt::TType::Map) => {
-                    out.by_score = {
-                        let header0 = r.read_map_begin()?;
-                        __rt::check_element_type(
-                            header0.key,
-                            __rt::TType::Double,
-                            header0.len,
-                        )?;
-                        __rt::check_element_type(
-                            header0.value,
-                            __rt::TType::String,
-                            header0.len,
-                        )?;
-                        let mut items0 = __rt::BTreeMapBuilder::new(header0.len);
-                        for _ in 0..header0.len {
-                            let key0 = __rt::OrderedF64(r.read_double()?);
-                            let value0 = r.read_string()?;
-                            items0.insert(key0, value0);
-                        }
-                        r.read_map_end()?;
-                        items0.finish()
-                    };
+                    __rt::read_map_into(
+                        r,
+                        __rt::TType::Double,
+                        __rt::TType::String,
+                        &mut out.by_score,
+                        |r, key0, value0| {
+                            *key0 = __rt::OrderedF64(r.read_double()?);
+                            r.read_string_into(value0)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| ::std::result::Result::Ok((
+                            __rt::OrderedF64(r.read_double()?),
+                            r.read_string()?,
+                        )),
+                    )?;
                     seen_by_score = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
@@ -1139,10 +1143,25 @@ impl<'de> __rt::ThriftRead<'de> for Catalog {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            __rt::read_list_refill(
+            __rt::read_list_into(
                 r,
                 __rt::TType::Map,
                 &mut out.main,
+                |r, item0| {
+                    __rt::read_map_into(
+                        r,
+                        __rt::TType::I32,
+                        __rt::TType::String,
+                        item0,
+                        |r, key1, value1| {
+                            *key1 = r.read_i32()?;
+                            r.read_string_into(value1)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| ::std::result::Result::Ok((r.read_i32()?, r.read_string()?)),
+                    )?;
+                    ::std::result::Result::Ok(())
+                },
                 |r, items0| {
                     items0
                         .push({
@@ -1197,10 +1216,28 @@ impl<'de> __rt::ThriftRead<'de> for Catalog {
                     seen_procedures = true;
                 }
                 (2, __rt::TType::List) => {
-                    __rt::read_list_refill(
+                    __rt::read_list_into(
                         r,
                         __rt::TType::Map,
                         &mut out.main,
+                        |r, item0| {
+                            __rt::read_map_into(
+                                r,
+                                __rt::TType::I32,
+                                __rt::TType::String,
+                                item0,
+                                |r, key1, value1| {
+                                    *key1 = r.read_i32()?;
+                                    r.read_string_into(value1)?;
+                                    ::std::result::Result::Ok(())
+                                },
+                                |r| ::std::result::Result::Ok((
+                                    r.read_i32()?,
+                                    r.read_string()?,
+                                )),
+                            )?;
+                            ::std::result::Result::Ok(())
+                        },
                         |r, items0| {
                             items0
                                 .push({
