@@ -94,11 +94,12 @@ pub struct ServerOptions {
     ///
     /// A thread that sleeps between calls is woken by the kernel when the next one arrives,
     /// and waking a thread whose core went idle costs tens of microseconds, more on virtual
-    /// machines: on the 2-core VMs of this project's benchmark, most of a one-connection round
-    /// trip of 85 µs. Polling serves back-to-back calls on one connection about 3x as fast
-    /// there (`BENCHMARKS.md`, "RPC"). The price is CPU: a connection keeps its core busy for
-    /// up to the window after every reply. Between tries the blocking servers yield the core
-    /// to threads with work and the async server yields to the runtime's other tasks, so other
+    /// machines: on one of the 2-core VMs of this project's benchmark, most of a
+    /// one-connection round trip of 85 µs. Polling served back-to-back calls on one connection
+    /// about 3x as fast there, and 1.1x to 1.4x as fast on a host with 15 µs round trips
+    /// (`BENCHMARKS.md`, "RPC"). The price is CPU: a connection keeps its core busy for
+    /// up to the window after every reply. Between tries the servers yield the core to threads
+    /// with work (and the async server yields to the runtime's other tasks), so other
     /// connections still run, but with many connections per core the blocking servers lose
     /// throughput to it (the async one little). It suits a few busy connections per core,
     /// called back to back: a client's request loop, a proxy's hop.

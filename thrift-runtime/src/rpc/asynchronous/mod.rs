@@ -572,8 +572,12 @@ impl<S: AsyncRead + AsyncWrite + Unpin> ServerConnection<S> {
 /// Latency mode ([`ServerOptions::busy_poll`]): tries to read until bytes come, the peer
 /// closes, or `window` passes, yielding to the runtime between tries. tokio polls its reactor
 /// (`epoll_wait` without waiting) before it resumes a yielded task, so the worker thread stays
-/// awake and sees the next call at once instead of parking. What it reads is appended to
-/// `buf`, where the message read takes it up.
+/// awake and sees the next call at once instead of parking. Between tries it also yields the
+/// core to the kernel (`sched_yield`, which returns at once when no other thread waits for
+/// it): without that, a worker polling on a core the client shares kept the client's thread
+/// waiting for a scheduler tick now and then, and the one-connection p99 went from 22-24 µs to
+/// 64-66 µs (`BENCHMARKS.md`, "RPC"). What it reads is appended to `buf`, where the message
+/// read takes it up.
 async fn busy_poll<S: AsyncRead + Unpin>(
     io: &mut S,
     buf: &mut BytesMut,
@@ -591,6 +595,7 @@ async fn busy_poll<S: AsyncRead + Unpin>(
             return Ok(());
         }
         ::tokio::task::yield_now().await;
+        std::thread::yield_now();
     }
 }
 
