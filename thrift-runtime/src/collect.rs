@@ -222,23 +222,13 @@ where
     let header = r.read_map_begin()?;
     check_element_type(header.key, key, header.len)?;
     check_element_type(header.value, value, header.len)?;
-    let mut old = std::mem::take(map).into_iter();
-    let mut built = C::builder(header.len);
-    for _ in 0..header.len {
-        let entry = match old.next() {
-            Some((mut k, mut v)) => over(r, &mut k, &mut v).map(|()| (k, v)),
-            None => fresh(r),
-        };
-        match entry {
-            Ok(entry) => C::add(&mut built, entry),
-            Err(error) => {
-                *map = C::finish(built);
-                return Err(error);
-            }
-        }
-    }
-    drop(old);
-    *map = C::finish(built);
+    rebuild(
+        r,
+        header.len,
+        map,
+        |r, (k, v): &mut (K, V)| over(r, k, v),
+        &mut fresh,
+    )?;
     r.read_map_end()
 }
 
@@ -258,22 +248,37 @@ where
 {
     let header = r.read_set_begin()?;
     check_element_type(header.elem, elem, header.len)?;
-    let mut old = std::mem::take(set).into_iter();
-    let mut built = C::builder(header.len);
-    for _ in 0..header.len {
-        let item = match old.next() {
-            Some(mut item) => over(r, &mut item).map(|()| item),
+    rebuild(r, header.len, set, &mut over, &mut fresh)?;
+    r.read_set_end()
+}
+
+/// The entries of [`read_map_into`] and [`read_set_into`]: `len` of them, each read over an
+/// old one of `collection` or fresh, into a new collection that replaces it (also on error,
+/// with the entries read so far).
+#[inline(always)]
+fn rebuild<C: Rebuild, R>(
+    r: &mut R,
+    len: usize,
+    collection: &mut C,
+    mut over: impl FnMut(&mut R, &mut C::Item) -> Result<()>,
+    mut fresh: impl FnMut(&mut R) -> Result<C::Item>,
+) -> Result<()> {
+    let mut old = std::mem::take(collection).into_iter();
+    let mut built = C::builder(len);
+    for _ in 0..len {
+        let entry = match old.next() {
+            Some(mut entry) => over(r, &mut entry).map(|()| entry),
             None => fresh(r),
         };
-        match item {
-            Ok(item) => C::add(&mut built, item),
+        match entry {
+            Ok(entry) => C::add(&mut built, entry),
             Err(error) => {
-                *set = C::finish(built);
+                *collection = C::finish(built);
                 return Err(error);
             }
         }
     }
     drop(old);
-    *set = C::finish(built);
-    r.read_set_end()
+    *collection = C::finish(built);
+    Ok(())
 }
