@@ -2,7 +2,8 @@
 //! once, and a server of many connections.
 //!
 //! **Calls on one client connection are pipelined:** each call is written as soon as it is
-//! made (calls queued meanwhile go out in one write), and replies are matched to calls by
+//! made (by its caller when the connection is idle, else by the connection's writer task,
+//! which writes all the calls queued meanwhile in one write), and replies are matched to calls by
 //! sequence id, so concurrent callers never wait for each other's round trips, only for the
 //! server (Apache's servers, and this crate's, answer one connection's calls in order). For
 //! more parallelism than one server connection gives, open several and balance over them
@@ -18,10 +19,10 @@ mod tls;
 use std::collections::HashMap;
 use std::future::{Future, poll_fn};
 use std::io;
-use std::pin::pin;
+use std::pin::{Pin, pin};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
-use std::task::Poll;
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use ::tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -57,14 +58,49 @@ struct Shared {
     /// closed (no call is added then, and every waiting one has been failed).
     pending: Mutex<Option<HashMap<i32, Reply>>>,
     seq: AtomicI32,
+    writer: Mutex<WriterSlot>,
+}
+
+/// The connection's write half, where a caller finds it when the writer task is not writing:
+/// a call with none queued before it is written by its caller, without a hop to the writer
+/// task and back (see [`Connection::submit`]).
+#[derive(Default)]
+struct WriterSlot {
+    /// `None` while the writer task writes (or after a write failed).
+    io: Option<Pin<Box<dyn AsyncWrite + Send>>>,
+    /// Items handed to the writer task and not yet written: while there are any, callers
+    /// queue behind them, so that calls go out in the order they were made.
+    queued: usize,
+    /// The callers' encoding buffer and method-name scratch, kept between calls.
+    out: Vec<u8>,
+    name: String,
+}
+
+impl std::fmt::Debug for WriterSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WriterSlot")
+            .field("idle", &self.io.is_some())
+            .field("queued", &self.queued)
+            .finish()
+    }
 }
 
 impl Shared {
-    fn new() -> Self {
+    fn new<W: AsyncWrite + Send + 'static>(io: W) -> Self {
         Shared {
             pending: Mutex::new(Some(HashMap::new())),
             seq: AtomicI32::new(0),
+            writer: Mutex::new(WriterSlot {
+                io: Some(Box::pin(io)),
+                ..WriterSlot::default()
+            }),
         }
+    }
+
+    fn writer(&self) -> std::sync::MutexGuard<'_, WriterSlot> {
+        self.writer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<HashMap<i32, Reply>>> {
@@ -98,11 +134,20 @@ impl Drop for Forget<'_> {
     }
 }
 
-struct Queued {
-    request: ClientRequest,
-    seq: i32,
-    /// For a oneway call: told once the call is written.
-    written: Option<Reply>,
+/// What the writer task writes.
+enum Queued {
+    /// A call to encode and write.
+    Call {
+        request: ClientRequest,
+        seq: i32,
+        /// For a oneway call: told once the call is written.
+        written: Option<Reply>,
+    },
+    /// The rest of a frame its caller began to write (empty: only a flush is left).
+    Rest {
+        bytes: Vec<u8>,
+        written: Option<Reply>,
+    },
 }
 
 /// An async client connection: an [`AsyncChannel`] for generated async clients. Cheap to
@@ -124,16 +169,21 @@ struct Queued {
 pub struct Connection {
     queue: mpsc::UnboundedSender<Queued>,
     shared: Arc<Shared>,
-    protocol: ProtocolKind,
-    timeout: Option<Duration>,
+    options: Arc<ClientOptions>,
 }
 
 impl std::fmt::Debug for Queued {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Queued")
-            .field("method", &self.request.method)
-            .field("seq", &self.seq)
-            .finish()
+        match self {
+            Queued::Call { request, seq, .. } => f
+                .debug_struct("Call")
+                .field("method", &request.method)
+                .field("seq", seq)
+                .finish(),
+            Queued::Rest { bytes, .. } => {
+                f.debug_struct("Rest").field("len", &bytes.len()).finish()
+            }
+        }
     }
 }
 
@@ -174,22 +224,22 @@ impl Connection {
     {
         let (reader, writer) = ::tokio::io::split(stream);
         let (queue, requests) = mpsc::unbounded_channel();
-        let shared = Arc::new(Shared::new());
-        let protocol = options.protocol;
-        let timeout = options.timeout;
+        let shared = Arc::new(Shared::new(writer));
         let options = Arc::new(options);
         ::tokio::spawn(write_calls(
-            writer,
             requests,
             Arc::clone(&shared),
             Arc::clone(&options),
         ));
-        ::tokio::spawn(read_replies(reader, Arc::clone(&shared), options));
+        ::tokio::spawn(read_replies(
+            reader,
+            Arc::clone(&shared),
+            Arc::clone(&options),
+        ));
         Connection {
             queue,
             shared,
-            protocol,
-            timeout,
+            options,
         }
     }
 
@@ -200,7 +250,7 @@ impl Connection {
     }
 
     async fn call(&self, request: ClientRequest) -> Result<Option<Message>> {
-        request.check_protocol(self.protocol)?;
+        request.check_protocol(self.options.protocol)?;
         let seq = self
             .shared
             .seq
@@ -221,14 +271,8 @@ impl Connection {
             shared: &self.shared,
             seq,
         };
-        self.queue
-            .send(Queued {
-                request,
-                seq,
-                written,
-            })
-            .map_err(|_| closed())?;
-        let outcome = match self.timeout {
+        self.submit(request, seq, written)?;
+        let outcome = match self.options.timeout {
             Some(limit) => ::tokio::time::timeout(limit, receiver)
                 .await
                 .map_err(|_| Error::timed_out("no reply within the client's timeout"))?,
@@ -236,6 +280,102 @@ impl Connection {
         };
         outcome.map_err(|_| closed())?
     }
+}
+
+impl Connection {
+    /// Writes a call, or hands it to the writer task. When the writer task is idle and nothing
+    /// is queued, the caller encodes the call and writes it itself, as far as the socket takes
+    /// it without waiting (one `poll_write` or a few, never an `.await`, so a caller that
+    /// gives up cannot leave half a frame behind): a call made alone costs no hop to the
+    /// writer task. What the socket does not take at once goes to the writer task, which
+    /// writes it before anything queued after it. Otherwise (the writer task is busy, or
+    /// calls are queued) the call is queued, and the writer task writes all that are waiting
+    /// in one write.
+    fn submit(&self, request: ClientRequest, seq: i32, written: Option<Reply>) -> Result<()> {
+        let mut slot = self.shared.writer();
+        let WriterSlot {
+            io,
+            queued,
+            out,
+            name,
+        } = &mut *slot;
+        let io = match io {
+            Some(io) if *queued == 0 => io,
+            _ => {
+                *queued += 1;
+                return self
+                    .queue
+                    .send(Queued::Call {
+                        request,
+                        seq,
+                        written,
+                    })
+                    .map_err(|_| {
+                        *queued -= 1;
+                        closed()
+                    });
+            }
+        };
+        out.clear();
+        encode_call(out, &self.options, name, seq, &request)?;
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut sent = 0;
+        let finished = loop {
+            if sent == out.len() {
+                break io.as_mut().poll_flush(&mut cx);
+            }
+            match io.as_mut().poll_write(&mut cx, &out[sent..]) {
+                Poll::Ready(Ok(0)) => break Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                Poll::Ready(Ok(n)) => sent += n,
+                Poll::Ready(Err(e)) => break Poll::Ready(Err(e)),
+                Poll::Pending => break Poll::Pending,
+            }
+        };
+        match finished {
+            Poll::Ready(Ok(())) => {
+                if let Some(reply) = written {
+                    let _ = reply.send(Ok(None));
+                }
+                Ok(())
+            }
+            Poll::Ready(Err(_)) => {
+                // As when the writer task's write fails: the connection is closed for all.
+                slot.io = None;
+                drop(slot);
+                self.shared.close();
+                Err(closed())
+            }
+            Poll::Pending => {
+                let bytes = out[sent..].to_vec();
+                *queued += 1;
+                self.queue
+                    .send(Queued::Rest { bytes, written })
+                    .map_err(|_| closed())
+            }
+        }
+    }
+}
+
+/// Appends one call's frame to `out`: the frame's header (per `options`' transport), the
+/// message header (the method name, with the multiplexed `service:` prefix composed in
+/// `name`), the encoded args, and the frame's end.
+fn encode_call(
+    out: &mut Vec<u8>,
+    options: &ClientOptions,
+    name: &mut String,
+    seq: i32,
+    request: &ClientRequest,
+) -> Result<()> {
+    let framing = options.framing();
+    let frame = frame::begin_frame(out, framing, seq, &options.headers);
+    let method = call_name(options.service.as_deref(), request.method, name);
+    let kind = if request.oneway {
+        MessageType::Oneway
+    } else {
+        MessageType::Call
+    };
+    write_raw_message(out, framing.protocol, method, kind, seq, &request.body)?;
+    frame::end_frame(out, frame, options.limits.max_frame_size)
 }
 
 /// Runs an IO future within `limit` (none: as long as it takes); running out is `TimedOut`.
@@ -257,7 +397,7 @@ fn closed() -> Error {
 
 impl AsyncChannel for Connection {
     fn protocol(&self) -> ProtocolKind {
-        self.protocol
+        self.options.protocol
     }
 
     fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Message>>> + Send {
@@ -265,15 +405,14 @@ impl AsyncChannel for Connection {
     }
 }
 
-/// Writes queued calls (all that are waiting, in one write). Stops, closing the connection
-/// for every caller, when a write fails or the reader has closed it.
-async fn write_calls<W: AsyncWrite + Unpin>(
-    mut writer: W,
+/// Writes queued calls and the rests of frames their callers began (all that are waiting, in
+/// one write), with the write half taken from the [`WriterSlot`] meanwhile. Stops, closing
+/// the connection for every caller, when a write fails or the reader has closed it.
+async fn write_calls(
     mut requests: mpsc::UnboundedReceiver<Queued>,
     shared: Arc<Shared>,
     options: Arc<ClientOptions>,
 ) {
-    let framing = options.framing();
     let mut out = Vec::new();
     let mut name = String::new();
     let mut oneways = Vec::new();
@@ -281,48 +420,63 @@ async fn write_calls<W: AsyncWrite + Unpin>(
         if shared.lock().is_none() {
             break;
         }
+        // Items are queued only while `queued` counts them, and callers write themselves
+        // only when it is 0: the write half is here.
+        let Some(mut writer) = shared.writer().io.take() else {
+            break;
+        };
         out.clear();
+        let mut taken = 0;
         let mut next = Some(first);
-        while let Some(Queued {
-            request,
-            seq,
-            written,
-        }) = next.take()
-        {
-            let start = out.len();
-            let frame = frame::begin_frame(&mut out, framing, seq, &options.headers);
-            let method = call_name(options.service.as_deref(), request.method, &mut name);
-            let kind = if request.oneway {
-                MessageType::Oneway
-            } else {
-                MessageType::Call
-            };
-            let encoded =
-                write_raw_message(&mut out, framing.protocol, method, kind, seq, &request.body)
-                    .and_then(|()| {
-                        frame::end_frame(&mut out, frame, options.limits.max_frame_size)
-                    });
-            match (encoded, written) {
-                (Err(e), written) => {
-                    out.truncate(start);
-                    let waiter = match written {
-                        Some(reply) => Some(reply),
-                        None => shared.lock().as_mut().and_then(|p| p.remove(&seq)),
-                    };
-                    if let Some(reply) = waiter {
-                        let _ = reply.send(Err(e));
+        while let Some(item) = next.take() {
+            taken += 1;
+            match item {
+                Queued::Rest { bytes, written } => {
+                    out.extend_from_slice(&bytes);
+                    oneways.extend(written);
+                }
+                Queued::Call {
+                    request,
+                    seq,
+                    written,
+                } => {
+                    let start = out.len();
+                    match (
+                        encode_call(&mut out, &options, &mut name, seq, &request),
+                        written,
+                    ) {
+                        (Err(e), written) => {
+                            out.truncate(start);
+                            let waiter = match written {
+                                Some(reply) => Some(reply),
+                                None => shared.lock().as_mut().and_then(|p| p.remove(&seq)),
+                            };
+                            if let Some(reply) = waiter {
+                                let _ = reply.send(Err(e));
+                            }
+                        }
+                        (Ok(()), Some(reply)) => oneways.push(reply),
+                        (Ok(()), None) => {}
                     }
                 }
-                (Ok(()), Some(reply)) => oneways.push(reply),
-                (Ok(()), None) => {}
             }
             next = requests.try_recv().ok();
         }
-        let failed = within(options.timeout, writer.write_all(&out))
-            .await
-            .is_err();
+        let failed = within(options.timeout, async {
+            writer.write_all(&out).await?;
+            writer.flush().await
+        })
+        .await
+        .is_err();
         for reply in oneways.drain(..) {
             let _ = reply.send(if failed { Err(closed()) } else { Ok(None) });
+        }
+        {
+            let mut slot = shared.writer();
+            slot.queued -= taken;
+            if !failed {
+                slot.io = Some(writer);
+            }
         }
         if failed {
             break;
@@ -332,11 +486,22 @@ async fn write_calls<W: AsyncWrite + Unpin>(
     // Calls queued meanwhile fail as their senders are dropped.
     requests.close();
     while let Ok(queued) = requests.try_recv() {
-        if let Some(reply) = queued.written {
+        if let Queued::Call {
+            written: Some(reply),
+            ..
+        }
+        | Queued::Rest {
+            written: Some(reply),
+            ..
+        } = queued
+        {
             let _ = reply.send(Err(closed()));
         }
     }
-    let _ = writer.shutdown().await;
+    let writer = shared.writer().io.take();
+    if let Some(mut writer) = writer {
+        let _ = writer.shutdown().await;
+    }
 }
 
 /// Appends a message whose body is already encoded.
@@ -758,5 +923,94 @@ mod busy_poll_tests {
             .unwrap();
         assert!(start.elapsed() < Duration::from_secs(4));
         assert!(buf.is_empty());
+    }
+}
+
+#[cfg(test)]
+mod client_write_tests {
+    use super::Connection;
+    use crate::rpc::service::{AsyncChannel, ClientRequest};
+    use crate::rpc::{ClientOptions, ProtocolKind, Transport};
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
+
+    /// A peer that answers every framed binary call with its own bytes as the reply (the
+    /// message type changed to reply), one frame at a time, and fails on a frame that is not
+    /// a whole message (bytes of two calls interleaved).
+    async fn mirror(mut io: DuplexStream) {
+        loop {
+            let mut len = [0u8; 4];
+            if io.read_exact(&mut len).await.is_err() {
+                return;
+            }
+            let mut frame = vec![0u8; u32::from_be_bytes(len) as usize];
+            io.read_exact(&mut frame).await.unwrap();
+            assert_eq!(
+                &frame[..3],
+                &[0x80, 0x01, 0x00],
+                "a message starts the frame"
+            );
+            assert!(frame[3] == 1 || frame[3] == 4, "a call or a oneway");
+            frame[3] = 2;
+            io.write_all(&len).await.unwrap();
+            io.write_all(&frame).await.unwrap();
+        }
+    }
+
+    /// Args `{1: string text}` in the binary protocol.
+    fn args(text: &[u8]) -> Vec<u8> {
+        let mut body = vec![0x0B, 0x00, 0x01];
+        body.extend_from_slice(&(text.len() as u32).to_be_bytes());
+        body.extend_from_slice(text);
+        body.push(0x00);
+        body
+    }
+
+    /// Through a pipe that takes 64 bytes at a time, a caller's own write stops part way
+    /// (the rest goes to the writer task) and other callers queue behind it: every call still
+    /// arrives whole and in one piece, and every reply finds its caller.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn calls_written_in_part_or_queued_arrive_whole() {
+        let (client, server) = tokio::io::duplex(64);
+        let peer = tokio::spawn(mirror(server));
+        let connection = Connection::new(
+            client,
+            ClientOptions::new(ProtocolKind::Binary, Transport::Framed),
+        );
+        let mut callers = tokio::task::JoinSet::new();
+        for caller in 0..24usize {
+            let connection = connection.clone();
+            callers.spawn(async move {
+                for call in 0..64usize {
+                    let text = vec![b'a' + caller as u8; 1 + (caller * 131 + call * 977) % 3000];
+                    let body = args(&text);
+                    let oneway = call % 4 == 3;
+                    let request = ClientRequest {
+                        method: "echo",
+                        oneway,
+                        body: body.clone(),
+                        protocol: ProtocolKind::Binary,
+                    };
+                    let reply = connection.send(request).await.unwrap();
+                    match reply {
+                        Some(reply) => {
+                            assert!(!oneway);
+                            assert!(reply.bytes().ends_with(&body), "the reply to this call");
+                        }
+                        None => assert!(oneway, "only a oneway call has no reply"),
+                    }
+                }
+            });
+        }
+        // Interleaved bytes would leave the peer waiting for a frame that never ends.
+        let all = tokio::time::timeout(Duration::from_secs(30), async {
+            while let Some(caller) = callers.join_next().await {
+                caller.unwrap();
+            }
+        });
+        all.await.expect("every call answered within 30 s");
+        assert!(!connection.is_closed());
+        drop(connection);
+        peer.abort();
     }
 }
