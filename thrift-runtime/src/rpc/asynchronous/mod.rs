@@ -258,6 +258,11 @@ impl Connection {
             .wrapping_add(1);
         let (reply, receiver) = oneshot::channel();
         let written = if request.oneway {
+            // A closed connection refuses a oneway call too, before its caller could write
+            // it into a socket the peer has left.
+            if self.is_closed() {
+                return Err(closed());
+            }
             Some(reply)
         } else {
             // Registered before it is written, so that the reply finds it.
