@@ -1,13 +1,19 @@
-//! Building the `BTreeSet`s and `BTreeMap`s of decoded values.
+//! Building the `BTreeSet`s and `BTreeMap`s of decoded values, and reading sets and maps
+//! again where they live (`ThriftRead::decode_into`).
 //!
 //! A set or map of at most [`LEAF_CAPACITY`] entries (one B-tree leaf) is built by inserting
 //! each entry: the leaf is its one allocation. A larger one is collected into a vector and
 //! built in bulk: for entries in order, as writers emit them, that is one pass filling every
 //! node, where inserting one by one searches the tree for each entry and leaves nodes half
 //! full (more of them to allocate). With repeated keys the last entry wins either way.
+//!
+//! Read again ([`read_map_into`], [`read_set_into`]), a `BTreeMap` or `BTreeSet` whose keys
+//! come as they were is read in place: values over the old ones, nothing allocated.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{BuildHasher, Hash};
+
+use smallvec::SmallVec;
 
 use crate::codec::capacity_hint;
 use crate::error::Result;
@@ -198,74 +204,335 @@ impl<T: Eq + Hash, S: BuildHasher + Default> Rebuild for HashSet<T, S> {
     }
 }
 
-/// Reads a whole map into `map` where it lives, reusing its old entries: the header, checked
-/// against the key and value types; then each entry read over an old one with `over` (which
-/// keeps its strings', vectors' and nested structs' allocations), in the order the old map
-/// iterates (sorted for a `BTreeMap`, so a map like the last one meets its own keys), or
-/// read with `fresh` once the old entries are used up; then the end. The map's own nodes (or
-/// table) are allocated again; old entries left over are dropped. Generated code calls it
-/// for the map fields of structs read in place (`ThriftRead::decode_into`). On error `map`
-/// holds the entries read so far, or none.
+/// What a map's next key (or a set's next element) is, next to an old one: what `key_eq`
+/// of [`read_map_into`] answers.
+#[derive(Debug)]
+pub enum Compared<K> {
+    /// The old key, read (nothing allocated).
+    Same,
+    /// Another key, read.
+    Other(K),
+    /// Not read: another key, or one the reader does not compare before reading it.
+    Unread,
+}
+
+impl<K: PartialEq> Compared<K> {
+    /// `new`, a key read, next to the old one.
+    #[inline(always)]
+    pub fn of(new: K, old: &K) -> Self {
+        if new == *old {
+            Compared::Same
+        } else {
+            Compared::Other(new)
+        }
+    }
+}
+
+/// The `key_eq` of strings and binaries held in buffers of their own: compared on the
+/// input's bytes ([`ProtocolReader::read_binary_if_eq`]), read only when they are the old
+/// key's (nothing allocated), else left for a read over an old key.
 #[inline(always)]
+pub fn compare_bytes<'de, R: ProtocolReader<'de>, K: AsRef<[u8]>>(
+    r: &mut R,
+    old: &K,
+) -> Result<Compared<K>> {
+    Ok(if r.read_binary_if_eq(old.as_ref())? {
+        Compared::Same
+    } else {
+        Compared::Unread
+    })
+}
+
+/// The `key_eq` of keys not compared: left for a read over an old key.
+#[inline(always)]
+pub fn unread<R, K>(_: &mut R, _: &K) -> Result<Compared<K>> {
+    Ok(Compared::Unread)
+}
+
+/// A map of an owned form that [`read_map_into`] reads again where it lives. The provided
+/// method builds it again over its old entries ([`Rebuild`]): `HashMap`s. `BTreeMap`s first
+/// meet their old keys in order (see [`read_map_into`]).
+pub trait RefillMap<K, V>: Rebuild<Item = (K, V)> {
+    /// Reads `len` entries into the map, replacing its contents: `key_eq` compares the next
+    /// key with an old one ([`Compared`]), `key_over` and `value_over` read a key or value over an old one, `fresh`
+    /// reads an entry (its value only when given its key).
+    #[inline(always)]
+    fn refill<R>(
+        &mut self,
+        r: &mut R,
+        len: usize,
+        key_eq: impl FnMut(&mut R, &K) -> Result<Compared<K>>,
+        mut key_over: impl FnMut(&mut R, &mut K) -> Result<()>,
+        mut value_over: impl FnMut(&mut R, &mut V) -> Result<()>,
+        mut fresh: impl FnMut(&mut R, Option<K>) -> Result<(K, V)>,
+    ) -> Result<()> {
+        let _ = key_eq;
+        rebuild(
+            r,
+            len,
+            self,
+            None,
+            |r, (key, value): &mut (K, V)| {
+                key_over(r, key)?;
+                value_over(r, value)
+            },
+            |r| fresh(r, None),
+        )
+    }
+}
+
+/// A set of an owned form that [`read_set_into`] reads again where it lives: as
+/// [`RefillMap`], for elements.
+pub trait RefillSet<T>: Rebuild<Item = T> {
+    /// Reads `len` elements into the set, replacing its contents: `elem_eq` compares the
+    /// next element with an old one ([`Compared`]), `over`
+    /// reads one over an old one, `fresh` reads one.
+    #[inline(always)]
+    fn refill<R>(
+        &mut self,
+        r: &mut R,
+        len: usize,
+        elem_eq: impl FnMut(&mut R, &T) -> Result<Compared<T>>,
+        over: impl FnMut(&mut R, &mut T) -> Result<()>,
+        fresh: impl FnMut(&mut R) -> Result<T>,
+    ) -> Result<()> {
+        let _ = elem_eq;
+        rebuild(r, len, self, None, over, fresh)
+    }
+}
+
+impl<K: Eq + Hash, V, S: BuildHasher + Default> RefillMap<K, V> for HashMap<K, V, S> {}
+
+impl<T: Eq + Hash, S: BuildHasher + Default> RefillSet<T> for HashSet<T, S> {}
+
+impl<K: Ord, V> RefillMap<K, V> for BTreeMap<K, V> {
+    #[inline(always)]
+    fn refill<R>(
+        &mut self,
+        r: &mut R,
+        len: usize,
+        mut key_eq: impl FnMut(&mut R, &K) -> Result<Compared<K>>,
+        mut key_over: impl FnMut(&mut R, &mut K) -> Result<()>,
+        mut value_over: impl FnMut(&mut R, &mut V) -> Result<()>,
+        mut fresh: impl FnMut(&mut R, Option<K>) -> Result<(K, V)>,
+    ) -> Result<()> {
+        // The old entries in order, as long as the input's keys are theirs: values read in
+        // place, nothing allocated for the map.
+        let mut matched = 0;
+        let mut other = None;
+        for (key, value) in self.iter_mut() {
+            if matched == len {
+                break;
+            }
+            match key_eq(r, key)? {
+                Compared::Same => {
+                    value_over(r, value)?;
+                    matched += 1;
+                }
+                Compared::Other(key) => {
+                    other = Some(key);
+                    break;
+                }
+                Compared::Unread => break,
+            }
+        }
+        if matched == 0 {
+            // Nothing in place: built again over the old entries (the first one's value read
+            // for the key that differed), as a new map is built.
+            let first = match other {
+                None => None,
+                Some(key) => Some(match self.pop_first() {
+                    Some((_, mut value)) => {
+                        value_over(r, &mut value)?;
+                        (key, value)
+                    }
+                    None => fresh(r, Some(key))?,
+                }),
+            };
+            return rebuild(
+                r,
+                len,
+                self,
+                first,
+                |r, (key, value): &mut (K, V)| {
+                    key_over(r, key)?;
+                    value_over(r, value)
+                },
+                |r| fresh(r, None),
+            );
+        }
+        if other.is_none() && matched == len {
+            // The same keys, perhaps fewer: old ones past them are dropped.
+            while self.len() > len {
+                self.pop_last();
+            }
+            return Ok(());
+        }
+        // Keys that differ after some that matched: the old entries past the matched ones
+        // are taken out (a few without allocating), read over, and inserted with the rest.
+        let mut spare: SmallVec<[(K, V); 4]> = SmallVec::new();
+        while self.len() > matched {
+            spare.extend(self.pop_last());
+        }
+        let mut left = len - matched;
+        if let Some(key) = other {
+            let (key, value) = match spare.pop() {
+                Some((_, mut value)) => {
+                    value_over(r, &mut value)?;
+                    (key, value)
+                }
+                None => fresh(r, Some(key))?,
+            };
+            self.insert(key, value);
+            left -= 1;
+        }
+        for _ in 0..left {
+            let (key, value) = match spare.pop() {
+                Some((mut key, mut value)) => {
+                    key_over(r, &mut key)?;
+                    value_over(r, &mut value)?;
+                    (key, value)
+                }
+                None => fresh(r, None)?,
+            };
+            self.insert(key, value);
+        }
+        Ok(())
+    }
+}
+
+impl<T: Ord> RefillSet<T> for BTreeSet<T> {
+    #[inline(always)]
+    fn refill<R>(
+        &mut self,
+        r: &mut R,
+        len: usize,
+        mut elem_eq: impl FnMut(&mut R, &T) -> Result<Compared<T>>,
+        mut over: impl FnMut(&mut R, &mut T) -> Result<()>,
+        mut fresh: impl FnMut(&mut R) -> Result<T>,
+    ) -> Result<()> {
+        // As `BTreeMap`'s: the old elements in order while the input's are the same.
+        let mut matched = 0;
+        let mut other = None;
+        for elem in self.iter() {
+            if matched == len {
+                break;
+            }
+            match elem_eq(r, elem)? {
+                Compared::Same => matched += 1,
+                Compared::Other(elem) => {
+                    other = Some(elem);
+                    break;
+                }
+                Compared::Unread => break,
+            }
+        }
+        if matched == 0 {
+            return rebuild(r, len, self, other, over, fresh);
+        }
+        if other.is_none() && matched == len {
+            while self.len() > len {
+                self.pop_last();
+            }
+            return Ok(());
+        }
+        let mut spare: SmallVec<[T; 4]> = SmallVec::new();
+        while self.len() > matched {
+            spare.extend(self.pop_last());
+        }
+        let mut left = len - matched;
+        if let Some(elem) = other {
+            self.replace(elem);
+            left -= 1;
+        }
+        for _ in 0..left {
+            let elem = match spare.pop() {
+                Some(mut elem) => {
+                    over(r, &mut elem)?;
+                    elem
+                }
+                None => fresh(r)?,
+            };
+            // `replace`, as the builders: the later of two equal elements is kept.
+            self.replace(elem);
+        }
+        Ok(())
+    }
+}
+
+/// Reads a whole map into `map` where it lives, reusing what it holds: the header, checked
+/// against the key and value types; then the entries ([`RefillMap::refill`]); then the end.
+/// A `BTreeMap` meets its old keys in order (sorted, as writers of sorted maps emit them): as
+/// long as the input's keys are the old ones, each value is read over the old one
+/// (`value_over` keeps its strings', vectors' and nested structs' allocations) and nothing is
+/// allocated for the map, so a map decoded again with the same keys allocates nothing; from
+/// the first key that differs, the rest is read over the old entries left and inserted. A
+/// `HashMap` is built again over its old entries, its table allocated again. Generated code
+/// calls it for the map fields of structs read in place (`ThriftRead::decode_into`). On
+/// error `map` holds a partly read map.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub fn read_map_into<'de, C, K, V, R>(
     r: &mut R,
     key: TType,
     value: TType,
     map: &mut C,
-    mut over: impl FnMut(&mut R, &mut K, &mut V) -> Result<()>,
-    mut fresh: impl FnMut(&mut R) -> Result<(K, V)>,
+    key_eq: impl FnMut(&mut R, &K) -> Result<Compared<K>>,
+    key_over: impl FnMut(&mut R, &mut K) -> Result<()>,
+    value_over: impl FnMut(&mut R, &mut V) -> Result<()>,
+    fresh: impl FnMut(&mut R, Option<K>) -> Result<(K, V)>,
 ) -> Result<()>
 where
-    C: Rebuild<Item = (K, V)>,
+    C: RefillMap<K, V>,
     R: ProtocolReader<'de>,
 {
     let header = r.read_map_begin()?;
     check_element_type(header.key, key, header.len)?;
     check_element_type(header.value, value, header.len)?;
-    rebuild(
-        r,
-        header.len,
-        map,
-        |r, (k, v): &mut (K, V)| over(r, k, v),
-        &mut fresh,
-    )?;
+    map.refill(r, header.len, key_eq, key_over, value_over, fresh)?;
     r.read_map_end()
 }
 
-/// [`read_map_into`] for sets: each element read over an old one with `over`, or with
-/// `fresh` once the old ones are used up.
+/// [`read_map_into`] for sets: a `BTreeSet` with the same elements allocates nothing; from
+/// the first element that differs, the rest is read over the old ones left.
 #[inline(always)]
 pub fn read_set_into<'de, C, T, R>(
     r: &mut R,
     elem: TType,
     set: &mut C,
-    mut over: impl FnMut(&mut R, &mut T) -> Result<()>,
-    mut fresh: impl FnMut(&mut R) -> Result<T>,
+    elem_eq: impl FnMut(&mut R, &T) -> Result<Compared<T>>,
+    over: impl FnMut(&mut R, &mut T) -> Result<()>,
+    fresh: impl FnMut(&mut R) -> Result<T>,
 ) -> Result<()>
 where
-    C: Rebuild<Item = T>,
+    C: RefillSet<T>,
     R: ProtocolReader<'de>,
 {
     let header = r.read_set_begin()?;
     check_element_type(header.elem, elem, header.len)?;
-    rebuild(r, header.len, set, &mut over, &mut fresh)?;
+    set.refill(r, header.len, elem_eq, over, fresh)?;
     r.read_set_end()
 }
 
-/// The entries of [`read_map_into`] and [`read_set_into`]: `len` of them, each read over an
-/// old one of `collection` or fresh, into a new collection that replaces it (also on error,
-/// with the entries read so far).
+/// A set or map built again: `len` entries (`first`, when given, then the others), each
+/// read over an old one of `collection` or fresh, into a new collection that replaces it
+/// (also on error, with the entries read so far).
 #[inline(always)]
 fn rebuild<C: Rebuild, R>(
     r: &mut R,
     len: usize,
     collection: &mut C,
+    first: Option<C::Item>,
     mut over: impl FnMut(&mut R, &mut C::Item) -> Result<()>,
     mut fresh: impl FnMut(&mut R) -> Result<C::Item>,
 ) -> Result<()> {
     let mut old = std::mem::take(collection).into_iter();
     let mut built = C::builder(len);
-    for _ in 0..len {
+    let start = usize::from(first.is_some());
+    if let Some(first) = first {
+        C::add(&mut built, first);
+    }
+    for _ in start..len {
         let entry = match old.next() {
             Some(mut entry) => over(r, &mut entry).map(|()| entry),
             None => fresh(r),

@@ -232,7 +232,8 @@ pub mod __codegen {
         read_small_list, read_small_list_into,
     };
     pub use crate::collect::{
-        BTreeMapBuilder, BTreeSetBuilder, Rebuild, read_map_into, read_set_into,
+        BTreeMapBuilder, BTreeSetBuilder, Compared, Rebuild, RefillMap, RefillSet, compare_bytes,
+        read_map_into, read_set_into, unread,
     };
     pub use crate::error::{Error, Result};
     pub use crate::float::OrderedF64;

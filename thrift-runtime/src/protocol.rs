@@ -171,6 +171,18 @@ pub trait ProtocolReader<'de> {
     }
     /// Skips a `string`/`binary` without allocating.
     fn skip_binary(&mut self) -> Result<()>;
+    /// Reads the next `string` or `binary` only if its bytes are `expected`, and says whether
+    /// it did: on `true` it has been read (nothing allocated), on `false` nothing has been
+    /// read and the caller reads it as usual. Decoding into a used value
+    /// ([`ThriftRead::decode_into`](crate::ThriftRead::decode_into)) compares map keys and set
+    /// elements with the old ones this way, so that a map with the same keys is read where it
+    /// lives. The binary and compact readers compare when their input is a slice (or
+    /// [`Bytes`]); the provided method, and the other inputs, answer `false`.
+    #[inline]
+    fn read_binary_if_eq(&mut self, expected: &[u8]) -> Result<bool> {
+        let _ = expected;
+        Ok(false)
+    }
     /// Reads a `string` or `binary` whose kind the reader does not know (an unknown field
     /// kept by [`UnknownFields`](crate::UnknownFields)), as [`ProtocolWriter::write_raw_string`]
     /// writes it back: its bytes in the binary and compact protocols (the default,

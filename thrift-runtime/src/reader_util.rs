@@ -318,6 +318,25 @@ macro_rules! shared_reads {
             let len = self.read_len()?;
             self.input.skip(len)
         }
+
+        #[inline]
+        fn read_binary_if_eq(&mut self, expected: &[u8]) -> Result<bool> {
+            let Some(rest) = self.input.lookahead() else {
+                return Ok(false);
+            };
+            // The prefix read from a copy of the position: a prefix that does not read (or
+            // breaks a limit) answers `false`, and the caller's own read reports it.
+            let mut peek = $crate::input::SliceInput::new(rest);
+            let Ok(len) = Self::len_prefix(&mut peek, &self.limits) else {
+                return Ok(false);
+            };
+            let start = peek.position();
+            if len != expected.len() || rest.get(start..start + len) != Some(expected) {
+                return Ok(false);
+            }
+            self.input.skip(start + len)?;
+            Ok(true)
+        }
     };
 }
 pub(crate) use shared_reads;

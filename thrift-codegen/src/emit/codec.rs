@@ -565,11 +565,11 @@ pub fn read_list_over(
 }
 
 /// The statement reading an owned form's set or map of `ty` into the collection at `slot` (a
-/// `&mut` expression) where it lives, over its old entries (the runtime's `read_set_into`,
-/// `read_map_into`), so that `ThriftRead::decode_into` keeps the allocations of its strings
-/// and nested values; `None` when `ty` is not a set or map or its entries hold nothing to keep
-/// (such a collection is built fresh, as `read` builds it). `depth` is the collection's
-/// nesting depth (for the names of locals).
+/// `&mut` expression) where it lives (the runtime's `read_set_into`, `read_map_into`): a
+/// `BTreeMap` or `BTreeSet` decoded again with the same keys allocates nothing, and entries
+/// are read over old ones, so that `ThriftRead::decode_into` keeps the allocations of their
+/// strings and nested values. `None` when `ty` is not a set or map, or in a borrowing form.
+/// `depth` is the collection's nesting depth (for the names of locals).
 pub fn read_collection_over(
     m: &Scope<'_, '_>,
     file: FileId,
@@ -581,57 +581,108 @@ pub fn read_collection_over(
         return None;
     }
     let rt = &m.runtime;
+    let ok = quote!(::std::result::Result::Ok);
     match m.resolve(file, ty) {
         Resolved::Set(f, element) => {
-            // Elements are keys: only strings and binaries are read over.
             let item = var("item", depth);
-            let over = read_bytes_into(m, f, element, quote!(#item))?;
             let elem_type = wire_type(m, f, element);
             let fresh = read_value(m, f, element, true, depth + 1);
+            let over = read_bytes_into(m, f, element, quote!(#item))
+                .unwrap_or_else(|| quote!(*#item = #fresh));
+            let elem_eq = read_if_new(m, f, element, &item, &fresh);
             Some(quote! {
                 #rt::read_set_into(
                     r,
                     #elem_type,
                     #slot,
+                    #elem_eq,
                     |r, #item| {
                         #over;
-                        ::std::result::Result::Ok(())
+                        #ok(())
                     },
                     |r| {
                         let #item = #fresh;
-                        ::std::result::Result::Ok(#item)
+                        #ok(#item)
                     },
                 )?
             })
         }
         Resolved::Map(f, key, val) => {
             let (k, v) = (var("key", depth), var("value", depth));
-            let key_over = read_bytes_into(m, f, key, quote!(#k));
-            let value_over = read_value_over(m, f, val, quote!(#v), depth + 1);
-            if key_over.is_none() && value_over.is_none() {
-                return None;
-            }
             let (key_type, value_type) = (wire_type(m, f, key), wire_type(m, f, val));
             let read_key = read_value(m, f, key, true, depth + 1);
             let read_val = read_value(m, f, val, false, depth + 1);
-            let key_over = key_over.unwrap_or_else(|| quote!(*#k = #read_key));
-            let value_over = value_over.unwrap_or_else(|| quote!(*#v = #read_val));
+            let key_over =
+                read_bytes_into(m, f, key, quote!(#k)).unwrap_or_else(|| quote!(*#k = #read_key));
+            let value_over = read_value_over(m, f, val, quote!(#v), depth + 1)
+                .unwrap_or_else(|| quote!(*#v = #read_val));
+            let key_eq = read_if_new(m, f, key, &k, &read_key);
             Some(quote! {
                 #rt::read_map_into(
                     r,
                     #key_type,
                     #value_type,
                     #slot,
-                    |r, #k, #v| {
+                    #key_eq,
+                    |r, #k| {
                         #key_over;
-                        #value_over;
-                        ::std::result::Result::Ok(())
+                        #ok(())
                     },
-                    |r| ::std::result::Result::Ok((#read_key, #read_val)),
+                    |r, #v| {
+                        #value_over;
+                        #ok(())
+                    },
+                    |r, #k| {
+                        let #k = match #k {
+                            ::std::option::Option::Some(#k) => #k,
+                            ::std::option::Option::None => #read_key,
+                        };
+                        #ok((#k, #read_val))
+                    },
                 )?
             })
         }
         _ => None,
+    }
+}
+
+/// The closure that compares a set's next element or a map's next key of `ty` with the old
+/// one it is given (the runtime's `Compared`): strings and binaries held in buffers of their
+/// own on the input's bytes (`read_binary_if_eq`: read only when the same, nothing
+/// allocated; else left for a read over an old one), scalars and enums read and compared.
+/// Other keys (structs, containers, and the shared `ByteString` and `Bytes`, which would
+/// otherwise keep the old input alive) are left unread, and their collection is built again
+/// over its old entries.
+fn read_if_new(
+    m: &Scope<'_, '_>,
+    file: FileId,
+    ty: &Type,
+    old: &Ident,
+    read: &TokenStream,
+) -> TokenStream {
+    use crate::options::Strings;
+    let rt = &m.runtime;
+    let strings = m.mapping().strings;
+    match m.resolve(file, ty) {
+        Resolved::Base(BaseType::String | BaseType::Slist) | Resolved::Senum
+            if strings != Strings::Bytes =>
+        {
+            quote!(#rt::compare_bytes)
+        }
+        Resolved::Base(BaseType::Binary) if strings == Strings::Std => quote!(#rt::compare_bytes),
+        Resolved::Base(
+            BaseType::Bool
+            | BaseType::I8
+            | BaseType::I16
+            | BaseType::I32
+            | BaseType::I64
+            | BaseType::Double
+            | BaseType::Uuid,
+        )
+        | Resolved::Enum(_) => quote! {
+            |r, #old| ::std::result::Result::Ok(#rt::Compared::of(#read, #old))
+        },
+        _ => quote!(#rt::unread),
     }
 }
 

@@ -384,6 +384,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                 r,
                 __rt::TType::String,
                 &mut out.tags,
+                __rt::compare_bytes,
                 |r, item0| {
                     r.read_string_into(item0)?;
                     ::std::result::Result::Ok(())
@@ -402,125 +403,169 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                 __rt::TType::String,
                 __rt::TType::Map,
                 &mut out.nested,
-                |r, key0, value0| {
+                __rt::compare_bytes,
+                |r, key0| {
                     r.read_string_into(key0)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r, value0| {
                     __rt::read_map_into(
                         r,
                         __rt::TType::I32,
                         __rt::TType::List,
                         value0,
-                        |r, key1, value1| {
+                        |r, key1| ::std::result::Result::Ok(
+                            __rt::Compared::of(r.read_i32()?, key1),
+                        ),
+                        |r, key1| {
                             *key1 = r.read_i32()?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, value1| {
                             __rt::read_list_reusing::<
                                 ::std::string::String,
                                 _,
                             >(r, __rt::TType::String, value1)?;
                             ::std::result::Result::Ok(())
                         },
-                        |r| ::std::result::Result::Ok((
-                            r.read_i32()?,
-                            __rt::read_list(
-                                r,
-                                __rt::TType::String,
-                                |r, items2| {
-                                    r.read_string_into(__rt::push_default(items2))?;
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?,
-                        )),
+                        |r, key1| {
+                            let key1 = match key1 {
+                                ::std::option::Option::Some(key1) => key1,
+                                ::std::option::Option::None => r.read_i32()?,
+                            };
+                            ::std::result::Result::Ok((
+                                key1,
+                                __rt::read_list(
+                                    r,
+                                    __rt::TType::String,
+                                    |r, items2| {
+                                        r.read_string_into(__rt::push_default(items2))?;
+                                        ::std::result::Result::Ok(())
+                                    },
+                                )?,
+                            ))
+                        },
                     )?;
                     ::std::result::Result::Ok(())
                 },
-                |r| ::std::result::Result::Ok((
-                    r.read_string()?,
-                    {
-                        let header1 = r.read_map_begin()?;
-                        __rt::check_element_type(
-                            header1.key,
-                            __rt::TType::I32,
-                            header1.len,
-                        )?;
-                        __rt::check_element_type(
-                            header1.value,
-                            __rt::TType::List,
-                            header1.len,
-                        )?;
-                        let mut items1 = ::std::collections::HashMap::with_capacity_and_hasher(
-                            __rt::capacity_hint::<
-                                (i32, ::std::vec::Vec<::std::string::String>),
-                            >(header1.len),
-                            ::std::default::Default::default(),
-                        );
-                        for _ in 0..header1.len {
-                            let key1 = r.read_i32()?;
-                            let value1 = __rt::read_list(
-                                r,
-                                __rt::TType::String,
-                                |r, items2| {
-                                    r.read_string_into(__rt::push_default(items2))?;
-                                    ::std::result::Result::Ok(())
-                                },
+                |r, key0| {
+                    let key0 = match key0 {
+                        ::std::option::Option::Some(key0) => key0,
+                        ::std::option::Option::None => r.read_string()?,
+                    };
+                    ::std::result::Result::Ok((
+                        key0,
+                        {
+                            let header1 = r.read_map_begin()?;
+                            __rt::check_element_type(
+                                header1.key,
+                                __rt::TType::I32,
+                                header1.len,
                             )?;
-                            items1.insert(key1, value1);
-                        }
-                        r.read_map_end()?;
-                        items1
-                    },
-                )),
+                            __rt::check_element_type(
+                                header1.value,
+                                __rt::TType::List,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::collections::HashMap::with_capacity_and_hasher(
+                                __rt::capacity_hint::<
+                                    (i32, ::std::vec::Vec<::std::string::String>),
+                                >(header1.len),
+                                ::std::default::Default::default(),
+                            );
+                            for _ in 0..header1.len {
+                                let key1 = r.read_i32()?;
+                                let value1 = __rt::read_list(
+                                    r,
+                                    __rt::TType::String,
+                                    |r, items2| {
+                                        r.read_string_into(__rt::push_default(items2))?;
+                                        ::std::result::Result::Ok(())
+                                    },
+                                )?;
+                                items1.insert(key1, value1);
+                            }
+                            r.read_map_end()?;
+                            items1
+                        },
+                    ))
+                },
             )?;
             seen_nested = true;
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 4, 3) {
-            out.doubles = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::Double,
-                    header0.len,
-                )?;
-                let mut items0 = ::std::collections::HashSet::with_capacity_and_hasher(
-                    __rt::capacity_hint::<__rt::OrderedF64>(header0.len),
-                    ::std::default::Default::default(),
-                );
-                for _ in 0..header0.len {
-                    items0.insert(__rt::OrderedF64(r.read_double()?));
-                }
-                r.read_set_end()?;
-                items0
-            };
+            __rt::read_set_into(
+                r,
+                __rt::TType::Double,
+                &mut out.doubles,
+                |r, item0| ::std::result::Result::Ok(
+                    __rt::Compared::of(__rt::OrderedF64(r.read_double()?), item0),
+                ),
+                |r, item0| {
+                    *item0 = __rt::OrderedF64(r.read_double()?);
+                    ::std::result::Result::Ok(())
+                },
+                |r| {
+                    let item0 = __rt::OrderedF64(r.read_double()?);
+                    ::std::result::Result::Ok(item0)
+                },
+            )?;
             seen_doubles = true;
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Map, 5, 4) {
-            out.by_double = {
-                let header0 = r.read_map_begin()?;
-                __rt::check_element_type(header0.key, __rt::TType::Double, header0.len)?;
-                __rt::check_element_type(
-                    header0.value,
-                    __rt::TType::Double,
-                    header0.len,
-                )?;
-                let mut items0 = ::std::collections::HashMap::with_capacity_and_hasher(
-                    __rt::capacity_hint::<(__rt::OrderedF64, f64)>(header0.len),
-                    ::std::default::Default::default(),
-                );
-                for _ in 0..header0.len {
-                    let key0 = __rt::OrderedF64(r.read_double()?);
-                    let value0 = r.read_double()?;
-                    items0.insert(key0, value0);
-                }
-                r.read_map_end()?;
-                items0
-            };
+            __rt::read_map_into(
+                r,
+                __rt::TType::Double,
+                __rt::TType::Double,
+                &mut out.by_double,
+                |r, key0| ::std::result::Result::Ok(
+                    __rt::Compared::of(__rt::OrderedF64(r.read_double()?), key0),
+                ),
+                |r, key0| {
+                    *key0 = __rt::OrderedF64(r.read_double()?);
+                    ::std::result::Result::Ok(())
+                },
+                |r, value0| {
+                    *value0 = r.read_double()?;
+                    ::std::result::Result::Ok(())
+                },
+                |r, key0| {
+                    let key0 = match key0 {
+                        ::std::option::Option::Some(key0) => key0,
+                        ::std::option::Option::None => __rt::OrderedF64(r.read_double()?),
+                    };
+                    ::std::result::Result::Ok((key0, r.read_double()?))
+                },
+            )?;
             seen_by_double = true;
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 6, 5) {
-            __rt::read_list_refill(
+            __rt::read_list_into(
                 r,
                 __rt::TType::Set,
                 &mut out.sets_of_doubles,
+                |r, item0| {
+                    __rt::read_set_into(
+                        r,
+                        __rt::TType::Double,
+                        item0,
+                        |r, item1| ::std::result::Result::Ok(
+                            __rt::Compared::of(__rt::OrderedF64(r.read_double()?), item1),
+                        ),
+                        |r, item1| {
+                            *item1 = __rt::OrderedF64(r.read_double()?);
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| {
+                            let item1 = __rt::OrderedF64(r.read_double()?);
+                            ::std::result::Result::Ok(item1)
+                        },
+                    )?;
+                    ::std::result::Result::Ok(())
+                },
                 |r, items0| {
                     items0
                         .push({
@@ -552,12 +597,22 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                 __rt::TType::String,
                 __rt::TType::Bool,
                 &mut out.by_bytes,
-                |r, key0, value0| {
+                __rt::compare_bytes,
+                |r, key0| {
                     r.read_binary_into(key0)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r, value0| {
                     *value0 = r.read_bool()?;
                     ::std::result::Result::Ok(())
                 },
-                |r| ::std::result::Result::Ok((r.read_binary()?, r.read_bool()?)),
+                |r, key0| {
+                    let key0 = match key0 {
+                        ::std::option::Option::Some(key0) => key0,
+                        ::std::option::Option::None => r.read_binary()?,
+                    };
+                    ::std::result::Result::Ok((key0, r.read_bool()?))
+                },
             )?;
             seen_by_bytes = true;
             r.read_field_end()?;
@@ -593,31 +648,34 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 10, 9) {
-            out.nested_doubles = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(header0.elem, __rt::TType::List, header0.len)?;
-                let mut items0 = ::std::collections::HashSet::with_capacity_and_hasher(
-                    __rt::capacity_hint::<
-                        ::std::vec::Vec<__rt::OrderedF64>,
-                    >(header0.len),
-                    ::std::default::Default::default(),
-                );
-                for _ in 0..header0.len {
-                    items0
-                        .insert(
-                            __rt::read_list(
-                                r,
-                                __rt::TType::Double,
-                                |r, items1| {
-                                    items1.push(__rt::OrderedF64(r.read_double()?));
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?,
-                        );
-                }
-                r.read_set_end()?;
-                items0
-            };
+            __rt::read_set_into(
+                r,
+                __rt::TType::List,
+                &mut out.nested_doubles,
+                __rt::unread,
+                |r, item0| {
+                    *item0 = __rt::read_list(
+                        r,
+                        __rt::TType::Double,
+                        |r, items1| {
+                            items1.push(__rt::OrderedF64(r.read_double()?));
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| {
+                    let item0 = __rt::read_list(
+                        r,
+                        __rt::TType::Double,
+                        |r, items1| {
+                            items1.push(__rt::OrderedF64(r.read_double()?));
+                            ::std::result::Result::Ok(())
+                        },
+                    )?;
+                    ::std::result::Result::Ok(item0)
+                },
+            )?;
             seen_nested_doubles = true;
             r.read_field_end()?;
         }
@@ -666,6 +724,7 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                         r,
                         __rt::TType::String,
                         &mut out.tags,
+                        __rt::compare_bytes,
                         |r, item0| {
                             r.read_string_into(item0)?;
                             ::std::result::Result::Ok(())
@@ -683,126 +742,171 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                         __rt::TType::String,
                         __rt::TType::Map,
                         &mut out.nested,
-                        |r, key0, value0| {
+                        __rt::compare_bytes,
+                        |r, key0| {
                             r.read_string_into(key0)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, value0| {
                             __rt::read_map_into(
                                 r,
                                 __rt::TType::I32,
                                 __rt::TType::List,
                                 value0,
-                                |r, key1, value1| {
+                                |r, key1| ::std::result::Result::Ok(
+                                    __rt::Compared::of(r.read_i32()?, key1),
+                                ),
+                                |r, key1| {
                                     *key1 = r.read_i32()?;
+                                    ::std::result::Result::Ok(())
+                                },
+                                |r, value1| {
                                     __rt::read_list_reusing::<
                                         ::std::string::String,
                                         _,
                                     >(r, __rt::TType::String, value1)?;
                                     ::std::result::Result::Ok(())
                                 },
-                                |r| ::std::result::Result::Ok((
-                                    r.read_i32()?,
-                                    __rt::read_list(
-                                        r,
-                                        __rt::TType::String,
-                                        |r, items2| {
-                                            r.read_string_into(__rt::push_default(items2))?;
-                                            ::std::result::Result::Ok(())
-                                        },
-                                    )?,
-                                )),
+                                |r, key1| {
+                                    let key1 = match key1 {
+                                        ::std::option::Option::Some(key1) => key1,
+                                        ::std::option::Option::None => r.read_i32()?,
+                                    };
+                                    ::std::result::Result::Ok((
+                                        key1,
+                                        __rt::read_list(
+                                            r,
+                                            __rt::TType::String,
+                                            |r, items2| {
+                                                r.read_string_into(__rt::push_default(items2))?;
+                                                ::std::result::Result::Ok(())
+                                            },
+                                        )?,
+                                    ))
+                                },
                             )?;
                             ::std::result::Result::Ok(())
                         },
-                        |r| ::std::result::Result::Ok((
-                            r.read_string()?,
-                            {
-                                let header1 = r.read_map_begin()?;
-                                __rt::check_element_type(
-                                    header1.key,
-                                    __rt::TType::I32,
-                                    header1.len,
-                                )?;
-                                __rt::check_element_type(
-                                    header1.value,
-                                    __rt::TType::List,
-                                    header1.len,
-                                )?;
-                                let mut items1 = ::std::collections::HashMap::with_capacity_and_hasher(
-                                    __rt::capacity_hint::<
-                                        (i32, ::std::vec::Vec<::std::string::String>),
-                                    >(header1.len),
-                                    ::std::default::Default::default(),
-                                );
-                                for _ in 0..header1.len {
-                                    let key1 = r.read_i32()?;
-                                    let value1 = __rt::read_list(
-                                        r,
-                                        __rt::TType::String,
-                                        |r, items2| {
-                                            r.read_string_into(__rt::push_default(items2))?;
-                                            ::std::result::Result::Ok(())
-                                        },
+                        |r, key0| {
+                            let key0 = match key0 {
+                                ::std::option::Option::Some(key0) => key0,
+                                ::std::option::Option::None => r.read_string()?,
+                            };
+                            ::std::result::Result::Ok((
+                                key0,
+                                {
+                                    let header1 = r.read_map_begin()?;
+                                    __rt::check_element_type(
+                                        header1.key,
+                                        __rt::TType::I32,
+                                        header1.len,
                                     )?;
-                                    items1.insert(key1, value1);
-                                }
-                                r.read_map_end()?;
-                                items1
-                            },
-                        )),
+                                    __rt::check_element_type(
+                                        header1.value,
+                                        __rt::TType::List,
+                                        header1.len,
+                                    )?;
+                                    let mut items1 = ::std::collections::HashMap::with_capacity_and_hasher(
+                                        __rt::capacity_hint::<
+                                            (i32, ::std::vec::Vec<::std::string::String>),
+                                        >(header1.len),
+                                        ::std::default::Default::default(),
+                                    );
+                                    for _ in 0..header1.len {
+                                        let key1 = r.read_i32()?;
+                                        let value1 = __rt::read_list(
+                                            r,
+                                            __rt::TType::String,
+                                            |r, items2| {
+                                                r.read_string_into(__rt::push_default(items2))?;
+                                                ::std::result::Result::Ok(())
+                                            },
+                                        )?;
+                                        items1.insert(key1, value1);
+                                    }
+                                    r.read_map_end()?;
+                                    items1
+                                },
+                            ))
+                        },
                     )?;
                     seen_nested = true;
                 }
                 (4, __rt::TType::Set) => {
-                    out.doubles = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::Double,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashSet::with_capacity_and_hasher(
-                            __rt::capacity_hint::<__rt::OrderedF64>(header0.len),
-                            ::std::default::Default::default(),
-                        );
-                        for _ in 0..header0.len {
-                            items0.insert(__rt::OrderedF64(r.read_double()?));
-                        }
-                        r.read_set_end()?;
-                        items0
-                    };
+                    __rt::read_set_into(
+                        r,
+                        __rt::TType::Double,
+                        &mut out.doubles,
+                        |r, item0| ::std::result::Result::Ok(
+                            __rt::Compared::of(__rt::OrderedF64(r.read_double()?), item0),
+                        ),
+                        |r, item0| {
+                            *item0 = __rt::OrderedF64(r.read_double()?);
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| {
+                            let item0 = __rt::OrderedF64(r.read_double()?);
+                            ::std::result::Result::Ok(item0)
+                        },
+                    )?;
                     seen_doubles = true;
                 }
                 (5, __rt::TType::Map) => {
-                    out.by_double = {
-                        let header0 = r.read_map_begin()?;
-                        __rt::check_element_type(
-                            header0.key,
-                            __rt::TType::Double,
-                            header0.len,
-                        )?;
-                        __rt::check_element_type(
-                            header0.value,
-                            __rt::TType::Double,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashMap::with_capacity_and_hasher(
-                            __rt::capacity_hint::<(__rt::OrderedF64, f64)>(header0.len),
-                            ::std::default::Default::default(),
-                        );
-                        for _ in 0..header0.len {
-                            let key0 = __rt::OrderedF64(r.read_double()?);
-                            let value0 = r.read_double()?;
-                            items0.insert(key0, value0);
-                        }
-                        r.read_map_end()?;
-                        items0
-                    };
+                    __rt::read_map_into(
+                        r,
+                        __rt::TType::Double,
+                        __rt::TType::Double,
+                        &mut out.by_double,
+                        |r, key0| ::std::result::Result::Ok(
+                            __rt::Compared::of(__rt::OrderedF64(r.read_double()?), key0),
+                        ),
+                        |r, key0| {
+                            *key0 = __rt::OrderedF64(r.read_double()?);
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, value0| {
+                            *value0 = r.read_double()?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, key0| {
+                            let key0 = match key0 {
+                                ::std::option::Option::Some(key0) => key0,
+                                ::std::option::Option::None => {
+                                    __rt::OrderedF64(r.read_double()?)
+                                }
+                            };
+                            ::std::result::Result::Ok((key0, r.read_double()?))
+                        },
+                    )?;
                     seen_by_double = true;
                 }
                 (6, __rt::TType::List) => {
-                    __rt::read_list_refill(
+                    __rt::read_list_into(
                         r,
                         __rt::TType::Set,
                         &mut out.sets_of_doubles,
+                        |r, item0| {
+                            __rt::read_set_into(
+                                r,
+                                __rt::TType::Double,
+                                item0,
+                                |r, item1| ::std::result::Result::Ok(
+                                    __rt::Compared::of(
+                                        __rt::OrderedF64(r.read_double()?),
+                                        item1,
+                                    ),
+                                ),
+                                |r, item1| {
+                                    *item1 = __rt::OrderedF64(r.read_double()?);
+                                    ::std::result::Result::Ok(())
+                                },
+                                |r| {
+                                    let item1 = __rt::OrderedF64(r.read_double()?);
+                                    ::std::result::Result::Ok(item1)
+                                },
+                            )?;
+                            ::std::result::Result::Ok(())
+                        },
                         |r, items0| {
                             items0
                                 .push({
@@ -833,12 +937,22 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                         __rt::TType::String,
                         __rt::TType::Bool,
                         &mut out.by_bytes,
-                        |r, key0, value0| {
+                        __rt::compare_bytes,
+                        |r, key0| {
                             r.read_binary_into(key0)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, value0| {
                             *value0 = r.read_bool()?;
                             ::std::result::Result::Ok(())
                         },
-                        |r| ::std::result::Result::Ok((r.read_binary()?, r.read_bool()?)),
+                        |r, key0| {
+                            let key0 = match key0 {
+                                ::std::option::Option::Some(key0) => key0,
+                                ::std::option::Option::None => r.read_binary()?,
+                            };
+                            ::std::result::Result::Ok((key0, r.read_bool()?))
+                        },
                     )?;
                     seen_by_bytes = true;
                 }
@@ -871,35 +985,34 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                     seen_blobs = true;
                 }
                 (10, __rt::TType::Set) => {
-                    out.nested_doubles = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::List,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashSet::with_capacity_and_hasher(
-                            __rt::capacity_hint::<
-                                ::std::vec::Vec<__rt::OrderedF64>,
-                            >(header0.len),
-                            ::std::default::Default::default(),
-                        );
-                        for _ in 0..header0.len {
-                            items0
-                                .insert(
-                                    __rt::read_list(
-                                        r,
-                                        __rt::TType::Double,
-                                        |r, items1| {
-                                            items1.push(__rt::OrderedF64(r.read_double()?));
-                                            ::std::result::Result::Ok(())
-                                        },
-                                    )?,
-                                );
-                        }
-                        r.read_set_end()?;
-                        items0
-                    };
+                    __rt::read_set_into(
+                        r,
+                        __rt::TType::List,
+                        &mut out.nested_doubles,
+                        __rt::unread,
+                        |r, item0| {
+                            *item0 = __rt::read_list(
+                                r,
+                                __rt::TType::Double,
+                                |r, items1| {
+                                    items1.push(__rt::OrderedF64(r.read_double()?));
+                                    ::std::result::Result::Ok(())
+                                },
+                            )?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| {
+                            let item0 = __rt::read_list(
+                                r,
+                                __rt::TType::Double,
+                                |r, items1| {
+                                    items1.push(__rt::OrderedF64(r.read_double()?));
+                                    ::std::result::Result::Ok(())
+                                },
+                            )?;
+                            ::std::result::Result::Ok(item0)
+                        },
+                    )?;
                     seen_nested_doubles = true;
                 }
                 (_, ttype) => r.skip(ttype)?,
@@ -2268,67 +2381,82 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
         let mut seen_keys = false;
         let mut seen_deep = false;
         if r.read_field_after(__rt::TType::Map, 1, 0) {
-            out.by_key = {
-                let header0 = r.read_map_begin()?;
-                __rt::check_element_type(header0.key, __rt::TType::Struct, header0.len)?;
-                __rt::check_element_type(header0.value, __rt::TType::Set, header0.len)?;
-                let mut items0 = ::std::collections::HashMap::with_capacity_and_hasher(
-                    __rt::capacity_hint::<
-                        (
-                            KeyWithSet,
-                            ::std::collections::HashSet<
-                                i32,
-                                ::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>,
-                            >,
+            __rt::read_map_into(
+                r,
+                __rt::TType::Struct,
+                __rt::TType::Set,
+                &mut out.by_key,
+                __rt::unread,
+                |r, key0| {
+                    *key0 = <KeyWithSet as __rt::ThriftRead<'de>>::read(r)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r, value0| {
+                    __rt::read_set_into(
+                        r,
+                        __rt::TType::I32,
+                        value0,
+                        |r, item1| ::std::result::Result::Ok(
+                            __rt::Compared::of(r.read_i32()?, item1),
                         ),
-                    >(header0.len),
-                    ::std::default::Default::default(),
-                );
-                for _ in 0..header0.len {
-                    let key0 = <KeyWithSet as __rt::ThriftRead<'de>>::read(r)?;
-                    let value0 = {
-                        let header1 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header1.elem,
-                            __rt::TType::I32,
-                            header1.len,
-                        )?;
-                        let mut items1 = ::std::collections::HashSet::with_capacity_and_hasher(
-                            __rt::capacity_hint::<i32>(header1.len),
-                            ::std::default::Default::default(),
-                        );
-                        for _ in 0..header1.len {
-                            items1.insert(r.read_i32()?);
+                        |r, item1| {
+                            *item1 = r.read_i32()?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| {
+                            let item1 = r.read_i32()?;
+                            ::std::result::Result::Ok(item1)
+                        },
+                    )?;
+                    ::std::result::Result::Ok(())
+                },
+                |r, key0| {
+                    let key0 = match key0 {
+                        ::std::option::Option::Some(key0) => key0,
+                        ::std::option::Option::None => {
+                            <KeyWithSet as __rt::ThriftRead<'de>>::read(r)?
                         }
-                        r.read_set_end()?;
-                        items1
                     };
-                    items0.insert(key0, value0);
-                }
-                r.read_map_end()?;
-                items0
-            };
+                    ::std::result::Result::Ok((
+                        key0,
+                        {
+                            let header1 = r.read_set_begin()?;
+                            __rt::check_element_type(
+                                header1.elem,
+                                __rt::TType::I32,
+                                header1.len,
+                            )?;
+                            let mut items1 = ::std::collections::HashSet::with_capacity_and_hasher(
+                                __rt::capacity_hint::<i32>(header1.len),
+                                ::std::default::Default::default(),
+                            );
+                            for _ in 0..header1.len {
+                                items1.insert(r.read_i32()?);
+                            }
+                            r.read_set_end()?;
+                            items1
+                        },
+                    ))
+                },
+            )?;
             seen_by_key = true;
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 2, 1) {
-            out.keys = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::Struct,
-                    header0.len,
-                )?;
-                let mut items0 = ::std::collections::HashSet::with_capacity_and_hasher(
-                    __rt::capacity_hint::<KeyWithSet>(header0.len),
-                    ::std::default::Default::default(),
-                );
-                for _ in 0..header0.len {
-                    items0.insert(<KeyWithSet as __rt::ThriftRead<'de>>::read(r)?);
-                }
-                r.read_set_end()?;
-                items0
-            };
+            __rt::read_set_into(
+                r,
+                __rt::TType::Struct,
+                &mut out.keys,
+                __rt::unread,
+                |r, item0| {
+                    *item0 = <KeyWithSet as __rt::ThriftRead<'de>>::read(r)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| {
+                    let item0 = <KeyWithSet as __rt::ThriftRead<'de>>::read(r)?;
+                    ::std::result::Result::Ok(item0)
+                },
+            )?;
             seen_keys = true;
             r.read_field_end()?;
         }
@@ -2338,8 +2466,12 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
                 __rt::TType::String,
                 __rt::TType::List,
                 &mut out.deep,
-                |r, key0, value0| {
+                __rt::compare_bytes,
+                |r, key0| {
                     r.read_string_into(key0)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r, value0| {
                     __rt::read_list_into(
                         r,
                         __rt::TType::Map,
@@ -2350,15 +2482,24 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
                                 __rt::TType::I32,
                                 __rt::TType::String,
                                 item1,
-                                |r, key2, value2| {
+                                |r, key2| ::std::result::Result::Ok(
+                                    __rt::Compared::of(r.read_i32()?, key2),
+                                ),
+                                |r, key2| {
                                     *key2 = r.read_i32()?;
+                                    ::std::result::Result::Ok(())
+                                },
+                                |r, value2| {
                                     r.read_string_into(value2)?;
                                     ::std::result::Result::Ok(())
                                 },
-                                |r| ::std::result::Result::Ok((
-                                    r.read_i32()?,
-                                    r.read_string()?,
-                                )),
+                                |r, key2| {
+                                    let key2 = match key2 {
+                                        ::std::option::Option::Some(key2) => key2,
+                                        ::std::option::Option::None => r.read_i32()?,
+                                    };
+                                    ::std::result::Result::Ok((key2, r.read_string()?))
+                                },
                             )?;
                             ::std::result::Result::Ok(())
                         },
@@ -2395,43 +2536,49 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
                     )?;
                     ::std::result::Result::Ok(())
                 },
-                |r| ::std::result::Result::Ok((
-                    r.read_string()?,
-                    __rt::read_list(
-                        r,
-                        __rt::TType::Map,
-                        |r, items1| {
-                            items1
-                                .push({
-                                    let header2 = r.read_map_begin()?;
-                                    __rt::check_element_type(
-                                        header2.key,
-                                        __rt::TType::I32,
-                                        header2.len,
-                                    )?;
-                                    __rt::check_element_type(
-                                        header2.value,
-                                        __rt::TType::String,
-                                        header2.len,
-                                    )?;
-                                    let mut items2 = ::std::collections::HashMap::with_capacity_and_hasher(
-                                        __rt::capacity_hint::<
-                                            (i32, ::std::string::String),
-                                        >(header2.len),
-                                        ::std::default::Default::default(),
-                                    );
-                                    for _ in 0..header2.len {
-                                        let key2 = r.read_i32()?;
-                                        let value2 = r.read_string()?;
-                                        items2.insert(key2, value2);
-                                    }
-                                    r.read_map_end()?;
-                                    items2
-                                });
-                            ::std::result::Result::Ok(())
-                        },
-                    )?,
-                )),
+                |r, key0| {
+                    let key0 = match key0 {
+                        ::std::option::Option::Some(key0) => key0,
+                        ::std::option::Option::None => r.read_string()?,
+                    };
+                    ::std::result::Result::Ok((
+                        key0,
+                        __rt::read_list(
+                            r,
+                            __rt::TType::Map,
+                            |r, items1| {
+                                items1
+                                    .push({
+                                        let header2 = r.read_map_begin()?;
+                                        __rt::check_element_type(
+                                            header2.key,
+                                            __rt::TType::I32,
+                                            header2.len,
+                                        )?;
+                                        __rt::check_element_type(
+                                            header2.value,
+                                            __rt::TType::String,
+                                            header2.len,
+                                        )?;
+                                        let mut items2 = ::std::collections::HashMap::with_capacity_and_hasher(
+                                            __rt::capacity_hint::<
+                                                (i32, ::std::string::String),
+                                            >(header2.len),
+                                            ::std::default::Default::default(),
+                                        );
+                                        for _ in 0..header2.len {
+                                            let key2 = r.read_i32()?;
+                                            let value2 = r.read_string()?;
+                                            items2.insert(key2, value2);
+                                        }
+                                        r.read_map_end()?;
+                                        items2
+                                    });
+                                ::std::result::Result::Ok(())
+                            },
+                        )?,
+                    ))
+                },
             )?;
             seen_deep = true;
             r.read_field_end()?;
@@ -2443,75 +2590,81 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
             }
             match (field.id, field.ttype) {
                 (1, __rt::TType::Map) => {
-                    out.by_key = {
-                        let header0 = r.read_map_begin()?;
-                        __rt::check_element_type(
-                            header0.key,
-                            __rt::TType::Struct,
-                            header0.len,
-                        )?;
-                        __rt::check_element_type(
-                            header0.value,
-                            __rt::TType::Set,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashMap::with_capacity_and_hasher(
-                            __rt::capacity_hint::<
-                                (
-                                    KeyWithSet,
-                                    ::std::collections::HashSet<
-                                        i32,
-                                        ::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>,
-                                    >,
+                    __rt::read_map_into(
+                        r,
+                        __rt::TType::Struct,
+                        __rt::TType::Set,
+                        &mut out.by_key,
+                        __rt::unread,
+                        |r, key0| {
+                            *key0 = <KeyWithSet as __rt::ThriftRead<'de>>::read(r)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, value0| {
+                            __rt::read_set_into(
+                                r,
+                                __rt::TType::I32,
+                                value0,
+                                |r, item1| ::std::result::Result::Ok(
+                                    __rt::Compared::of(r.read_i32()?, item1),
                                 ),
-                            >(header0.len),
-                            ::std::default::Default::default(),
-                        );
-                        for _ in 0..header0.len {
-                            let key0 = <KeyWithSet as __rt::ThriftRead<'de>>::read(r)?;
-                            let value0 = {
-                                let header1 = r.read_set_begin()?;
-                                __rt::check_element_type(
-                                    header1.elem,
-                                    __rt::TType::I32,
-                                    header1.len,
-                                )?;
-                                let mut items1 = ::std::collections::HashSet::with_capacity_and_hasher(
-                                    __rt::capacity_hint::<i32>(header1.len),
-                                    ::std::default::Default::default(),
-                                );
-                                for _ in 0..header1.len {
-                                    items1.insert(r.read_i32()?);
+                                |r, item1| {
+                                    *item1 = r.read_i32()?;
+                                    ::std::result::Result::Ok(())
+                                },
+                                |r| {
+                                    let item1 = r.read_i32()?;
+                                    ::std::result::Result::Ok(item1)
+                                },
+                            )?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, key0| {
+                            let key0 = match key0 {
+                                ::std::option::Option::Some(key0) => key0,
+                                ::std::option::Option::None => {
+                                    <KeyWithSet as __rt::ThriftRead<'de>>::read(r)?
                                 }
-                                r.read_set_end()?;
-                                items1
                             };
-                            items0.insert(key0, value0);
-                        }
-                        r.read_map_end()?;
-                        items0
-                    };
+                            ::std::result::Result::Ok((
+                                key0,
+                                {
+                                    let header1 = r.read_set_begin()?;
+                                    __rt::check_element_type(
+                                        header1.elem,
+                                        __rt::TType::I32,
+                                        header1.len,
+                                    )?;
+                                    let mut items1 = ::std::collections::HashSet::with_capacity_and_hasher(
+                                        __rt::capacity_hint::<i32>(header1.len),
+                                        ::std::default::Default::default(),
+                                    );
+                                    for _ in 0..header1.len {
+                                        items1.insert(r.read_i32()?);
+                                    }
+                                    r.read_set_end()?;
+                                    items1
+                                },
+                            ))
+                        },
+                    )?;
                     seen_by_key = true;
                 }
                 (2, __rt::TType::Set) => {
-                    out.keys = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::Struct,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashSet::with_capacity_and_hasher(
-                            __rt::capacity_hint::<KeyWithSet>(header0.len),
-                            ::std::default::Default::default(),
-                        );
-                        for _ in 0..header0.len {
-                            items0
-                                .insert(<KeyWithSet as __rt::ThriftRead<'de>>::read(r)?);
-                        }
-                        r.read_set_end()?;
-                        items0
-                    };
+                    __rt::read_set_into(
+                        r,
+                        __rt::TType::Struct,
+                        &mut out.keys,
+                        __rt::unread,
+                        |r, item0| {
+                            *item0 = <KeyWithSet as __rt::ThriftRead<'de>>::read(r)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| {
+                            let item0 = <KeyWithSet as __rt::ThriftRead<'de>>::read(r)?;
+                            ::std::result::Result::Ok(item0)
+                        },
+                    )?;
                     seen_keys = true;
                 }
                 (3, __rt::TType::Map) => {
@@ -2520,8 +2673,12 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
                         __rt::TType::String,
                         __rt::TType::List,
                         &mut out.deep,
-                        |r, key0, value0| {
+                        __rt::compare_bytes,
+                        |r, key0| {
                             r.read_string_into(key0)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, value0| {
                             __rt::read_list_into(
                                 r,
                                 __rt::TType::Map,
@@ -2532,15 +2689,24 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
                                         __rt::TType::I32,
                                         __rt::TType::String,
                                         item1,
-                                        |r, key2, value2| {
+                                        |r, key2| ::std::result::Result::Ok(
+                                            __rt::Compared::of(r.read_i32()?, key2),
+                                        ),
+                                        |r, key2| {
                                             *key2 = r.read_i32()?;
+                                            ::std::result::Result::Ok(())
+                                        },
+                                        |r, value2| {
                                             r.read_string_into(value2)?;
                                             ::std::result::Result::Ok(())
                                         },
-                                        |r| ::std::result::Result::Ok((
-                                            r.read_i32()?,
-                                            r.read_string()?,
-                                        )),
+                                        |r, key2| {
+                                            let key2 = match key2 {
+                                                ::std::option::Option::Some(key2) => key2,
+                                                ::std::option::Option::None => r.read_i32()?,
+                                            };
+                                            ::std::result::Result::Ok((key2, r.read_string()?))
+                                        },
                                     )?;
                                     ::std::result::Result::Ok(())
                                 },
@@ -2577,43 +2743,49 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeys {
                             )?;
                             ::std::result::Result::Ok(())
                         },
-                        |r| ::std::result::Result::Ok((
-                            r.read_string()?,
-                            __rt::read_list(
-                                r,
-                                __rt::TType::Map,
-                                |r, items1| {
-                                    items1
-                                        .push({
-                                            let header2 = r.read_map_begin()?;
-                                            __rt::check_element_type(
-                                                header2.key,
-                                                __rt::TType::I32,
-                                                header2.len,
-                                            )?;
-                                            __rt::check_element_type(
-                                                header2.value,
-                                                __rt::TType::String,
-                                                header2.len,
-                                            )?;
-                                            let mut items2 = ::std::collections::HashMap::with_capacity_and_hasher(
-                                                __rt::capacity_hint::<
-                                                    (i32, ::std::string::String),
-                                                >(header2.len),
-                                                ::std::default::Default::default(),
-                                            );
-                                            for _ in 0..header2.len {
-                                                let key2 = r.read_i32()?;
-                                                let value2 = r.read_string()?;
-                                                items2.insert(key2, value2);
-                                            }
-                                            r.read_map_end()?;
-                                            items2
-                                        });
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?,
-                        )),
+                        |r, key0| {
+                            let key0 = match key0 {
+                                ::std::option::Option::Some(key0) => key0,
+                                ::std::option::Option::None => r.read_string()?,
+                            };
+                            ::std::result::Result::Ok((
+                                key0,
+                                __rt::read_list(
+                                    r,
+                                    __rt::TType::Map,
+                                    |r, items1| {
+                                        items1
+                                            .push({
+                                                let header2 = r.read_map_begin()?;
+                                                __rt::check_element_type(
+                                                    header2.key,
+                                                    __rt::TType::I32,
+                                                    header2.len,
+                                                )?;
+                                                __rt::check_element_type(
+                                                    header2.value,
+                                                    __rt::TType::String,
+                                                    header2.len,
+                                                )?;
+                                                let mut items2 = ::std::collections::HashMap::with_capacity_and_hasher(
+                                                    __rt::capacity_hint::<
+                                                        (i32, ::std::string::String),
+                                                    >(header2.len),
+                                                    ::std::default::Default::default(),
+                                                );
+                                                for _ in 0..header2.len {
+                                                    let key2 = r.read_i32()?;
+                                                    let value2 = r.read_string()?;
+                                                    items2.insert(key2, value2);
+                                                }
+                                                r.read_map_end()?;
+                                                items2
+                                            });
+                                        ::std::result::Result::Ok(())
+                                    },
+                                )?,
+                            ))
+                        },
                     )?;
                     seen_deep = true;
                 }

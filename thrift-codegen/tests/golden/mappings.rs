@@ -1833,12 +1833,24 @@ impl<'de> __rt::ThriftRead<'de> for AllHashed {
                 __rt::TType::I32,
                 __rt::TType::String,
                 &mut out.a,
-                |r, key0, value0| {
+                |r, key0| ::std::result::Result::Ok(
+                    __rt::Compared::of(r.read_i32()?, key0),
+                ),
+                |r, key0| {
                     *key0 = r.read_i32()?;
+                    ::std::result::Result::Ok(())
+                },
+                |r, value0| {
                     r.read_string_into(value0)?;
                     ::std::result::Result::Ok(())
                 },
-                |r| ::std::result::Result::Ok((r.read_i32()?, r.read_string()?)),
+                |r, key0| {
+                    let key0 = match key0 {
+                        ::std::option::Option::Some(key0) => key0,
+                        ::std::option::Option::None => r.read_i32()?,
+                    };
+                    ::std::result::Result::Ok((key0, r.read_string()?))
+                },
             )?;
             seen_a = true;
             r.read_field_end()?;
@@ -1848,6 +1860,7 @@ impl<'de> __rt::ThriftRead<'de> for AllHashed {
                 r,
                 __rt::TType::String,
                 &mut out.b,
+                __rt::compare_bytes,
                 |r, item0| {
                     r.read_string_into(item0)?;
                     ::std::result::Result::Ok(())
@@ -1872,12 +1885,24 @@ impl<'de> __rt::ThriftRead<'de> for AllHashed {
                         __rt::TType::I32,
                         __rt::TType::String,
                         &mut out.a,
-                        |r, key0, value0| {
+                        |r, key0| ::std::result::Result::Ok(
+                            __rt::Compared::of(r.read_i32()?, key0),
+                        ),
+                        |r, key0| {
                             *key0 = r.read_i32()?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, value0| {
                             r.read_string_into(value0)?;
                             ::std::result::Result::Ok(())
                         },
-                        |r| ::std::result::Result::Ok((r.read_i32()?, r.read_string()?)),
+                        |r, key0| {
+                            let key0 = match key0 {
+                                ::std::option::Option::Some(key0) => key0,
+                                ::std::option::Option::None => r.read_i32()?,
+                            };
+                            ::std::result::Result::Ok((key0, r.read_string()?))
+                        },
                     )?;
                     seen_a = true;
                 }
@@ -1886,6 +1911,7 @@ impl<'de> __rt::ThriftRead<'de> for AllHashed {
                         r,
                         __rt::TType::String,
                         &mut out.b,
+                        __rt::compare_bytes,
                         |r, item0| {
                             r.read_string_into(item0)?;
                             ::std::result::Result::Ok(())
@@ -2183,29 +2209,57 @@ impl<'de> __rt::ThriftRead<'de> for ByBuilder {
         let mut seen_a = false;
         let mut seen_b = false;
         if r.read_field_after(__rt::TType::Map, 1, 0) {
-            out.a = {
-                let header0 = r.read_map_begin()?;
-                __rt::check_element_type(header0.key, __rt::TType::I32, header0.len)?;
-                __rt::check_element_type(header0.value, __rt::TType::I32, header0.len)?;
-                let mut items0 = ::std::collections::HashMap::with_capacity(
-                    __rt::capacity_hint::<(i32, i32)>(header0.len),
-                );
-                for _ in 0..header0.len {
-                    let key0 = r.read_i32()?;
-                    let value0 = r.read_i32()?;
-                    items0.insert(key0, value0);
-                }
-                r.read_map_end()?;
-                items0
-            };
+            __rt::read_map_into(
+                r,
+                __rt::TType::I32,
+                __rt::TType::I32,
+                &mut out.a,
+                |r, key0| ::std::result::Result::Ok(
+                    __rt::Compared::of(r.read_i32()?, key0),
+                ),
+                |r, key0| {
+                    *key0 = r.read_i32()?;
+                    ::std::result::Result::Ok(())
+                },
+                |r, value0| {
+                    *value0 = r.read_i32()?;
+                    ::std::result::Result::Ok(())
+                },
+                |r, key0| {
+                    let key0 = match key0 {
+                        ::std::option::Option::Some(key0) => key0,
+                        ::std::option::Option::None => r.read_i32()?,
+                    };
+                    ::std::result::Result::Ok((key0, r.read_i32()?))
+                },
+            )?;
             seen_a = true;
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            __rt::read_list_refill(
+            __rt::read_list_into(
                 r,
                 __rt::TType::Set,
                 &mut out.b,
+                |r, item0| {
+                    __rt::read_set_into(
+                        r,
+                        __rt::TType::I64,
+                        item0,
+                        |r, item1| ::std::result::Result::Ok(
+                            __rt::Compared::of(r.read_i64()?, item1),
+                        ),
+                        |r, item1| {
+                            *item1 = r.read_i64()?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| {
+                            let item1 = r.read_i64()?;
+                            ::std::result::Result::Ok(item1)
+                        },
+                    )?;
+                    ::std::result::Result::Ok(())
+                },
                 |r, items0| {
                     items0
                         .push({
@@ -2237,36 +2291,56 @@ impl<'de> __rt::ThriftRead<'de> for ByBuilder {
             }
             match (field.id, field.ttype) {
                 (1, __rt::TType::Map) => {
-                    out.a = {
-                        let header0 = r.read_map_begin()?;
-                        __rt::check_element_type(
-                            header0.key,
-                            __rt::TType::I32,
-                            header0.len,
-                        )?;
-                        __rt::check_element_type(
-                            header0.value,
-                            __rt::TType::I32,
-                            header0.len,
-                        )?;
-                        let mut items0 = ::std::collections::HashMap::with_capacity(
-                            __rt::capacity_hint::<(i32, i32)>(header0.len),
-                        );
-                        for _ in 0..header0.len {
-                            let key0 = r.read_i32()?;
-                            let value0 = r.read_i32()?;
-                            items0.insert(key0, value0);
-                        }
-                        r.read_map_end()?;
-                        items0
-                    };
+                    __rt::read_map_into(
+                        r,
+                        __rt::TType::I32,
+                        __rt::TType::I32,
+                        &mut out.a,
+                        |r, key0| ::std::result::Result::Ok(
+                            __rt::Compared::of(r.read_i32()?, key0),
+                        ),
+                        |r, key0| {
+                            *key0 = r.read_i32()?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, value0| {
+                            *value0 = r.read_i32()?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, key0| {
+                            let key0 = match key0 {
+                                ::std::option::Option::Some(key0) => key0,
+                                ::std::option::Option::None => r.read_i32()?,
+                            };
+                            ::std::result::Result::Ok((key0, r.read_i32()?))
+                        },
+                    )?;
                     seen_a = true;
                 }
                 (2, __rt::TType::List) => {
-                    __rt::read_list_refill(
+                    __rt::read_list_into(
                         r,
                         __rt::TType::Set,
                         &mut out.b,
+                        |r, item0| {
+                            __rt::read_set_into(
+                                r,
+                                __rt::TType::I64,
+                                item0,
+                                |r, item1| ::std::result::Result::Ok(
+                                    __rt::Compared::of(r.read_i64()?, item1),
+                                ),
+                                |r, item1| {
+                                    *item1 = r.read_i64()?;
+                                    ::std::result::Result::Ok(())
+                                },
+                                |r| {
+                                    let item1 = r.read_i64()?;
+                                    ::std::result::Result::Ok(item1)
+                                },
+                            )?;
+                            ::std::result::Result::Ok(())
+                        },
                         |r, items0| {
                             items0
                                 .push({
@@ -2351,20 +2425,20 @@ impl<'de> __rt::ThriftRead<'de> for Keys {
         let token = r.read_struct_begin()?;
         let mut seen_inners = false;
         if r.read_field_after(__rt::TType::Set, 1, 0) {
-            out.inners = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::Struct,
-                    header0.len,
-                )?;
-                let mut items0 = __rt::BTreeSetBuilder::new(header0.len);
-                for _ in 0..header0.len {
-                    items0.insert(<Inner as __rt::ThriftRead<'de>>::read(r)?);
-                }
-                r.read_set_end()?;
-                items0.finish()
-            };
+            __rt::read_set_into(
+                r,
+                __rt::TType::Struct,
+                &mut out.inners,
+                __rt::unread,
+                |r, item0| {
+                    *item0 = <Inner as __rt::ThriftRead<'de>>::read(r)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| {
+                    let item0 = <Inner as __rt::ThriftRead<'de>>::read(r)?;
+                    ::std::result::Result::Ok(item0)
+                },
+            )?;
             seen_inners = true;
             r.read_field_end()?;
         }
@@ -2375,20 +2449,20 @@ impl<'de> __rt::ThriftRead<'de> for Keys {
             }
             match (field.id, field.ttype) {
                 (1, __rt::TType::Set) => {
-                    out.inners = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::Struct,
-                            header0.len,
-                        )?;
-                        let mut items0 = __rt::BTreeSetBuilder::new(header0.len);
-                        for _ in 0..header0.len {
-                            items0.insert(<Inner as __rt::ThriftRead<'de>>::read(r)?);
-                        }
-                        r.read_set_end()?;
-                        items0.finish()
-                    };
+                    __rt::read_set_into(
+                        r,
+                        __rt::TType::Struct,
+                        &mut out.inners,
+                        __rt::unread,
+                        |r, item0| {
+                            *item0 = <Inner as __rt::ThriftRead<'de>>::read(r)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| {
+                            let item0 = <Inner as __rt::ThriftRead<'de>>::read(r)?;
+                            ::std::result::Result::Ok(item0)
+                        },
+                    )?;
                     seen_inners = true;
                 }
                 (_, ttype) => r.skip(ttype)?,

@@ -165,8 +165,12 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                 __rt::TType::String,
                 __rt::TType::List,
                 &mut out.index,
-                |r, key0, value0| {
+                __rt::compare_bytes,
+                |r, key0| {
                     r.read_string_into(key0)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r, value0| {
                     __rt::read_list_refill(
                         r,
                         __rt::TType::I64,
@@ -178,36 +182,44 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                     )?;
                     ::std::result::Result::Ok(())
                 },
-                |r| ::std::result::Result::Ok((
-                    r.read_string()?,
-                    __rt::read_list(
-                        r,
-                        __rt::TType::I64,
-                        |r, items1| {
-                            items1.push(r.read_i64()?);
-                            ::std::result::Result::Ok(())
-                        },
-                    )?,
-                )),
+                |r, key0| {
+                    let key0 = match key0 {
+                        ::std::option::Option::Some(key0) => key0,
+                        ::std::option::Option::None => r.read_string()?,
+                    };
+                    ::std::result::Result::Ok((
+                        key0,
+                        __rt::read_list(
+                            r,
+                            __rt::TType::I64,
+                            |r, items1| {
+                                items1.push(r.read_i64()?);
+                                ::std::result::Result::Ok(())
+                            },
+                        )?,
+                    ))
+                },
             )?;
             seen_index = true;
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 4, 3) {
-            out.scores = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::Double,
-                    header0.len,
-                )?;
-                let mut items0 = __rt::BTreeSetBuilder::new(header0.len);
-                for _ in 0..header0.len {
-                    items0.insert(__rt::OrderedF64(r.read_double()?));
-                }
-                r.read_set_end()?;
-                items0.finish()
-            };
+            __rt::read_set_into(
+                r,
+                __rt::TType::Double,
+                &mut out.scores,
+                |r, item0| ::std::result::Result::Ok(
+                    __rt::Compared::of(__rt::OrderedF64(r.read_double()?), item0),
+                ),
+                |r, item0| {
+                    *item0 = __rt::OrderedF64(r.read_double()?);
+                    ::std::result::Result::Ok(())
+                },
+                |r| {
+                    let item0 = __rt::OrderedF64(r.read_double()?);
+                    ::std::result::Result::Ok(item0)
+                },
+            )?;
             seen_scores = true;
             r.read_field_end()?;
         }
@@ -217,15 +229,24 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                 __rt::TType::Double,
                 __rt::TType::String,
                 &mut out.by_score,
-                |r, key0, value0| {
+                |r, key0| ::std::result::Result::Ok(
+                    __rt::Compared::of(__rt::OrderedF64(r.read_double()?), key0),
+                ),
+                |r, key0| {
                     *key0 = __rt::OrderedF64(r.read_double()?);
+                    ::std::result::Result::Ok(())
+                },
+                |r, value0| {
                     r.read_string_into(value0)?;
                     ::std::result::Result::Ok(())
                 },
-                |r| ::std::result::Result::Ok((
-                    __rt::OrderedF64(r.read_double()?),
-                    r.read_string()?,
-                )),
+                |r, key0| {
+                    let key0 = match key0 {
+                        ::std::option::Option::Some(key0) => key0,
+                        ::std::option::Option::None => __rt::OrderedF64(r.read_double()?),
+                    };
+                    ::std::result::Result::Ok((key0, r.read_string()?))
+                },
             )?;
             seen_by_score = true;
             r.read_field_end()?;
@@ -258,8 +279,12 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                         __rt::TType::String,
                         __rt::TType::List,
                         &mut out.index,
-                        |r, key0, value0| {
+                        __rt::compare_bytes,
+                        |r, key0| {
                             r.read_string_into(key0)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, value0| {
                             __rt::read_list_refill(
                                 r,
                                 __rt::TType::I64,
@@ -271,35 +296,43 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                             )?;
                             ::std::result::Result::Ok(())
                         },
-                        |r| ::std::result::Result::Ok((
-                            r.read_string()?,
-                            __rt::read_list(
-                                r,
-                                __rt::TType::I64,
-                                |r, items1| {
-                                    items1.push(r.read_i64()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?,
-                        )),
+                        |r, key0| {
+                            let key0 = match key0 {
+                                ::std::option::Option::Some(key0) => key0,
+                                ::std::option::Option::None => r.read_string()?,
+                            };
+                            ::std::result::Result::Ok((
+                                key0,
+                                __rt::read_list(
+                                    r,
+                                    __rt::TType::I64,
+                                    |r, items1| {
+                                        items1.push(r.read_i64()?);
+                                        ::std::result::Result::Ok(())
+                                    },
+                                )?,
+                            ))
+                        },
                     )?;
                     seen_index = true;
                 }
                 (4, __rt::TType::Set) => {
-                    out.scores = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::Double,
-                            header0.len,
-                        )?;
-                        let mut items0 = __rt::BTreeSetBuilder::new(header0.len);
-                        for _ in 0..header0.len {
-                            items0.insert(__rt::OrderedF64(r.read_double()?));
-                        }
-                        r.read_set_end()?;
-                        items0.finish()
-                    };
+                    __rt::read_set_into(
+                        r,
+                        __rt::TType::Double,
+                        &mut out.scores,
+                        |r, item0| ::std::result::Result::Ok(
+                            __rt::Compared::of(__rt::OrderedF64(r.read_double()?), item0),
+                        ),
+                        |r, item0| {
+                            *item0 = __rt::OrderedF64(r.read_double()?);
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| {
+                            let item0 = __rt::OrderedF64(r.read_double()?);
+                            ::std::result::Result::Ok(item0)
+                        },
+                    )?;
                     seen_scores = true;
                 }
                 (5, __rt::TType::Map) => {
@@ -308,15 +341,26 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                         __rt::TType::Double,
                         __rt::TType::String,
                         &mut out.by_score,
-                        |r, key0, value0| {
+                        |r, key0| ::std::result::Result::Ok(
+                            __rt::Compared::of(__rt::OrderedF64(r.read_double()?), key0),
+                        ),
+                        |r, key0| {
                             *key0 = __rt::OrderedF64(r.read_double()?);
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, value0| {
                             r.read_string_into(value0)?;
                             ::std::result::Result::Ok(())
                         },
-                        |r| ::std::result::Result::Ok((
-                            __rt::OrderedF64(r.read_double()?),
-                            r.read_string()?,
-                        )),
+                        |r, key0| {
+                            let key0 = match key0 {
+                                ::std::option::Option::Some(key0) => key0,
+                                ::std::option::Option::None => {
+                                    __rt::OrderedF64(r.read_double()?)
+                                }
+                            };
+                            ::std::result::Result::Ok((key0, r.read_string()?))
+                        },
                     )?;
                     seen_by_score = true;
                 }
@@ -1125,20 +1169,20 @@ impl<'de> __rt::ThriftRead<'de> for Catalog {
         let mut seen_procedures = false;
         let mut seen_main = false;
         if r.read_field_after(__rt::TType::Set, 1, 0) {
-            out.procedures = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::Struct,
-                    header0.len,
-                )?;
-                let mut items0 = __rt::BTreeSetBuilder::new(header0.len);
-                for _ in 0..header0.len {
-                    items0.insert(<Procedure as __rt::ThriftRead<'de>>::read(r)?);
-                }
-                r.read_set_end()?;
-                items0.finish()
-            };
+            __rt::read_set_into(
+                r,
+                __rt::TType::Struct,
+                &mut out.procedures,
+                __rt::unread,
+                |r, item0| {
+                    *item0 = <Procedure as __rt::ThriftRead<'de>>::read(r)?;
+                    ::std::result::Result::Ok(())
+                },
+                |r| {
+                    let item0 = <Procedure as __rt::ThriftRead<'de>>::read(r)?;
+                    ::std::result::Result::Ok(item0)
+                },
+            )?;
             seen_procedures = true;
             r.read_field_end()?;
         }
@@ -1153,12 +1197,24 @@ impl<'de> __rt::ThriftRead<'de> for Catalog {
                         __rt::TType::I32,
                         __rt::TType::String,
                         item0,
-                        |r, key1, value1| {
+                        |r, key1| ::std::result::Result::Ok(
+                            __rt::Compared::of(r.read_i32()?, key1),
+                        ),
+                        |r, key1| {
                             *key1 = r.read_i32()?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r, value1| {
                             r.read_string_into(value1)?;
                             ::std::result::Result::Ok(())
                         },
-                        |r| ::std::result::Result::Ok((r.read_i32()?, r.read_string()?)),
+                        |r, key1| {
+                            let key1 = match key1 {
+                                ::std::option::Option::Some(key1) => key1,
+                                ::std::option::Option::None => r.read_i32()?,
+                            };
+                            ::std::result::Result::Ok((key1, r.read_string()?))
+                        },
                     )?;
                     ::std::result::Result::Ok(())
                 },
@@ -1198,21 +1254,20 @@ impl<'de> __rt::ThriftRead<'de> for Catalog {
             }
             match (field.id, field.ttype) {
                 (1, __rt::TType::Set) => {
-                    out.procedures = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::Struct,
-                            header0.len,
-                        )?;
-                        let mut items0 = __rt::BTreeSetBuilder::new(header0.len);
-                        for _ in 0..header0.len {
-                            items0
-                                .insert(<Procedure as __rt::ThriftRead<'de>>::read(r)?);
-                        }
-                        r.read_set_end()?;
-                        items0.finish()
-                    };
+                    __rt::read_set_into(
+                        r,
+                        __rt::TType::Struct,
+                        &mut out.procedures,
+                        __rt::unread,
+                        |r, item0| {
+                            *item0 = <Procedure as __rt::ThriftRead<'de>>::read(r)?;
+                            ::std::result::Result::Ok(())
+                        },
+                        |r| {
+                            let item0 = <Procedure as __rt::ThriftRead<'de>>::read(r)?;
+                            ::std::result::Result::Ok(item0)
+                        },
+                    )?;
                     seen_procedures = true;
                 }
                 (2, __rt::TType::List) => {
@@ -1226,15 +1281,24 @@ impl<'de> __rt::ThriftRead<'de> for Catalog {
                                 __rt::TType::I32,
                                 __rt::TType::String,
                                 item0,
-                                |r, key1, value1| {
+                                |r, key1| ::std::result::Result::Ok(
+                                    __rt::Compared::of(r.read_i32()?, key1),
+                                ),
+                                |r, key1| {
                                     *key1 = r.read_i32()?;
+                                    ::std::result::Result::Ok(())
+                                },
+                                |r, value1| {
                                     r.read_string_into(value1)?;
                                     ::std::result::Result::Ok(())
                                 },
-                                |r| ::std::result::Result::Ok((
-                                    r.read_i32()?,
-                                    r.read_string()?,
-                                )),
+                                |r, key1| {
+                                    let key1 = match key1 {
+                                        ::std::option::Option::Some(key1) => key1,
+                                        ::std::option::Option::None => r.read_i32()?,
+                                    };
+                                    ::std::result::Result::Ok((key1, r.read_string()?))
+                                },
                             )?;
                             ::std::result::Result::Ok(())
                         },

@@ -67,6 +67,12 @@ impl<'de, I: Input<'de>> BinaryReader<I> {
         string_len(raw, &self.limits)
     }
 
+    /// A string's or binary's length prefix (a big-endian `i32`) read from `input`, checked.
+    #[inline]
+    fn len_prefix(input: &mut impl Input<'de>, limits: &ReadLimits) -> Result<usize> {
+        string_len(i32::from_be_bytes(input.read_array::<4>()?), limits)
+    }
+
     #[inline]
     fn read_ttype(&mut self) -> Result<TType> {
         TType::try_from_u8(self.input.read_u8()?)

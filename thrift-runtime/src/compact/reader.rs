@@ -67,6 +67,12 @@ impl<'de, I: Input<'de>> CompactReader<I> {
         string_len(raw, &self.limits)
     }
 
+    /// A string's or binary's length prefix (a varint) read from `input`, checked.
+    #[inline]
+    fn len_prefix(input: &mut impl Input<'de>, limits: &ReadLimits) -> Result<usize> {
+        string_len(read_varint_u32(input)? as i32, limits)
+    }
+
     #[inline]
     fn read_list_header(&mut self) -> Result<ListHeader> {
         let b = self.input.read_u8()?;
