@@ -14,6 +14,7 @@
 //!   --only A,B         only these contenders (`ours` = ours and ours-borrowed; ours-bytes, ours-hash… by name)
 //!   --json PATH        where to write the results (default benchmarks/results/latest.json)
 //!   --markdown         rewrite the section of BENCHMARKS.md and benchmarks/scaling.svg
+//!                      (a whole run only: not with --filter or --only)
 //!   --data DIR         directory of the Parquet files (default benchmarks/data)
 //!   --hot-only         measure decodes in the hot state only (no busy heap, no cold runs)
 //!   --cold-runs N      fresh processes per contender for the cold state (default 11)
@@ -191,6 +192,11 @@ impl Opts {
                 "-h" | "--help" => usage(),
                 _ => usage(),
             }
+        }
+        if o.markdown && (!o.filters.is_empty() || o.only.is_some()) {
+            // The section is written whole: a filtered run would drop every other table.
+            eprintln!("--markdown rewrites the whole section of BENCHMARKS.md: run it without --filter and --only");
+            std::process::exit(2);
         }
         if o.quick {
             o.cfg.batch = Duration::from_micros(200);

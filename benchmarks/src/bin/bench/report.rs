@@ -913,9 +913,12 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
     };
     std::fs::write(&path, new).expect("write BENCHMARKS.md");
     eprintln!("wrote {}", path.display());
-    let svg_path = root.join("scaling.svg");
-    std::fs::write(&svg_path, svg(&scaling, &names, &ns)).expect("write scaling.svg");
-    eprintln!("wrote {}", svg_path.display());
+    // A run without the scaling series (filtered) leaves the chart of the last one.
+    if !scaling.is_empty() {
+        let svg_path = root.join("scaling.svg");
+        std::fs::write(&svg_path, svg(&scaling, &names, &ns)).expect("write scaling.svg");
+        eprintln!("wrote {}", svg_path.display());
+    }
 }
 
 const COLORS: &[(&str, &str)] = &[
@@ -948,11 +951,13 @@ fn svg(scaling: &[&Scenario], names: &[&str], ns: &[usize]) -> String {
         })
         .filter(|x| x.is_finite() && *x > 0.0)
         .collect();
+    // No time at all gives the decades 1 ns to 10 ns (an infinite `lo` would never end the
+    // grid's loop).
     let lo = all
         .iter()
         .cloned()
         .fold(f64::INFINITY, f64::min)
-        .max(1.0)
+        .clamp(1.0, f64::MAX)
         .log10()
         .floor();
     let hi = all
