@@ -1018,4 +1018,74 @@ mod client_write_tests {
         drop(connection);
         peer.abort();
     }
+
+    /// A socket whose peer has left as TCP shows it: reads end (the peer's FIN), writes are
+    /// still taken (until the peer's reset comes back).
+    struct PeerLeft;
+
+    impl tokio::io::AsyncRead for PeerLeft {
+        fn poll_read(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            _: &mut tokio::io::ReadBuf<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    impl tokio::io::AsyncWrite for PeerLeft {
+        fn poll_write(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            buf: &[u8],
+        ) -> std::task::Poll<std::io::Result<usize>> {
+            std::task::Poll::Ready(Ok(buf.len()))
+        }
+
+        fn poll_flush(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+
+        fn poll_shutdown(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    /// Once the peer has left, a oneway call fails as a two-way call does (`Closed`), instead
+    /// of being written into a socket that still takes bytes and reported sent.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_closed_connection_refuses_oneway_calls_too() {
+        let connection = Connection::new(
+            PeerLeft,
+            ClientOptions::new(ProtocolKind::Binary, Transport::Framed),
+        );
+        let closed = tokio::time::timeout(Duration::from_secs(10), async {
+            while !connection.is_closed() {
+                tokio::task::yield_now().await;
+            }
+        });
+        closed.await.expect("the connection sees its peer leave");
+        for oneway in [true, false] {
+            let request = ClientRequest {
+                method: "echo",
+                oneway,
+                body: args(b"x"),
+                protocol: ProtocolKind::Binary,
+            };
+            let error = connection
+                .send(request)
+                .await
+                .expect_err("a closed connection");
+            assert!(
+                matches!(error.kind(), crate::ErrorKind::Closed),
+                "oneway: {oneway}: {error:?}"
+            );
+        }
+    }
 }
