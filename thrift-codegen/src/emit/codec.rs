@@ -646,13 +646,13 @@ pub fn read_collection_over(
     }
 }
 
-/// The closure that compares a set's next element or a map's next key of `ty` with the old
-/// one it is given (the runtime's `Compared`): strings and binaries held in buffers of their
-/// own on the input's bytes (`read_binary_if_eq`: read only when the same, nothing
-/// allocated; else left for a read over an old one), scalars and enums read and compared.
-/// Other keys (structs, containers, and the shared `ByteString` and `Bytes`, which would
-/// otherwise keep the old input alive) are left unread, and their collection is built again
-/// over its old entries.
+/// The function (a runtime path or a closure) that compares a set's next element or a map's
+/// next key of `ty` with the old one it is given (the runtime's `Compared`): strings and
+/// binaries held in buffers of their own on the input's bytes (`compare_bytes`, through
+/// `read_binary_if_eq`: read only when the same, nothing allocated; else left for a read over
+/// an old one), scalars and enums read and compared. Other keys (structs, containers, and the
+/// shared `ByteString` and `Bytes`, which would otherwise keep the old input alive) are left
+/// unread (`unread`), and their collection is built again over its old entries.
 fn read_if_new(
     m: &Scope<'_, '_>,
     file: FileId,
