@@ -361,19 +361,9 @@ impl<K: Ord, V> RefillMap<K, V> for BTreeMap<K, V> {
                 |r| fresh(r, None),
             );
         }
-        if other.is_none() && matched == len {
-            // The same keys, perhaps fewer: old ones past them are dropped.
-            while self.len() > len {
-                self.pop_last();
-            }
+        let Some(mut spare) = keep_first(self, matched, len, other.is_some()) else {
             return Ok(());
-        }
-        // Keys that differ after some that matched: the old entries past the matched ones
-        // are taken out (a few without allocating), read over, and inserted with the rest.
-        let mut spare: SmallVec<[(K, V); 4]> = SmallVec::new();
-        while self.len() > matched {
-            spare.extend(self.pop_last());
-        }
+        };
         let mut left = len - matched;
         if let Some(key) = other {
             let (key, value) = match spare.pop() {
@@ -383,21 +373,20 @@ impl<K: Ord, V> RefillMap<K, V> for BTreeMap<K, V> {
                 }
                 None => fresh(r, Some(key))?,
             };
-            self.insert(key, value);
+            self.put((key, value));
             left -= 1;
         }
-        for _ in 0..left {
-            let (key, value) = match spare.pop() {
-                Some((mut key, mut value)) => {
-                    key_over(r, &mut key)?;
-                    value_over(r, &mut value)?;
-                    (key, value)
-                }
-                None => fresh(r, None)?,
-            };
-            self.insert(key, value);
-        }
-        Ok(())
+        read_rest(
+            self,
+            r,
+            left,
+            spare,
+            |r, (key, value): &mut (K, V)| {
+                key_over(r, key)?;
+                value_over(r, value)
+            },
+            |r| fresh(r, None),
+        )
     }
 }
 
@@ -408,8 +397,8 @@ impl<T: Ord> RefillSet<T> for BTreeSet<T> {
         r: &mut R,
         len: usize,
         mut elem_eq: impl FnMut(&mut R, &T) -> Result<Compared<T>>,
-        mut over: impl FnMut(&mut R, &mut T) -> Result<()>,
-        mut fresh: impl FnMut(&mut R) -> Result<T>,
+        over: impl FnMut(&mut R, &mut T) -> Result<()>,
+        fresh: impl FnMut(&mut R) -> Result<T>,
     ) -> Result<()> {
         // As `BTreeMap`'s: the old elements in order while the input's are the same.
         let mut matched = 0;
@@ -430,34 +419,108 @@ impl<T: Ord> RefillSet<T> for BTreeSet<T> {
         if matched == 0 {
             return rebuild(r, len, self, other, over, fresh);
         }
-        if other.is_none() && matched == len {
-            while self.len() > len {
-                self.pop_last();
-            }
+        let Some(spare) = keep_first(self, matched, len, other.is_some()) else {
             return Ok(());
-        }
-        let mut spare: SmallVec<[T; 4]> = SmallVec::new();
-        while self.len() > matched {
-            spare.extend(self.pop_last());
-        }
+        };
         let mut left = len - matched;
         if let Some(elem) = other {
-            self.replace(elem);
+            self.put(elem);
             left -= 1;
         }
-        for _ in 0..left {
-            let elem = match spare.pop() {
-                Some(mut elem) => {
-                    over(r, &mut elem)?;
-                    elem
-                }
-                None => fresh(r)?,
-            };
-            // `replace`, as the builders: the later of two equal elements is kept.
-            self.replace(elem);
-        }
-        Ok(())
+        read_rest(self, r, left, spare, over, fresh)
     }
+}
+
+/// The B-trees' side of [`RefillMap`] and [`RefillSet`] once their walk has ended: the old
+/// entries past the ones kept taken out, and the rest of the input's entries put in.
+trait Sorted: Rebuild {
+    fn count(&self) -> usize;
+    fn pop_last_item(&mut self) -> Option<Self::Item>;
+    /// Adds an entry; a later one with an equal key replaces it, as the builders do.
+    fn put(&mut self, item: Self::Item);
+}
+
+impl<K: Ord, V> Sorted for BTreeMap<K, V> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    #[inline(always)]
+    fn pop_last_item(&mut self) -> Option<(K, V)> {
+        self.pop_last()
+    }
+
+    #[inline(always)]
+    fn put(&mut self, (key, value): (K, V)) {
+        self.insert(key, value);
+    }
+}
+
+impl<T: Ord> Sorted for BTreeSet<T> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    #[inline(always)]
+    fn pop_last_item(&mut self) -> Option<T> {
+        self.pop_last()
+    }
+
+    #[inline(always)]
+    fn put(&mut self, item: T) {
+        self.replace(item);
+    }
+}
+
+/// After a walk that kept the first `matched` entries of `collection` in place, for an input
+/// of `len` entries: when they are all of the input (`matched == len`, and the walk did not
+/// end on another key it read, `read_other`), the old entries past them are dropped and
+/// `None` says the collection is read; otherwise those old entries are taken out (a few
+/// without allocating), to be read over.
+#[inline(always)]
+fn keep_first<C: Sorted>(
+    collection: &mut C,
+    matched: usize,
+    len: usize,
+    read_other: bool,
+) -> Option<SmallVec<[C::Item; 4]>> {
+    if !read_other && matched == len {
+        while collection.count() > len {
+            collection.pop_last_item();
+        }
+        return None;
+    }
+    let mut spare = SmallVec::new();
+    while collection.count() > matched {
+        spare.extend(collection.pop_last_item());
+    }
+    Some(spare)
+}
+
+/// The last `left` entries of the input, each read over a `spare` old one (or fresh once
+/// they are used up) and put into `collection`.
+#[inline(always)]
+fn read_rest<C: Sorted, R>(
+    collection: &mut C,
+    r: &mut R,
+    left: usize,
+    mut spare: SmallVec<[C::Item; 4]>,
+    mut over: impl FnMut(&mut R, &mut C::Item) -> Result<()>,
+    mut fresh: impl FnMut(&mut R) -> Result<C::Item>,
+) -> Result<()> {
+    for _ in 0..left {
+        let item = match spare.pop() {
+            Some(mut item) => {
+                over(r, &mut item)?;
+                item
+            }
+            None => fresh(r)?,
+        };
+        collection.put(item);
+    }
+    Ok(())
 }
 
 /// Reads a whole map into `map` where it lives, reusing what it holds: the header, checked

@@ -63,8 +63,7 @@ impl<'de, I: Input<'de>> BinaryReader<I> {
 
     #[inline]
     fn read_len(&mut self) -> Result<usize> {
-        let raw = self.read_i32()?;
-        string_len(raw, &self.limits)
+        Self::len_prefix(&mut self.input, &self.limits)
     }
 
     /// A string's or binary's length prefix (a big-endian `i32`) read from `input`, checked.

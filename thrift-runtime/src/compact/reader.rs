@@ -63,8 +63,7 @@ impl<'de, I: Input<'de>> CompactReader<I> {
 
     #[inline]
     fn read_len(&mut self) -> Result<usize> {
-        let raw = read_varint_u32(&mut self.input)? as i32;
-        string_len(raw, &self.limits)
+        Self::len_prefix(&mut self.input, &self.limits)
     }
 
     /// A string's or binary's length prefix (a varint) read from `input`, checked.
