@@ -951,13 +951,10 @@ fn svg(scaling: &[&Scenario], names: &[&str], ns: &[usize]) -> String {
         })
         .filter(|x| x.is_finite() && *x > 0.0)
         .collect();
-    // No time at all gives the decades 1 ns to 10 ns (an infinite `lo` would never end the
-    // grid's loop).
-    let lo = all
-        .iter()
-        .cloned()
-        .fold(f64::INFINITY, f64::min)
-        .clamp(1.0, f64::MAX)
+    // No time at all starts the scale at 1 ns: an infinite lowest decade would never end the
+    // grid's loop.
+    let min = all.iter().cloned().fold(f64::INFINITY, f64::min);
+    let lo = if min.is_finite() { min.max(1.0) } else { 1.0 }
         .log10()
         .floor();
     let hi = all
