@@ -12,7 +12,8 @@
 # `--no-default-features` (ours and the memcpy floor only; FEATURES=borrowed adds the borrowed
 # contender, for revisions that generate `FooRef` types, FEATURES=borrowed,mappings also the
 # ours-bytes, ours-hash and ours-bytes-hash ones, for revisions with `Builder::hasher`,
-# FEATURES=borrowed,compact ours-compact-hash as well, for revisions with `Strings::Compact`) and run
+# FEATURES=borrowed,compact ours-compact-hash as well, for revisions with `Strings::Compact`;
+# `reuse` adds ours-decode_into, for revisions with `decode_into`) and run
 # with `--only ours,memcpy` (plus the mapping contenders when FEATURES has `mappings`).
 # The two builds then run in turns, ROUNDS times (default 3), and each ratio is the median of
 # the rounds' ratios, with their range: on a shared machine a single run of each can differ by
@@ -62,6 +63,10 @@ if [ -n "${FEATURES:-}" ]; then
     case ",$FEATURES," in
         *,compact,*) only=ours,ours-bytes,ours-hash,ours-bytes-hash,ours-compact-hash,memcpy ;;
         *,mappings,*) only=ours,ours-bytes,ours-hash,ours-bytes-hash,memcpy ;;
+    esac
+    # `reuse` builds the ours-decode_into contender: compared too.
+    case ",$FEATURES," in
+        *,reuse,*) only="$only,ours-decode_into" ;;
     esac
 fi
 
