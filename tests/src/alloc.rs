@@ -1,10 +1,12 @@
 //! A counting global allocator for the tests that measure allocations. A test binary
 //! registers it (`#[global_allocator] static GLOBAL: Counting = Counting;`) and measures a
 //! closure on the calling thread with [`allocations`] (how many calls) or [`allocated_bytes`]
-//! (how many bytes, every allocation and every reallocation's new size added up).
+//! (how many bytes, every allocation and every reallocation's new size added up), or counts
+//! every thread's with [`process_allocations`] (a server's worker threads).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Counts the calling thread's allocations and their sizes; delegates to [`System`].
 pub struct Counting;
@@ -14,7 +16,17 @@ thread_local! {
     static BYTES: Cell<usize> = const { Cell::new(0) };
 }
 
+/// Every thread's allocations and reallocations, since the process started.
+static PROCESS: AtomicU64 = AtomicU64::new(0);
+
+/// How many allocations and reallocations every thread of the process has made so far (a
+/// test binary that reads it runs its measurements one at a time).
+pub fn process_allocations() -> u64 {
+    PROCESS.load(Ordering::Relaxed)
+}
+
 fn count(bytes: usize) {
+    PROCESS.fetch_add(1, Ordering::Relaxed);
     let _ = CALLS.try_with(|c| c.set(c.get() + 1));
     let _ = BYTES.try_with(|c| c.set(c.get().saturating_add(bytes)));
 }
@@ -44,6 +56,12 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: same contract as the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
+}
+
+/// How many allocations and reallocations this thread has made so far (for code that cannot
+/// be a closure, such as the `.await`s of a current-thread runtime's tasks).
+pub fn thread_allocations() -> u64 {
+    CALLS.with(Cell::get)
 }
 
 /// Runs `f`; returns its result and how many allocations (and reallocations) it made on this

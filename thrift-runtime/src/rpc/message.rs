@@ -150,9 +150,11 @@ impl ProtocolKind {
         with_protocol!(self, P => P::writer(out).write_message_end())
     }
 
-    /// Appends the encoding of `value` (no message header).
+    /// Appends the encoding of `value` (no message header), as [`ThriftWrite::encode`] does:
+    /// a new or full `out` first reserves the exact size, so that a call's args encoded into a
+    /// new `Vec` take one allocation, not one per doubling.
     pub fn encode<T: ThriftWrite + ?Sized>(self, value: &T, out: &mut Vec<u8>) -> Result<()> {
-        with_protocol!(self, P => value.write(&mut P::writer(out)))
+        with_protocol!(self, P => value.encode::<P>(out))
     }
 
     /// The length of the whole message at the start of `bytes` (an unframed transport's

@@ -49,6 +49,17 @@ use crate::wire::MessageType;
 
 const READ_CHUNK: usize = 16 * 1024;
 
+/// Makes room for the next read: a new chunk only when less than a quarter of one is left.
+/// Reserving a whole chunk before every read moved a client to a new 16 KiB buffer on every
+/// reply (one allocation of it, and one more to share it), because the reply just split off
+/// still shares the old buffer while its caller decodes it; `reserve` takes the old one back
+/// only when nothing shares it.
+fn make_room(buf: &mut BytesMut) {
+    if buf.capacity() - buf.len() < READ_CHUNK / 4 {
+        buf.reserve(READ_CHUNK);
+    }
+}
+
 type Reply = oneshot::Sender<Result<Option<Message>>>;
 
 /// What the callers, the writer and the reader of one client connection share.
@@ -570,7 +581,7 @@ async fn read_message<R: AsyncRead + Unpin>(
             return Ok(Some(received));
         }
         let next = read.next_read(buf)?;
-        buf.reserve(READ_CHUNK);
+        make_room(buf);
         let n = match &mut server {
             None => reader.read_buf(buf).await?,
             Some((_, stop)) => {
@@ -754,7 +765,7 @@ async fn busy_poll<S: AsyncRead + Unpin>(
     window: Duration,
 ) -> io::Result<()> {
     let deadline = ::tokio::time::Instant::now() + window;
-    buf.reserve(READ_CHUNK);
+    make_room(buf);
     loop {
         // One try: a read that is not ready has read nothing, and is dropped.
         let tried = poll_fn(|cx| Poll::Ready(pin!(io.read_buf(buf)).poll(cx))).await;
