@@ -3,8 +3,8 @@
 # load generator and once by the contender's own client, with 1 and 64 connections, framed
 # binary (volo's own client: its default TTHeader), in ROUNDS interleaved rounds (the
 # machine's noise moves single cells by tens of percent). Prints a markdown table with the
-# median calls per second and p50/p99 latency over the rounds, server allocations per call,
-# and the per-round ratios behind the targets.
+# median calls per second and p50/p99 latency over the rounds, server and client allocations
+# per call, and the per-round ratios behind the targets.
 #   ROUNDS=3 benchmarks/rpc/run.sh [SECONDS]     (default 3 rounds of 4 s per cell)
 # ours-async-latency and ours-blocking-latency are our servers in latency mode
 # (ServerOptions::busy_poll, 50 µs).
@@ -87,8 +87,8 @@ for mode, title in (("same", "Every server driven by the same load generator (ou
                     ("own", "Each contender's own client calling its own server:")):
     print(title)
     print()
-    print("| connections | server | client | calls/s | p50 µs | p99 µs | server allocations per call | calls/s ÷ Apache |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| connections | server | client | calls/s | p50 µs | p99 µs | server allocations per call | client allocations per call | calls/s ÷ Apache |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for connections in (1, 64):
         apache = median(mode, "apache", connections, "rps") if cells(mode, "apache", connections) else None
         for contender in contenders:
@@ -96,11 +96,12 @@ for mode, title in (("same", "Every server driven by the same load generator (ou
                 continue
             rps = median(mode, contender, connections, "rps")
             allocations = statistics.median(r[4]["allocations_per_call"] for r in cells(mode, contender, connections))
+            client_allocations = statistics.median(r[3]["client_allocations_per_call"] for r in cells(mode, contender, connections))
             ratio = f"{rps / apache:.2f}x" if apache else "n/a"
             suffix = {"tls": ", TLS", "http": ", HTTP"}.get(contender.rsplit("-", 1)[-1], "")
             client = "ours, blocking" + suffix if mode == "same" else CLIENT[contender]
             print(f"| {connections} | {contender} | {client} | {rps:.0f} | {median(mode, contender, connections, 'p50_us'):.0f} | "
-                  f"{median(mode, contender, connections, 'p99_us'):.0f} | {allocations:.2f} | {ratio} |")
+                  f"{median(mode, contender, connections, 'p99_us'):.0f} | {allocations:.2f} | {client_allocations:.2f} | {ratio} |")
     print()
 def per_round(mode, a, b, connections, key):
     out = []

@@ -2,7 +2,12 @@
 //! volo crate, `volo/src/main.rs`): the measuring window, the loop of one simulated client,
 //! and the JSON line `run.sh` reads.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+/// Every call the load generator made, in the warm-up too: what its allocations (the
+/// crate's counting allocator, `crate::ALLOCATIONS`, over the whole process) are divided by.
+static CALLS_MADE: AtomicU64 = AtomicU64::new(0);
 
 /// When the clients start calling, when measuring starts (after a warm-up) and ends.
 #[derive(Clone, Copy)]
@@ -27,6 +32,7 @@ impl Window {
 
     /// Records the latency of a call begun at `t`, if within the measured part.
     pub fn record(&self, latencies: &mut Vec<u32>, t: Instant) {
+        CALLS_MADE.fetch_add(1, Ordering::Relaxed);
         if t >= self.measure_from {
             latencies.push(t.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
         }
@@ -91,12 +97,16 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     f64::from(sorted[index])
 }
 
-/// Prints the line `run.sh` reads: calls per second and latency percentiles.
+/// Prints the line `run.sh` reads: calls per second, latency percentiles, and the load
+/// generator's allocations per call (the whole process's, set-up included, over every call
+/// made).
 pub fn report(connections: usize, seconds: f64, mut all: Vec<u32>) {
     all.sort_unstable();
     let rps = all.len() as f64 / seconds;
+    let allocations = crate::ALLOCATIONS.load(Ordering::Relaxed) as f64
+        / CALLS_MADE.load(Ordering::Relaxed).max(1) as f64;
     println!(
-        "{{\"connections\": {connections}, \"calls\": {}, \"rps\": {rps:.0}, \"p50_us\": {}, \"p99_us\": {}}}",
+        "{{\"connections\": {connections}, \"calls\": {}, \"rps\": {rps:.0}, \"p50_us\": {}, \"p99_us\": {}, \"client_allocations_per_call\": {allocations:.2}}}",
         all.len(),
         percentile(&all, 0.50),
         percentile(&all, 0.99)
