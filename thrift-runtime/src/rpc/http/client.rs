@@ -7,14 +7,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::Full;
 use hyper::body::Body;
 use hyper::client::conn::http1::SendRequest;
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
-use super::{CONTENT_TYPE, Url, status_error, too_large};
+use super::{BodyError, CONTENT_TYPE, Url, read_body, status_error, too_large};
 use crate::application::{ApplicationException, ApplicationExceptionKind};
 use crate::error::{Error, Result};
 use crate::rpc::message::{Message, ProtocolKind};
@@ -51,6 +51,8 @@ pub struct HttpClient {
 
 struct Inner {
     url: Url,
+    /// The request target of every call: `url`'s path and query.
+    target: http::Uri,
     text: String,
     headers: http::HeaderMap,
     options: ClientOptions,
@@ -74,6 +76,10 @@ impl HttpClient {
     /// [`HttpClient::with_tls`]). Connects at the first call.
     pub fn new(url: &str, options: ClientOptions) -> Result<Self> {
         let parsed = Url::parse(url)?;
+        let target = parsed
+            .path
+            .parse::<http::Uri>()
+            .map_err(|e| Error::from(io::Error::new(io::ErrorKind::InvalidInput, e)))?;
         let mut headers = http::HeaderMap::new();
         let host = http::HeaderValue::from_str(&parsed.authority())
             .map_err(|e| Error::from(io::Error::new(io::ErrorKind::InvalidInput, e)))?;
@@ -89,6 +95,7 @@ impl HttpClient {
         Ok(HttpClient {
             inner: Arc::new(Inner {
                 url: parsed,
+                target,
                 text: url.to_owned(),
                 headers,
                 options,
@@ -175,11 +182,8 @@ impl Inner {
             let mut sender = self.checkout().await?;
             let mut http_request = http::Request::new(Full::new(body));
             *http_request.method_mut() = http::Method::POST;
-            *http_request.uri_mut() = self
-                .url
-                .path
-                .parse::<http::Uri>()
-                .map_err(io::Error::other)?;
+            // Parsed once (parsing copied the path into a new buffer per call).
+            *http_request.uri_mut() = self.target.clone();
             *http_request.headers_mut() = self.headers.clone();
             let response = sender
                 .send_request(http_request)
@@ -198,17 +202,12 @@ impl Inner {
                 }
                 return Ok(Bytes::new());
             }
-            let bytes = Limited::new(response.into_body(), max)
-                .collect()
+            let bytes = read_body(response.into_body(), max)
                 .await
-                .map_err(|e| {
-                    if e.is::<http_body_util::LengthLimitError>() {
-                        too_large()
-                    } else {
-                        Error::from(io::Error::other(e))
-                    }
-                })?
-                .to_bytes();
+                .map_err(|e| match e {
+                    BodyError::TooLarge => too_large(),
+                    BodyError::Unreadable(e) => Error::from(io::Error::other(e)),
+                })?;
             self.checkin(sender);
             Ok(bytes)
         };

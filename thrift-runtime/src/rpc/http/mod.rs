@@ -36,7 +36,9 @@ pub use self::server::{HttpService, serve};
 
 use std::io;
 
-use bytes::Bytes;
+use bytes::{Buf, Bytes, BytesMut};
+use http_body_util::BodyExt;
+use hyper::body::Body;
 
 use crate::error::{Error, Result};
 use crate::limits::ReadLimits;
@@ -52,6 +54,58 @@ pub(crate) fn one_call(body: Bytes, limits: ReadLimits) -> Option<Message> {
     }
     let call = Message::parse(body, protocol, limits).ok()?;
     matches!(call.kind(), MessageType::Call | MessageType::Oneway).then_some(call)
+}
+
+/// Why a body was not read.
+pub(crate) enum BodyError {
+    /// It is longer than the limit.
+    TooLarge,
+    /// The connection failed while it came.
+    Unreadable(Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// Reads a request's or a response's body whole, up to `max` bytes. A body that comes as one
+/// chunk of `Bytes` (a small call or reply, from hyper) is that chunk, with no copy and no
+/// allocation (collecting it took one, for the list of chunks); one of several chunks is
+/// copied into one buffer.
+pub(crate) async fn read_body<B>(body: B, max: usize) -> Result<Bytes, BodyError>
+where
+    B: Body,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let mut body = std::pin::pin!(body);
+    let mut first: Option<Bytes> = None;
+    let mut more: Option<BytesMut> = None;
+    let mut len = 0usize;
+    while let Some(frame) = body.frame().await {
+        let Ok(mut data) = frame
+            .map_err(|e| BodyError::Unreadable(e.into()))?
+            .into_data()
+        else {
+            continue; // Trailers: nothing of the call.
+        };
+        // `Bytes` (hyper's body) hands itself over; another `Buf` is copied.
+        let data = data.copy_to_bytes(data.remaining());
+        len = len.saturating_add(data.len());
+        if len > max {
+            return Err(BodyError::TooLarge);
+        }
+        match (&mut first, &mut more) {
+            (None, _) => first = Some(data),
+            (Some(first), None) => {
+                let mut joined = BytesMut::with_capacity(len);
+                joined.extend_from_slice(first);
+                joined.extend_from_slice(&data);
+                more = Some(joined);
+            }
+            (Some(_), Some(joined)) => joined.extend_from_slice(&data),
+        }
+    }
+    Ok(match (first, more) {
+        (_, Some(joined)) => joined.freeze(),
+        (Some(first), None) => first,
+        (None, None) => Bytes::new(),
+    })
 }
 
 /// The content type of Thrift over HTTP, whatever the protocol (Apache's clients and servers
@@ -158,7 +212,65 @@ pub(crate) fn too_large() -> Error {
 
 #[cfg(test)]
 mod tests {
-    use super::Url;
+    use std::collections::VecDeque;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use bytes::Bytes;
+    use hyper::body::{Body, Frame};
+
+    use super::{BodyError, Url, read_body};
+
+    /// A body of the given frames (data, trailers, errors), one per poll.
+    struct Frames(VecDeque<Result<Frame<Bytes>, std::io::Error>>);
+
+    impl Body for Frames {
+        type Data = Bytes;
+        type Error = std::io::Error;
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
+            Poll::Ready(self.0.pop_front())
+        }
+    }
+
+    fn data(text: &'static [u8]) -> Result<Frame<Bytes>, std::io::Error> {
+        Ok(Frame::data(Bytes::from_static(text)))
+    }
+
+    fn read(
+        frames: Vec<Result<Frame<Bytes>, std::io::Error>>,
+        max: usize,
+    ) -> Result<Bytes, BodyError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime.block_on(read_body(Frames(frames.into()), max))
+    }
+
+    #[test]
+    fn a_body_is_read_whole_and_one_chunk_is_kept_as_it_came() {
+        let chunk: &'static [u8] = b"one chunk";
+        let body = read(vec![data(chunk)], 100).ok().unwrap();
+        assert_eq!(body.as_ptr(), chunk.as_ptr(), "one chunk is not copied");
+        let trailers = Frame::trailers(http::HeaderMap::new());
+        let body = read(vec![data(b"ab"), Ok(trailers), data(b"cd"), data(b"e")], 5)
+            .ok()
+            .unwrap();
+        assert_eq!(&body[..], b"abcde");
+        assert!(read(vec![], 0).ok().unwrap().is_empty());
+        assert!(matches!(
+            read(vec![data(b"abc"), data(b"def")], 5),
+            Err(BodyError::TooLarge)
+        ));
+        assert!(matches!(
+            read(vec![data(b"abcdef")], 5),
+            Err(BodyError::TooLarge)
+        ));
+        let failed = read(vec![data(b"ab"), Err(std::io::Error::other("reset"))], 100);
+        assert!(matches!(failed, Err(BodyError::Unreadable(e)) if e.to_string() == "reset"));
+    }
 
     #[test]
     fn urls_parse_as_a_user_expects() {

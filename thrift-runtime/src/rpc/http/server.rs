@@ -8,12 +8,12 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use bytes::{Buf, Bytes};
-use http_body_util::{BodyExt, Full};
+use bytes::Bytes;
+use http_body_util::Full;
 use hyper::body::Body;
 use hyper_util::rt::{TokioIo, TokioTimer};
 
-use super::CONTENT_TYPE;
+use super::{BodyError, CONTENT_TYPE, read_body};
 use crate::limits::FrameLimits;
 use crate::rpc::asynchronous::{Listener, Shutdown, accept_each};
 use crate::rpc::options::ServerOptions;
@@ -121,7 +121,7 @@ impl<P: AsyncProcessor + 'static> HttpService<P> {
                     "body larger than max_frame_size",
                 );
             }
-            Err(BodyError::Unreadable) => {
+            Err(BodyError::Unreadable(_)) => {
                 return status(http::StatusCode::BAD_REQUEST, "the body could not be read");
             }
         };
@@ -168,59 +168,6 @@ impl<P: AsyncProcessor + 'static> HttpService<P> {
 
 /// What a reply's buffer holds before it grows.
 const REPLY_ROOM: usize = 1024;
-
-/// Why a request's body was not read.
-enum BodyError {
-    /// It is longer than the limit.
-    TooLarge,
-    /// The connection failed while it came.
-    Unreadable,
-}
-
-/// Reads a request's body whole, up to `max` bytes. A body that comes as one chunk of `Bytes`
-/// (a small call, from hyper) is that chunk, with no copy and no allocation (collecting it
-/// took one, for the list of chunks); one of several chunks is copied into one buffer.
-async fn read_body<B>(body: B, max: usize) -> Result<Bytes, BodyError>
-where
-    B: Body,
-{
-    let mut body = pin!(body);
-    let mut first: Option<Bytes> = None;
-    let mut more: Option<bytes::BytesMut> = None;
-    let mut len = 0usize;
-    while let Some(frame) = body.frame().await {
-        let Ok(mut data) = frame.map_err(drop)?.into_data() else {
-            continue; // Trailers: nothing of the call.
-        };
-        // `Bytes` (hyper's body) hands itself over; another `Buf` is copied.
-        let data = data.copy_to_bytes(data.remaining());
-        len = len.saturating_add(data.len());
-        if len > max {
-            return Err(BodyError::TooLarge);
-        }
-        match (&mut first, &mut more) {
-            (None, _) => first = Some(data),
-            (Some(first), None) => {
-                let mut joined = bytes::BytesMut::with_capacity(len);
-                joined.extend_from_slice(first);
-                joined.extend_from_slice(&data);
-                more = Some(joined);
-            }
-            (Some(_), Some(joined)) => joined.extend_from_slice(&data),
-        }
-    }
-    Ok(match (first, more) {
-        (_, Some(joined)) => joined.freeze(),
-        (Some(first), None) => first,
-        (None, None) => Bytes::new(),
-    })
-}
-
-impl From<()> for BodyError {
-    fn from((): ()) -> Self {
-        BodyError::Unreadable
-    }
-}
 
 fn status(code: http::StatusCode, why: &'static str) -> http::Response<Full<Bytes>> {
     let mut response = http::Response::new(Full::new(Bytes::from_static(why.as_bytes())));
