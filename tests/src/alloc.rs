@@ -67,9 +67,9 @@ pub fn thread_allocations() -> u64 {
 /// Runs `f`; returns its result and how many allocations (and reallocations) it made on this
 /// thread. Counts only when [`Counting`] is the binary's global allocator.
 pub fn allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
-    let before = CALLS.with(Cell::get);
+    let before = thread_allocations();
     let value = f();
-    (value, CALLS.with(Cell::get) - before)
+    (value, thread_allocations() - before)
 }
 
 /// Runs `f`; returns the bytes it allocated on this thread in total.

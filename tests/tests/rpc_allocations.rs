@@ -1,10 +1,10 @@
 //! Allocations per call on the RPC paths, counted by the counting global allocator: what a
 //! server makes to serve a call (only what the handler's arguments hold: nothing for
-//! `add(i32, i32)`, the `String` for `get(string)`, which the handler moves into its result), and what the blocking and async
-//! clients make per call. Measured over many calls after a warm-up, so that buffers that grow
-//! once are not counted; a small allowance covers the runtime's own bookkeeping (a timer
-//! wheel's slot, a worker's queue). The measurements run one at a time (one test), because
-//! the server's count is the whole process's.
+//! `add(i32, i32)`, the `String` for `get(string)`, which the handler moves into its result),
+//! and what the blocking and async clients make per call. Measured over many calls after a
+//! warm-up, so that buffers that grow once are not counted; a small allowance covers the
+//! runtime's own bookkeeping (a timer wheel's slot, a worker's queue). The measurements run
+//! one at a time (one test), because the server's count is the whole process's.
 
 use std::net::TcpListener;
 
