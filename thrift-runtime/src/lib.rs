@@ -229,7 +229,8 @@ pub mod __codegen {
     pub use crate::codec::{
         SmallVec, ThriftRead, ThriftWrite, capacity_hint, push_default, read_element,
         read_into_option, read_list, read_list_into, read_list_refill, read_list_reusing,
-        read_small_list, read_small_list_into,
+        read_scalar_list, read_scalar_list_into, read_scalar_set, read_small_list,
+        read_small_list_into,
     };
     pub use crate::collect::{
         BTreeMapBuilder, BTreeSetBuilder, Compared, Rebuild, RefillMap, RefillSet, compare_bytes,

@@ -99,6 +99,34 @@ pub trait ProtocolReader<'de> {
     fn read_double(&mut self) -> Result<f64>;
     /// Reads a `uuid` (16 raw bytes, big-endian/network order).
     fn read_uuid(&mut self) -> Result<[u8; 16]>;
+    /// Reads `out.len()` `i32` elements of a list or set (after its header) into `out`. The
+    /// provided method calls [`read_i32`](Self::read_i32) for each; the binary and compact
+    /// readers over a slice read them in one loop over the input's bytes.
+    #[inline]
+    fn read_i32_elements(&mut self, out: &mut [i32]) -> Result<()> {
+        for item in out {
+            *item = self.read_i32()?;
+        }
+        Ok(())
+    }
+    /// Reads `out.len()` `i64` elements of a list or set into `out`, as
+    /// [`read_i32_elements`](Self::read_i32_elements) does.
+    #[inline]
+    fn read_i64_elements(&mut self, out: &mut [i64]) -> Result<()> {
+        for item in out {
+            *item = self.read_i64()?;
+        }
+        Ok(())
+    }
+    /// Reads `out.len()` `double` elements of a list or set into `out`, as
+    /// [`read_i32_elements`](Self::read_i32_elements) does.
+    #[inline]
+    fn read_double_elements(&mut self, out: &mut [f64]) -> Result<()> {
+        for item in out {
+            *item = self.read_double()?;
+        }
+        Ok(())
+    }
     /// Reads a `string` into an owned, UTF-8 validated `String`.
     fn read_string(&mut self) -> Result<String>;
     /// Reads a `binary` into an owned `Vec<u8>`.

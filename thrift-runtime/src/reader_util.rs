@@ -340,3 +340,29 @@ macro_rules! shared_reads {
     };
 }
 pub(crate) use shared_reads;
+
+/// Reads `out.len()` list or set elements of `N` bytes each, each converted by `from`: in one
+/// loop over the input's bytes when it holds them all (slices; the loop has no per-element
+/// bounds check or error path, and compiles to wide loads), else one [`Input::read_array`]
+/// each. What the binary reader's `read_i32_elements` and the like, and the compact reader's
+/// `read_double_elements`, are.
+#[inline]
+pub(crate) fn fixed_elements<'de, const N: usize, T>(
+    input: &mut impl crate::input::Input<'de>,
+    out: &mut [T],
+    from: impl Fn([u8; N]) -> T,
+) -> Result<()> {
+    let bytes = input
+        .lookahead()
+        .and_then(|rest| rest.get(..out.len().checked_mul(N)?));
+    if let Some(bytes) = bytes {
+        for (item, chunk) in out.iter_mut().zip(bytes.chunks_exact(N)) {
+            *item = from(chunk.try_into().expect("chunks of N bytes"));
+        }
+        return input.skip(bytes.len());
+    }
+    for item in out {
+        *item = from(input.read_array()?);
+    }
+    Ok(())
+}

@@ -231,3 +231,72 @@ fn read_varint_u64_rest<'de, I: Input<'de> + ?Sized>(input: &mut I, b: u8) -> Re
     }
     Ok(v | ((b as u64) << 63))
 }
+
+/// Decodes the varint at the start of `bytes`, ten bytes in view (enough for any): its value
+/// and its length. The end is found in the first word at once (the first byte without a
+/// continuation bit) rather than byte by byte; a varint of more than ten bytes, or whose
+/// value passes 64 bits, is an error, as in [`read_varint_u64`].
+#[inline(always)]
+pub(crate) fn varint_u64_in(bytes: &[u8; 10]) -> Result<(u64, usize)> {
+    let word = u64::from_le_bytes(*bytes.first_chunk::<8>().expect("ten bytes"));
+    let ends = !word & 0x8080_8080_8080_8080;
+    if ends != 0 {
+        let n = (ends.trailing_zeros() / 8) as usize + 1; // 1..=8
+        return Ok((gather7(word & (u64::MAX >> (64 - 8 * n))), n));
+    }
+    let ninth = bytes[8];
+    if ninth < 0x80 {
+        return Ok((gather7(word) | (ninth as u64) << 56, 9));
+    }
+    // Tenth byte: only 1 bit left and no continuation.
+    let last = bytes[9];
+    if last > 0x01 {
+        return Err(overlong());
+    }
+    Ok((
+        gather7(word) | ((ninth & 0x7f) as u64) << 56 | (last as u64) << 63,
+        10,
+    ))
+}
+
+/// [`varint_u64_in`] for a varint of at most 5 bytes whose value fits in 32 bits, as in
+/// [`read_varint_u32`].
+#[inline(always)]
+pub(crate) fn varint_u32_in(bytes: &[u8; 10]) -> Result<(u32, usize)> {
+    let word = u64::from_le_bytes(*bytes.first_chunk::<8>().expect("ten bytes"));
+    let ends = !word & 0x8080_8080_8080_8080;
+    let n = (ends.trailing_zeros() / 8) as usize + 1; // 9 when no byte of the word ends it
+    if n > 5 {
+        return Err(overlong());
+    }
+    let v = gather7(word & (u64::MAX >> (64 - 8 * n)));
+    Ok((u32::try_from(v).map_err(|_| overlong())?, n))
+}
+
+/// Reads varint elements of a list or set into `out` with `decode` ([`varint_u64_in`] or
+/// [`varint_u32_in`] and the zigzag), in one loop over the input's bytes while ten of them
+/// are left (slices): no call, bounds check or position store per element. Returns how many
+/// it read; the caller reads the others (the last few of an input that ends within ten bytes,
+/// or all of them from an input that cannot show its bytes) one at a time.
+#[inline(always)]
+pub(crate) fn varint_elements<'de, T>(
+    input: &mut impl Input<'de>,
+    out: &mut [T],
+    decode: impl Fn(&[u8; 10]) -> Result<(T, usize)>,
+) -> Result<usize> {
+    let Some(rest) = input.lookahead() else {
+        return Ok(0);
+    };
+    let (mut pos, mut done) = (0, 0);
+    for item in out.iter_mut() {
+        let Some(bytes) = rest.get(pos..).and_then(|r| r.first_chunk::<10>()) else {
+            break;
+        };
+        let (v, n) = decode(bytes)?;
+        *item = v;
+        pos += n;
+        done += 1;
+    }
+    input.skip(pos)?;
+    Ok(done)
+}

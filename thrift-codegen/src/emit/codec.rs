@@ -343,6 +343,16 @@ pub fn read_value(
             let inline = (borrowed && depth == 0)
                 .then(|| inline_len(m, f, element))
                 .flatten();
+            if (!is_set || borrowed) && is_scalar(m, f, element, elem_key) {
+                // Numbers: the runtime reads them many at a time into the vector.
+                let container = borrowed_vec(m, &elem_rust, inline);
+                let read = if is_set {
+                    quote!(#rt::read_scalar_set)
+                } else {
+                    quote!(#rt::read_scalar_list)
+                };
+                return quote!(#read::<#container, #elem_rust, _>(r)?);
+            }
             let build = if !is_set || borrowed {
                 let push = vec_push(m, f, element, elem_key, depth, &out, is_set);
                 Build::vec(m, &out, &capacity, push, &elem_rust, inline)
@@ -445,6 +455,17 @@ pub fn read_value(
     }
 }
 
+/// Whether list or set elements of `element` are numbers that the runtime reads many at a
+/// time (`read_scalar_list`): `byte`, `i16`, `i32`, `i64`, and `double` where it is an `f64`
+/// (not the `OrderedF64` of a key).
+fn is_scalar(m: &Scope<'_, '_>, file: FileId, element: &Type, in_key: bool) -> bool {
+    match m.resolve(file, element) {
+        Resolved::Base(BaseType::I8 | BaseType::I16 | BaseType::I32 | BaseType::I64) => true,
+        Resolved::Base(BaseType::Double) => !in_key,
+        _ => false,
+    }
+}
+
 /// The statement adding one element of `element` to the vector `out` (a `&mut` in a list's
 /// closure, a local for sets): struct, string and binary elements are read in place, in the
 /// vector's next slot.
@@ -492,6 +513,9 @@ pub fn read_small_list_into(
     };
     inline_len(m, f, element)?;
     let rt = &m.runtime;
+    if is_scalar(m, f, element, false) {
+        return Some(quote!(#rt::read_scalar_list_into(r, #slot)?));
+    }
     let out = var("items", 0);
     let elem_type = wire_type(m, f, element);
     let push = vec_push(m, f, element, false, 0, &out, false);
@@ -523,6 +547,9 @@ pub fn read_list_over(
         return None;
     };
     let rt = &m.runtime;
+    if is_scalar(m, f, element, false) {
+        return Some(quote!(#rt::read_scalar_list_into(r, #slot)?));
+    }
     let (item, out) = (var("item", depth), var("items", depth));
     let elem_type = wire_type(m, f, element);
     // Elements whose `read_into` reads in place: one runtime call.

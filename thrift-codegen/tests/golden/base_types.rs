@@ -1015,14 +1015,7 @@ impl<'de> __rt::ThriftRead<'de> for Defaults {
         }
         if r.read_field_after(__rt::TType::List, 4, 3) {
             f_numbers = ::std::option::Option::Some(
-                __rt::read_list(
-                    r,
-                    __rt::TType::I32,
-                    |r, items0| {
-                        items0.push(r.read_i32()?);
-                        ::std::result::Result::Ok(())
-                    },
-                )?,
+                __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
             );
             r.read_field_end()?;
         }
@@ -1059,14 +1052,7 @@ impl<'de> __rt::ThriftRead<'de> for Defaults {
                 }
                 (4, __rt::TType::List) => {
                     f_numbers = ::std::option::Option::Some(
-                        __rt::read_list(
-                            r,
-                            __rt::TType::I32,
-                            |r, items0| {
-                                items0.push(r.read_i32()?);
-                                ::std::result::Result::Ok(())
-                            },
-                        )?,
+                        __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
                     );
                 }
                 (5, __rt::TType::Bool) => {
@@ -1211,14 +1197,9 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 4, 3) {
-            __rt::read_small_list_into(
+            __rt::read_scalar_list_into(
                 r,
-                __rt::TType::I32,
                 out.numbers.get_or_insert_with(::std::default::Default::default),
-                |r, items0| {
-                    items0.push(r.read_i32()?);
-                    ::std::result::Result::Ok(())
-                },
             )?;
             seen_numbers = true;
             r.read_field_end()?;
@@ -1262,14 +1243,9 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
                     seen_ratio = true;
                 }
                 (4, __rt::TType::List) => {
-                    __rt::read_small_list_into(
+                    __rt::read_scalar_list_into(
                         r,
-                        __rt::TType::I32,
                         out.numbers.get_or_insert_with(::std::default::Default::default),
-                        |r, items0| {
-                            items0.push(r.read_i32()?);
-                            ::std::result::Result::Ok(())
-                        },
                     )?;
                     seen_numbers = true;
                 }

@@ -322,28 +322,13 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                 __rt::TType::List,
                 &mut out.matrix,
                 |r, item0| {
-                    __rt::read_list_refill(
-                        r,
-                        __rt::TType::I32,
-                        item0,
-                        |r, items1| {
-                            items1.push(r.read_i32()?);
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    __rt::read_scalar_list_into(r, item0)?;
                     ::std::result::Result::Ok(())
                 },
                 |r, items0| {
                     items0
                         .push(
-                            __rt::read_list(
-                                r,
-                                __rt::TType::I32,
-                                |r, items1| {
-                                    items1.push(r.read_i32()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?,
+                            __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
                         );
                     ::std::result::Result::Ok(())
                 },
@@ -664,28 +649,13 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                         __rt::TType::List,
                         &mut out.matrix,
                         |r, item0| {
-                            __rt::read_list_refill(
-                                r,
-                                __rt::TType::I32,
-                                item0,
-                                |r, items1| {
-                                    items1.push(r.read_i32()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?;
+                            __rt::read_scalar_list_into(r, item0)?;
                             ::std::result::Result::Ok(())
                         },
                         |r, items0| {
                             items0
                                 .push(
-                                    __rt::read_list(
-                                        r,
-                                        __rt::TType::I32,
-                                        |r, items1| {
-                                            items1.push(r.read_i32()?);
-                                            ::std::result::Result::Ok(())
-                                        },
-                                    )?,
+                                    __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
                                 );
                             ::std::result::Result::Ok(())
                         },
@@ -1345,14 +1315,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                 |r, items0| {
                     items0
                         .push(
-                            __rt::read_list(
-                                r,
-                                __rt::TType::I32,
-                                |r, items1| {
-                                    items1.push(r.read_i32()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?,
+                            __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
                         );
                     ::std::result::Result::Ok(())
                 },
@@ -1433,22 +1396,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 4, 3) {
-            out.doubles = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::Double,
-                    header0.len,
-                )?;
-                let mut items0 = <__rt::SmallVec<
-                    [f64; 6],
-                >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
-                for _ in 0..header0.len {
-                    items0.push(r.read_double()?);
-                }
-                r.read_set_end()?;
-                items0
-            };
+            out.doubles = __rt::read_scalar_set::<__rt::SmallVec<[f64; 6]>, f64, _>(r)?;
             seen_doubles = true;
             r.read_field_end()?;
         }
@@ -1481,22 +1429,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                 __rt::TType::Set,
                 |r, items0| {
                     items0
-                        .push({
-                            let header1 = r.read_set_begin()?;
-                            __rt::check_element_type(
-                                header1.elem,
-                                __rt::TType::Double,
-                                header1.len,
-                            )?;
-                            let mut items1 = ::std::vec::Vec::with_capacity(
-                                __rt::capacity_hint::<f64>(header1.len),
-                            );
-                            for _ in 0..header1.len {
-                                items1.push(r.read_double()?);
-                            }
-                            r.read_set_end()?;
-                            items1
-                        });
+                        .push(__rt::read_scalar_set::<::std::vec::Vec<f64>, f64, _>(r)?);
                     ::std::result::Result::Ok(())
                 },
             )?;
@@ -1558,14 +1491,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                 for _ in 0..header0.len {
                     items0
                         .push(
-                            __rt::read_list(
-                                r,
-                                __rt::TType::Double,
-                                |r, items1| {
-                                    items1.push(r.read_double()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?,
+                            __rt::read_scalar_list::<::std::vec::Vec<f64>, f64, _>(r)?,
                         );
                 }
                 r.read_set_end()?;
@@ -1587,14 +1513,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                         |r, items0| {
                             items0
                                 .push(
-                                    __rt::read_list(
-                                        r,
-                                        __rt::TType::I32,
-                                        |r, items1| {
-                                            items1.push(r.read_i32()?);
-                                            ::std::result::Result::Ok(())
-                                        },
-                                    )?,
+                                    __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
                                 );
                             ::std::result::Result::Ok(())
                         },
@@ -1683,22 +1602,11 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                     seen_nested = true;
                 }
                 (4, __rt::TType::Set) => {
-                    out.doubles = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::Double,
-                            header0.len,
-                        )?;
-                        let mut items0 = <__rt::SmallVec<
-                            [f64; 6],
-                        >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
-                        for _ in 0..header0.len {
-                            items0.push(r.read_double()?);
-                        }
-                        r.read_set_end()?;
-                        items0
-                    };
+                    out.doubles = __rt::read_scalar_set::<
+                        __rt::SmallVec<[f64; 6]>,
+                        f64,
+                        _,
+                    >(r)?;
                     seen_doubles = true;
                 }
                 (5, __rt::TType::Map) => {
@@ -1735,22 +1643,9 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                         __rt::TType::Set,
                         |r, items0| {
                             items0
-                                .push({
-                                    let header1 = r.read_set_begin()?;
-                                    __rt::check_element_type(
-                                        header1.elem,
-                                        __rt::TType::Double,
-                                        header1.len,
-                                    )?;
-                                    let mut items1 = ::std::vec::Vec::with_capacity(
-                                        __rt::capacity_hint::<f64>(header1.len),
-                                    );
-                                    for _ in 0..header1.len {
-                                        items1.push(r.read_double()?);
-                                    }
-                                    r.read_set_end()?;
-                                    items1
-                                });
+                                .push(
+                                    __rt::read_scalar_set::<::std::vec::Vec<f64>, f64, _>(r)?,
+                                );
                             ::std::result::Result::Ok(())
                         },
                     )?;
@@ -1822,14 +1717,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                         for _ in 0..header0.len {
                             items0
                                 .push(
-                                    __rt::read_list(
-                                        r,
-                                        __rt::TType::Double,
-                                        |r, items1| {
-                                            items1.push(r.read_double()?);
-                                            ::std::result::Result::Ok(())
-                                        },
-                                    )?,
+                                    __rt::read_scalar_list::<::std::vec::Vec<f64>, f64, _>(r)?,
                                 );
                         }
                         r.read_set_end()?;
@@ -2898,22 +2786,11 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeysRef<'de> {
                 );
                 for _ in 0..header0.len {
                     let key0 = <KeyWithSetRef<'de> as __rt::ThriftRead<'de>>::read(r)?;
-                    let value0 = {
-                        let header1 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header1.elem,
-                            __rt::TType::I32,
-                            header1.len,
-                        )?;
-                        let mut items1 = ::std::vec::Vec::with_capacity(
-                            __rt::capacity_hint::<i32>(header1.len),
-                        );
-                        for _ in 0..header1.len {
-                            items1.push(r.read_i32()?);
-                        }
-                        r.read_set_end()?;
-                        items1
-                    };
+                    let value0 = __rt::read_scalar_set::<
+                        ::std::vec::Vec<i32>,
+                        i32,
+                        _,
+                    >(r)?;
                     items0.push((key0, value0));
                 }
                 r.read_map_end()?;
@@ -3021,22 +2898,11 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeysRef<'de> {
                             let key0 = <KeyWithSetRef<
                                 'de,
                             > as __rt::ThriftRead<'de>>::read(r)?;
-                            let value0 = {
-                                let header1 = r.read_set_begin()?;
-                                __rt::check_element_type(
-                                    header1.elem,
-                                    __rt::TType::I32,
-                                    header1.len,
-                                )?;
-                                let mut items1 = ::std::vec::Vec::with_capacity(
-                                    __rt::capacity_hint::<i32>(header1.len),
-                                );
-                                for _ in 0..header1.len {
-                                    items1.push(r.read_i32()?);
-                                }
-                                r.read_set_end()?;
-                                items1
-                            };
+                            let value0 = __rt::read_scalar_set::<
+                                ::std::vec::Vec<i32>,
+                                i32,
+                                _,
+                            >(r)?;
                             items0.push((key0, value0));
                         }
                         r.read_map_end()?;

@@ -350,28 +350,13 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                 __rt::TType::List,
                 &mut out.matrix,
                 |r, item0| {
-                    __rt::read_list_refill(
-                        r,
-                        __rt::TType::I32,
-                        item0,
-                        |r, items1| {
-                            items1.push(r.read_i32()?);
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    __rt::read_scalar_list_into(r, item0)?;
                     ::std::result::Result::Ok(())
                 },
                 |r, items0| {
                     items0
                         .push(
-                            __rt::read_list(
-                                r,
-                                __rt::TType::I32,
-                                |r, items1| {
-                                    items1.push(r.read_i32()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?,
+                            __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
                         );
                     ::std::result::Result::Ok(())
                 },
@@ -691,28 +676,13 @@ impl<'de> __rt::ThriftRead<'de> for Containers {
                         __rt::TType::List,
                         &mut out.matrix,
                         |r, item0| {
-                            __rt::read_list_refill(
-                                r,
-                                __rt::TType::I32,
-                                item0,
-                                |r, items1| {
-                                    items1.push(r.read_i32()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?;
+                            __rt::read_scalar_list_into(r, item0)?;
                             ::std::result::Result::Ok(())
                         },
                         |r, items0| {
                             items0
                                 .push(
-                                    __rt::read_list(
-                                        r,
-                                        __rt::TType::I32,
-                                        |r, items1| {
-                                            items1.push(r.read_i32()?);
-                                            ::std::result::Result::Ok(())
-                                        },
-                                    )?,
+                                    __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
                                 );
                             ::std::result::Result::Ok(())
                         },
@@ -1371,14 +1341,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                 |r, items0| {
                     items0
                         .push(
-                            __rt::read_list(
-                                r,
-                                __rt::TType::I32,
-                                |r, items1| {
-                                    items1.push(r.read_i32()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?,
+                            __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
                         );
                     ::std::result::Result::Ok(())
                 },
@@ -1459,22 +1422,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 4, 3) {
-            out.doubles = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::Double,
-                    header0.len,
-                )?;
-                let mut items0 = <__rt::SmallVec<
-                    [f64; 6],
-                >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
-                for _ in 0..header0.len {
-                    items0.push(r.read_double()?);
-                }
-                r.read_set_end()?;
-                items0
-            };
+            out.doubles = __rt::read_scalar_set::<__rt::SmallVec<[f64; 6]>, f64, _>(r)?;
             seen_doubles = true;
             r.read_field_end()?;
         }
@@ -1507,22 +1455,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                 __rt::TType::Set,
                 |r, items0| {
                     items0
-                        .push({
-                            let header1 = r.read_set_begin()?;
-                            __rt::check_element_type(
-                                header1.elem,
-                                __rt::TType::Double,
-                                header1.len,
-                            )?;
-                            let mut items1 = ::std::vec::Vec::with_capacity(
-                                __rt::capacity_hint::<f64>(header1.len),
-                            );
-                            for _ in 0..header1.len {
-                                items1.push(r.read_double()?);
-                            }
-                            r.read_set_end()?;
-                            items1
-                        });
+                        .push(__rt::read_scalar_set::<::std::vec::Vec<f64>, f64, _>(r)?);
                     ::std::result::Result::Ok(())
                 },
             )?;
@@ -1584,14 +1517,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                 for _ in 0..header0.len {
                     items0
                         .push(
-                            __rt::read_list(
-                                r,
-                                __rt::TType::Double,
-                                |r, items1| {
-                                    items1.push(r.read_double()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?,
+                            __rt::read_scalar_list::<::std::vec::Vec<f64>, f64, _>(r)?,
                         );
                 }
                 r.read_set_end()?;
@@ -1613,14 +1539,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                         |r, items0| {
                             items0
                                 .push(
-                                    __rt::read_list(
-                                        r,
-                                        __rt::TType::I32,
-                                        |r, items1| {
-                                            items1.push(r.read_i32()?);
-                                            ::std::result::Result::Ok(())
-                                        },
-                                    )?,
+                                    __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
                                 );
                             ::std::result::Result::Ok(())
                         },
@@ -1709,22 +1628,11 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                     seen_nested = true;
                 }
                 (4, __rt::TType::Set) => {
-                    out.doubles = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::Double,
-                            header0.len,
-                        )?;
-                        let mut items0 = <__rt::SmallVec<
-                            [f64; 6],
-                        >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
-                        for _ in 0..header0.len {
-                            items0.push(r.read_double()?);
-                        }
-                        r.read_set_end()?;
-                        items0
-                    };
+                    out.doubles = __rt::read_scalar_set::<
+                        __rt::SmallVec<[f64; 6]>,
+                        f64,
+                        _,
+                    >(r)?;
                     seen_doubles = true;
                 }
                 (5, __rt::TType::Map) => {
@@ -1761,22 +1669,9 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                         __rt::TType::Set,
                         |r, items0| {
                             items0
-                                .push({
-                                    let header1 = r.read_set_begin()?;
-                                    __rt::check_element_type(
-                                        header1.elem,
-                                        __rt::TType::Double,
-                                        header1.len,
-                                    )?;
-                                    let mut items1 = ::std::vec::Vec::with_capacity(
-                                        __rt::capacity_hint::<f64>(header1.len),
-                                    );
-                                    for _ in 0..header1.len {
-                                        items1.push(r.read_double()?);
-                                    }
-                                    r.read_set_end()?;
-                                    items1
-                                });
+                                .push(
+                                    __rt::read_scalar_set::<::std::vec::Vec<f64>, f64, _>(r)?,
+                                );
                             ::std::result::Result::Ok(())
                         },
                     )?;
@@ -1848,14 +1743,7 @@ impl<'de> __rt::ThriftRead<'de> for ContainersRef<'de> {
                         for _ in 0..header0.len {
                             items0
                                 .push(
-                                    __rt::read_list(
-                                        r,
-                                        __rt::TType::Double,
-                                        |r, items1| {
-                                            items1.push(r.read_double()?);
-                                            ::std::result::Result::Ok(())
-                                        },
-                                    )?,
+                                    __rt::read_scalar_list::<::std::vec::Vec<f64>, f64, _>(r)?,
                                 );
                         }
                         r.read_set_end()?;
@@ -2961,22 +2849,11 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeysRef<'de> {
                 );
                 for _ in 0..header0.len {
                     let key0 = <KeyWithSetRef<'de> as __rt::ThriftRead<'de>>::read(r)?;
-                    let value0 = {
-                        let header1 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header1.elem,
-                            __rt::TType::I32,
-                            header1.len,
-                        )?;
-                        let mut items1 = ::std::vec::Vec::with_capacity(
-                            __rt::capacity_hint::<i32>(header1.len),
-                        );
-                        for _ in 0..header1.len {
-                            items1.push(r.read_i32()?);
-                        }
-                        r.read_set_end()?;
-                        items1
-                    };
+                    let value0 = __rt::read_scalar_set::<
+                        ::std::vec::Vec<i32>,
+                        i32,
+                        _,
+                    >(r)?;
                     items0.push((key0, value0));
                 }
                 r.read_map_end()?;
@@ -3084,22 +2961,11 @@ impl<'de> __rt::ThriftRead<'de> for UsesKeysRef<'de> {
                             let key0 = <KeyWithSetRef<
                                 'de,
                             > as __rt::ThriftRead<'de>>::read(r)?;
-                            let value0 = {
-                                let header1 = r.read_set_begin()?;
-                                __rt::check_element_type(
-                                    header1.elem,
-                                    __rt::TType::I32,
-                                    header1.len,
-                                )?;
-                                let mut items1 = ::std::vec::Vec::with_capacity(
-                                    __rt::capacity_hint::<i32>(header1.len),
-                                );
-                                for _ in 0..header1.len {
-                                    items1.push(r.read_i32()?);
-                                }
-                                r.read_set_end()?;
-                                items1
-                            };
+                            let value0 = __rt::read_scalar_set::<
+                                ::std::vec::Vec<i32>,
+                                i32,
+                                _,
+                            >(r)?;
                             items0.push((key0, value0));
                         }
                         r.read_map_end()?;

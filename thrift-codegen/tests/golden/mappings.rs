@@ -1273,18 +1273,11 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 3, 2) {
-            out.hashed_set = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(header0.elem, __rt::TType::I32, header0.len)?;
-                let mut items0 = <__rt::SmallVec<
-                    [i32; 12],
-                >>::with_capacity(__rt::capacity_hint::<i32>(header0.len));
-                for _ in 0..header0.len {
-                    items0.push(r.read_i32()?);
-                }
-                r.read_set_end()?;
-                items0
-            };
+            out.hashed_set = __rt::read_scalar_set::<
+                __rt::SmallVec<[i32; 12]>,
+                i32,
+                _,
+            >(r)?;
             seen_hashed_set = true;
             r.read_field_end()?;
         }
@@ -1352,22 +1345,11 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                             );
                             for _ in 0..header1.len {
                                 let key1 = r.read_str()?;
-                                let value1 = {
-                                    let header2 = r.read_set_begin()?;
-                                    __rt::check_element_type(
-                                        header2.elem,
-                                        __rt::TType::I32,
-                                        header2.len,
-                                    )?;
-                                    let mut items2 = ::std::vec::Vec::with_capacity(
-                                        __rt::capacity_hint::<i32>(header2.len),
-                                    );
-                                    for _ in 0..header2.len {
-                                        items2.push(r.read_i32()?);
-                                    }
-                                    r.read_set_end()?;
-                                    items2
-                                };
+                                let value1 = __rt::read_scalar_set::<
+                                    ::std::vec::Vec<i32>,
+                                    i32,
+                                    _,
+                                >(r)?;
                                 items1.push((key1, value1));
                             }
                             r.read_map_end()?;
@@ -1484,22 +1466,11 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                     seen_hashed = true;
                 }
                 (3, __rt::TType::Set) => {
-                    out.hashed_set = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::I32,
-                            header0.len,
-                        )?;
-                        let mut items0 = <__rt::SmallVec<
-                            [i32; 12],
-                        >>::with_capacity(__rt::capacity_hint::<i32>(header0.len));
-                        for _ in 0..header0.len {
-                            items0.push(r.read_i32()?);
-                        }
-                        r.read_set_end()?;
-                        items0
-                    };
+                    out.hashed_set = __rt::read_scalar_set::<
+                        __rt::SmallVec<[i32; 12]>,
+                        i32,
+                        _,
+                    >(r)?;
                     seen_hashed_set = true;
                 }
                 (4, __rt::TType::Map) => {
@@ -1571,22 +1542,11 @@ impl<'de> __rt::ThriftRead<'de> for MixedRef<'de> {
                                     );
                                     for _ in 0..header1.len {
                                         let key1 = r.read_str()?;
-                                        let value1 = {
-                                            let header2 = r.read_set_begin()?;
-                                            __rt::check_element_type(
-                                                header2.elem,
-                                                __rt::TType::I32,
-                                                header2.len,
-                                            )?;
-                                            let mut items2 = ::std::vec::Vec::with_capacity(
-                                                __rt::capacity_hint::<i32>(header2.len),
-                                            );
-                                            for _ in 0..header2.len {
-                                                items2.push(r.read_i32()?);
-                                            }
-                                            r.read_set_end()?;
-                                            items2
-                                        };
+                                        let value1 = __rt::read_scalar_set::<
+                                            ::std::vec::Vec<i32>,
+                                            i32,
+                                            _,
+                                        >(r)?;
                                         items1.push((key1, value1));
                                     }
                                     r.read_map_end()?;

@@ -693,14 +693,11 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
                 let mut items0 = __rt::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = r.read_string()?;
-                    let value0 = __rt::read_list(
-                        r,
-                        __rt::TType::I64,
-                        |r, items1| {
-                            items1.push(r.read_i64()?);
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    let value0 = __rt::read_scalar_list::<
+                        ::std::vec::Vec<i64>,
+                        i64,
+                        _,
+                    >(r)?;
                     items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
@@ -967,14 +964,11 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
                         let mut items0 = __rt::BTreeMapBuilder::new(header0.len);
                         for _ in 0..header0.len {
                             let key0 = r.read_string()?;
-                            let value0 = __rt::read_list(
-                                r,
-                                __rt::TType::I64,
-                                |r, items1| {
-                                    items1.push(r.read_i64()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?;
+                            let value0 = __rt::read_scalar_list::<
+                                ::std::vec::Vec<i64>,
+                                i64,
+                                _,
+                            >(r)?;
                             items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
@@ -1671,22 +1665,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 12, 11) {
-            f_doubles = ::std::option::Option::Some({
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::Double,
-                    header0.len,
-                )?;
-                let mut items0 = <__rt::SmallVec<
-                    [f64; 6],
-                >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
-                for _ in 0..header0.len {
-                    items0.push(r.read_double()?);
-                }
-                r.read_set_end()?;
-                items0
-            });
+            f_doubles = ::std::option::Option::Some(
+                __rt::read_scalar_set::<__rt::SmallVec<[f64; 6]>, f64, _>(r)?,
+            );
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Map, 13, 12) {
@@ -1721,14 +1702,11 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                 );
                 for _ in 0..header0.len {
                     let key0 = r.read_str()?;
-                    let value0 = __rt::read_list(
-                        r,
-                        __rt::TType::I64,
-                        |r, items1| {
-                            items1.push(r.read_i64()?);
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    let value0 = __rt::read_scalar_list::<
+                        ::std::vec::Vec<i64>,
+                        i64,
+                        _,
+                    >(r)?;
                     items0.push((key0, value0));
                 }
                 r.read_map_end()?;
@@ -1958,22 +1936,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                     );
                 }
                 (12, __rt::TType::Set) => {
-                    f_doubles = ::std::option::Option::Some({
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::Double,
-                            header0.len,
-                        )?;
-                        let mut items0 = <__rt::SmallVec<
-                            [f64; 6],
-                        >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
-                        for _ in 0..header0.len {
-                            items0.push(r.read_double()?);
-                        }
-                        r.read_set_end()?;
-                        items0
-                    });
+                    f_doubles = ::std::option::Option::Some(
+                        __rt::read_scalar_set::<__rt::SmallVec<[f64; 6]>, f64, _>(r)?,
+                    );
                 }
                 (13, __rt::TType::Map) => {
                     f_by_number = ::std::option::Option::Some({
@@ -2022,14 +1987,11 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                         );
                         for _ in 0..header0.len {
                             let key0 = r.read_str()?;
-                            let value0 = __rt::read_list(
-                                r,
-                                __rt::TType::I64,
-                                |r, items1| {
-                                    items1.push(r.read_i64()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?;
+                            let value0 = __rt::read_scalar_list::<
+                                ::std::vec::Vec<i64>,
+                                i64,
+                                _,
+                            >(r)?;
                             items0.push((key0, value0));
                         }
                         r.read_map_end()?;
@@ -2506,14 +2468,7 @@ impl<'de> __rt::ThriftRead<'de> for Defaults {
         }
         if r.read_field_after(__rt::TType::List, 5, 4) {
             f_numbers = ::std::option::Option::Some(
-                __rt::read_list(
-                    r,
-                    __rt::TType::I32,
-                    |r, items0| {
-                        items0.push(r.read_i32()?);
-                        ::std::result::Result::Ok(())
-                    },
-                )?,
+                __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
             );
             r.read_field_end()?;
         }
@@ -2545,14 +2500,7 @@ impl<'de> __rt::ThriftRead<'de> for Defaults {
                 }
                 (5, __rt::TType::List) => {
                     f_numbers = ::std::option::Option::Some(
-                        __rt::read_list(
-                            r,
-                            __rt::TType::I32,
-                            |r, items0| {
-                                items0.push(r.read_i32()?);
-                                ::std::result::Result::Ok(())
-                            },
-                        )?,
+                        __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
                     );
                 }
                 (6, __rt::TType::I32) => {
@@ -2701,14 +2649,9 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 5, 4) {
-            __rt::read_small_list_into(
+            __rt::read_scalar_list_into(
                 r,
-                __rt::TType::I32,
                 out.numbers.get_or_insert_with(::std::default::Default::default),
-                |r, items0| {
-                    items0.push(r.read_i32()?);
-                    ::std::result::Result::Ok(())
-                },
             )?;
             seen_numbers = true;
             r.read_field_end()?;
@@ -2746,14 +2689,9 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
                     seen_named = true;
                 }
                 (5, __rt::TType::List) => {
-                    __rt::read_small_list_into(
+                    __rt::read_scalar_list_into(
                         r,
-                        __rt::TType::I32,
                         out.numbers.get_or_insert_with(::std::default::Default::default),
-                        |r, items0| {
-                            items0.push(r.read_i32()?);
-                            ::std::result::Result::Ok(())
-                        },
                     )?;
                     seen_numbers = true;
                 }

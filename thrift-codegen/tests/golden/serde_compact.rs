@@ -687,14 +687,11 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
                 let mut items0 = __rt::BTreeMapBuilder::new(header0.len);
                 for _ in 0..header0.len {
                     let key0 = r.read_compact_string()?;
-                    let value0 = __rt::read_list(
-                        r,
-                        __rt::TType::I64,
-                        |r, items1| {
-                            items1.push(r.read_i64()?);
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    let value0 = __rt::read_scalar_list::<
+                        ::std::vec::Vec<i64>,
+                        i64,
+                        _,
+                    >(r)?;
                     items0.insert(key0, value0);
                 }
                 r.read_map_end()?;
@@ -961,14 +958,11 @@ impl<'de> __rt::ThriftRead<'de> for Everything {
                         let mut items0 = __rt::BTreeMapBuilder::new(header0.len);
                         for _ in 0..header0.len {
                             let key0 = r.read_compact_string()?;
-                            let value0 = __rt::read_list(
-                                r,
-                                __rt::TType::I64,
-                                |r, items1| {
-                                    items1.push(r.read_i64()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?;
+                            let value0 = __rt::read_scalar_list::<
+                                ::std::vec::Vec<i64>,
+                                i64,
+                                _,
+                            >(r)?;
                             items0.insert(key0, value0);
                         }
                         r.read_map_end()?;
@@ -1665,22 +1659,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 12, 11) {
-            f_doubles = ::std::option::Option::Some({
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::Double,
-                    header0.len,
-                )?;
-                let mut items0 = <__rt::SmallVec<
-                    [f64; 6],
-                >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
-                for _ in 0..header0.len {
-                    items0.push(r.read_double()?);
-                }
-                r.read_set_end()?;
-                items0
-            });
+            f_doubles = ::std::option::Option::Some(
+                __rt::read_scalar_set::<__rt::SmallVec<[f64; 6]>, f64, _>(r)?,
+            );
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Map, 13, 12) {
@@ -1715,14 +1696,11 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                 );
                 for _ in 0..header0.len {
                     let key0 = r.read_str()?;
-                    let value0 = __rt::read_list(
-                        r,
-                        __rt::TType::I64,
-                        |r, items1| {
-                            items1.push(r.read_i64()?);
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    let value0 = __rt::read_scalar_list::<
+                        ::std::vec::Vec<i64>,
+                        i64,
+                        _,
+                    >(r)?;
                     items0.push((key0, value0));
                 }
                 r.read_map_end()?;
@@ -1952,22 +1930,9 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                     );
                 }
                 (12, __rt::TType::Set) => {
-                    f_doubles = ::std::option::Option::Some({
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::Double,
-                            header0.len,
-                        )?;
-                        let mut items0 = <__rt::SmallVec<
-                            [f64; 6],
-                        >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
-                        for _ in 0..header0.len {
-                            items0.push(r.read_double()?);
-                        }
-                        r.read_set_end()?;
-                        items0
-                    });
+                    f_doubles = ::std::option::Option::Some(
+                        __rt::read_scalar_set::<__rt::SmallVec<[f64; 6]>, f64, _>(r)?,
+                    );
                 }
                 (13, __rt::TType::Map) => {
                     f_by_number = ::std::option::Option::Some({
@@ -2016,14 +1981,11 @@ impl<'de> __rt::ThriftRead<'de> for EverythingRef<'de> {
                         );
                         for _ in 0..header0.len {
                             let key0 = r.read_str()?;
-                            let value0 = __rt::read_list(
-                                r,
-                                __rt::TType::I64,
-                                |r, items1| {
-                                    items1.push(r.read_i64()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?;
+                            let value0 = __rt::read_scalar_list::<
+                                ::std::vec::Vec<i64>,
+                                i64,
+                                _,
+                            >(r)?;
                             items0.push((key0, value0));
                         }
                         r.read_map_end()?;
@@ -2500,14 +2462,7 @@ impl<'de> __rt::ThriftRead<'de> for Defaults {
         }
         if r.read_field_after(__rt::TType::List, 5, 4) {
             f_numbers = ::std::option::Option::Some(
-                __rt::read_list(
-                    r,
-                    __rt::TType::I32,
-                    |r, items0| {
-                        items0.push(r.read_i32()?);
-                        ::std::result::Result::Ok(())
-                    },
-                )?,
+                __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
             );
             r.read_field_end()?;
         }
@@ -2539,14 +2494,7 @@ impl<'de> __rt::ThriftRead<'de> for Defaults {
                 }
                 (5, __rt::TType::List) => {
                     f_numbers = ::std::option::Option::Some(
-                        __rt::read_list(
-                            r,
-                            __rt::TType::I32,
-                            |r, items0| {
-                                items0.push(r.read_i32()?);
-                                ::std::result::Result::Ok(())
-                            },
-                        )?,
+                        __rt::read_scalar_list::<::std::vec::Vec<i32>, i32, _>(r)?,
                     );
                 }
                 (6, __rt::TType::I32) => {
@@ -2695,14 +2643,9 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 5, 4) {
-            __rt::read_small_list_into(
+            __rt::read_scalar_list_into(
                 r,
-                __rt::TType::I32,
                 out.numbers.get_or_insert_with(::std::default::Default::default),
-                |r, items0| {
-                    items0.push(r.read_i32()?);
-                    ::std::result::Result::Ok(())
-                },
             )?;
             seen_numbers = true;
             r.read_field_end()?;
@@ -2740,14 +2683,9 @@ impl<'de> __rt::ThriftRead<'de> for DefaultsRef<'de> {
                     seen_named = true;
                 }
                 (5, __rt::TType::List) => {
-                    __rt::read_small_list_into(
+                    __rt::read_scalar_list_into(
                         r,
-                        __rt::TType::I32,
                         out.numbers.get_or_insert_with(::std::default::Default::default),
-                        |r, items0| {
-                            items0.push(r.read_i32()?);
-                            ::std::result::Result::Ok(())
-                        },
                     )?;
                     seen_numbers = true;
                 }

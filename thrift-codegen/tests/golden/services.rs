@@ -138,14 +138,9 @@ impl<'de> __rt::ThriftRead<'de> for Item {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            __rt::read_list_refill(
+            __rt::read_scalar_list_into(
                 r,
-                __rt::TType::I64,
                 out.tags.get_or_insert_with(::std::default::Default::default),
-                |r, items0| {
-                    items0.push(r.read_i64()?);
-                    ::std::result::Result::Ok(())
-                },
             )?;
             seen_tags = true;
             r.read_field_end()?;
@@ -161,14 +156,9 @@ impl<'de> __rt::ThriftRead<'de> for Item {
                     seen_name = true;
                 }
                 (2, __rt::TType::List) => {
-                    __rt::read_list_refill(
+                    __rt::read_scalar_list_into(
                         r,
-                        __rt::TType::I64,
                         out.tags.get_or_insert_with(::std::default::Default::default),
-                        |r, items0| {
-                            items0.push(r.read_i64()?);
-                            ::std::result::Result::Ok(())
-                        },
                     )?;
                     seen_tags = true;
                 }
@@ -247,14 +237,9 @@ impl<'de> __rt::ThriftRead<'de> for ItemRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            __rt::read_small_list_into(
+            __rt::read_scalar_list_into(
                 r,
-                __rt::TType::I64,
                 out.tags.get_or_insert_with(::std::default::Default::default),
-                |r, items0| {
-                    items0.push(r.read_i64()?);
-                    ::std::result::Result::Ok(())
-                },
             )?;
             seen_tags = true;
             r.read_field_end()?;
@@ -270,14 +255,9 @@ impl<'de> __rt::ThriftRead<'de> for ItemRef<'de> {
                     seen_name = true;
                 }
                 (2, __rt::TType::List) => {
-                    __rt::read_small_list_into(
+                    __rt::read_scalar_list_into(
                         r,
-                        __rt::TType::I64,
                         out.tags.get_or_insert_with(::std::default::Default::default),
-                        |r, items0| {
-                            items0.push(r.read_i64()?);
-                            ::std::result::Result::Ok(())
-                        },
                     )?;
                     seen_tags = true;
                 }

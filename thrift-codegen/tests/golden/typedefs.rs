@@ -147,15 +147,7 @@ impl<'de> __rt::ThriftRead<'de> for Record {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            __rt::read_list_refill(
-                r,
-                __rt::TType::I64,
-                &mut out.related,
-                |r, items0| {
-                    items0.push(r.read_i64()?);
-                    ::std::result::Result::Ok(())
-                },
-            )?;
+            __rt::read_scalar_list_into(r, &mut out.related)?;
             seen_related = true;
             r.read_field_end()?;
         }
@@ -171,15 +163,7 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                     ::std::result::Result::Ok(())
                 },
                 |r, value0| {
-                    __rt::read_list_refill(
-                        r,
-                        __rt::TType::I64,
-                        value0,
-                        |r, items1| {
-                            items1.push(r.read_i64()?);
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    __rt::read_scalar_list_into(r, value0)?;
                     ::std::result::Result::Ok(())
                 },
                 |r, key0| {
@@ -189,14 +173,7 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                     };
                     ::std::result::Result::Ok((
                         key0,
-                        __rt::read_list(
-                            r,
-                            __rt::TType::I64,
-                            |r, items1| {
-                                items1.push(r.read_i64()?);
-                                ::std::result::Result::Ok(())
-                            },
-                        )?,
+                        __rt::read_scalar_list::<::std::vec::Vec<Id>, Id, _>(r)?,
                     ))
                 },
             )?;
@@ -262,15 +239,7 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                     seen_id = true;
                 }
                 (2, __rt::TType::List) => {
-                    __rt::read_list_refill(
-                        r,
-                        __rt::TType::I64,
-                        &mut out.related,
-                        |r, items0| {
-                            items0.push(r.read_i64()?);
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    __rt::read_scalar_list_into(r, &mut out.related)?;
                     seen_related = true;
                 }
                 (3, __rt::TType::Map) => {
@@ -285,15 +254,7 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                             ::std::result::Result::Ok(())
                         },
                         |r, value0| {
-                            __rt::read_list_refill(
-                                r,
-                                __rt::TType::I64,
-                                value0,
-                                |r, items1| {
-                                    items1.push(r.read_i64()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?;
+                            __rt::read_scalar_list_into(r, value0)?;
                             ::std::result::Result::Ok(())
                         },
                         |r, key0| {
@@ -303,14 +264,7 @@ impl<'de> __rt::ThriftRead<'de> for Record {
                             };
                             ::std::result::Result::Ok((
                                 key0,
-                                __rt::read_list(
-                                    r,
-                                    __rt::TType::I64,
-                                    |r, items1| {
-                                        items1.push(r.read_i64()?);
-                                        ::std::result::Result::Ok(())
-                                    },
-                                )?,
+                                __rt::read_scalar_list::<::std::vec::Vec<Id>, Id, _>(r)?,
                             ))
                         },
                     )?;
@@ -524,15 +478,7 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::List, 2, 1) {
-            __rt::read_small_list_into(
-                r,
-                __rt::TType::I64,
-                &mut out.related,
-                |r, items0| {
-                    items0.push(r.read_i64()?);
-                    ::std::result::Result::Ok(())
-                },
-            )?;
+            __rt::read_scalar_list_into(r, &mut out.related)?;
             seen_related = true;
             r.read_field_end()?;
         }
@@ -546,14 +492,11 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
                 );
                 for _ in 0..header0.len {
                     let key0 = r.read_str()?;
-                    let value0 = __rt::read_list(
-                        r,
-                        __rt::TType::I64,
-                        |r, items1| {
-                            items1.push(r.read_i64()?);
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    let value0 = __rt::read_scalar_list::<
+                        ::std::vec::Vec<i64>,
+                        i64,
+                        _,
+                    >(r)?;
                     items0.push((key0, value0));
                 }
                 r.read_map_end()?;
@@ -563,22 +506,7 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
             r.read_field_end()?;
         }
         if r.read_field_after(__rt::TType::Set, 4, 3) {
-            out.scores = {
-                let header0 = r.read_set_begin()?;
-                __rt::check_element_type(
-                    header0.elem,
-                    __rt::TType::Double,
-                    header0.len,
-                )?;
-                let mut items0 = <__rt::SmallVec<
-                    [f64; 6],
-                >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
-                for _ in 0..header0.len {
-                    items0.push(r.read_double()?);
-                }
-                r.read_set_end()?;
-                items0
-            };
+            out.scores = __rt::read_scalar_set::<__rt::SmallVec<[f64; 6]>, f64, _>(r)?;
             seen_scores = true;
             r.read_field_end()?;
         }
@@ -616,15 +544,7 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
                     seen_id = true;
                 }
                 (2, __rt::TType::List) => {
-                    __rt::read_small_list_into(
-                        r,
-                        __rt::TType::I64,
-                        &mut out.related,
-                        |r, items0| {
-                            items0.push(r.read_i64()?);
-                            ::std::result::Result::Ok(())
-                        },
-                    )?;
+                    __rt::read_scalar_list_into(r, &mut out.related)?;
                     seen_related = true;
                 }
                 (3, __rt::TType::Map) => {
@@ -647,14 +567,11 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
                         );
                         for _ in 0..header0.len {
                             let key0 = r.read_str()?;
-                            let value0 = __rt::read_list(
-                                r,
-                                __rt::TType::I64,
-                                |r, items1| {
-                                    items1.push(r.read_i64()?);
-                                    ::std::result::Result::Ok(())
-                                },
-                            )?;
+                            let value0 = __rt::read_scalar_list::<
+                                ::std::vec::Vec<i64>,
+                                i64,
+                                _,
+                            >(r)?;
                             items0.push((key0, value0));
                         }
                         r.read_map_end()?;
@@ -663,22 +580,11 @@ impl<'de> __rt::ThriftRead<'de> for RecordRef<'de> {
                     seen_index = true;
                 }
                 (4, __rt::TType::Set) => {
-                    out.scores = {
-                        let header0 = r.read_set_begin()?;
-                        __rt::check_element_type(
-                            header0.elem,
-                            __rt::TType::Double,
-                            header0.len,
-                        )?;
-                        let mut items0 = <__rt::SmallVec<
-                            [f64; 6],
-                        >>::with_capacity(__rt::capacity_hint::<f64>(header0.len));
-                        for _ in 0..header0.len {
-                            items0.push(r.read_double()?);
-                        }
-                        r.read_set_end()?;
-                        items0
-                    };
+                    out.scores = __rt::read_scalar_set::<
+                        __rt::SmallVec<[f64; 6]>,
+                        f64,
+                        _,
+                    >(r)?;
                     seen_scores = true;
                 }
                 (5, __rt::TType::Map) => {

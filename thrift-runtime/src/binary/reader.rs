@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::input::Input;
 use crate::limits::ReadLimits;
 use crate::protocol::ProtocolReader;
-use crate::reader_util::{Depth, container_len, cow_to_str, string_len};
+use crate::reader_util::{Depth, container_len, cow_to_str, fixed_elements, string_len};
 use crate::wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
 };
@@ -190,6 +190,23 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for BinaryReader<I> {
     #[inline]
     fn read_uuid(&mut self) -> Result<[u8; 16]> {
         self.input.read_array()
+    }
+
+    #[inline]
+    fn read_i32_elements(&mut self, out: &mut [i32]) -> Result<()> {
+        fixed_elements(&mut self.input, out, i32::from_be_bytes)
+    }
+
+    #[inline]
+    fn read_i64_elements(&mut self, out: &mut [i64]) -> Result<()> {
+        fixed_elements(&mut self.input, out, i64::from_be_bytes)
+    }
+
+    #[inline]
+    fn read_double_elements(&mut self, out: &mut [f64]) -> Result<()> {
+        fixed_elements(&mut self.input, out, |b| {
+            f64::from_bits(u64::from_be_bytes(b))
+        })
     }
 
     crate::reader_util::shared_reads!();

@@ -4,8 +4,11 @@ use crate::error::{Error, Result};
 use crate::input::Input;
 use crate::limits::ReadLimits;
 use crate::protocol::ProtocolReader;
-use crate::reader_util::{Depth, container_len, cow_to_str, string_len};
-use crate::varint::{read_varint_u32, read_varint_u64, unzigzag32, unzigzag64};
+use crate::reader_util::{Depth, container_len, cow_to_str, fixed_elements, string_len};
+use crate::varint::{
+    read_varint_u32, read_varint_u64, unzigzag32, unzigzag64, varint_elements, varint_u32_in,
+    varint_u64_in,
+};
 use crate::wire::{
     FieldHeader, ListHeader, MapHeader, MessageHeader, MessageType, StructToken, TType,
 };
@@ -305,6 +308,35 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
     #[inline]
     fn read_uuid(&mut self) -> Result<[u8; 16]> {
         self.input.read_array()
+    }
+
+    #[inline]
+    fn read_i32_elements(&mut self, out: &mut [i32]) -> Result<()> {
+        let done = varint_elements(&mut self.input, out, |bytes| {
+            varint_u32_in(bytes).map(|(v, n)| (unzigzag32(v), n))
+        })?;
+        for item in &mut out[done..] {
+            *item = self.read_i32()?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn read_i64_elements(&mut self, out: &mut [i64]) -> Result<()> {
+        let done = varint_elements(&mut self.input, out, |bytes| {
+            varint_u64_in(bytes).map(|(v, n)| (unzigzag64(v), n))
+        })?;
+        for item in &mut out[done..] {
+            *item = self.read_i64()?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn read_double_elements(&mut self, out: &mut [f64]) -> Result<()> {
+        fixed_elements(&mut self.input, out, |b| {
+            f64::from_bits(u64::from_le_bytes(b))
+        })
     }
 
     crate::reader_util::shared_reads!();

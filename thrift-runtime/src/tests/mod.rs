@@ -4,6 +4,7 @@ mod binary;
 mod codec;
 mod collect;
 mod compact;
+mod elements;
 mod fields;
 mod hostile;
 mod io;
