@@ -177,20 +177,7 @@ fn varint_edges_in_one_loop() {
             Err("InvalidData"),
         ),
     ];
-    for (bytes, want) in cases {
-        for pad in [0, 3, 12] {
-            let mut input = bytes.to_vec();
-            input.extend(std::iter::repeat_n(0x05, pad));
-            let mut r = CompactReader::new(SliceInput::new(&input));
-            let mut out = [0i64; 1];
-            let got = r.read_i64_elements(&mut out).map(|()| out[0]);
-            assert_eq!(
-                got.map_err(kind).as_ref().map_err(|k| k.as_str()),
-                want.as_ref().map_err(|k| *k),
-                "{bytes:02x?} + {pad}"
-            );
-        }
-    }
+    check_edges(cases, |r, out| r.read_i64_elements(out));
     // i32: five bytes at most, and a value below 2^32.
     let cases: &[(&[u8], std::result::Result<i32, &str>)] = &[
         (&[0xff, 0xff, 0xff, 0xff, 0x0f], Ok(i32::MIN)),
@@ -198,13 +185,23 @@ fn varint_edges_in_one_loop() {
         (&[0x80, 0x80, 0x80, 0x80, 0x80, 0x00], Err("InvalidData")),
         (&[0x82, 0x00], Ok(1)),
     ];
+    check_edges(cases, |r, out| r.read_i32_elements(out));
+}
+
+/// Reads one element with `read` from each case's bytes, followed by 0, 3 and 12 more bytes
+/// (the varint seen through the one-loop path or not), and compares with the expected value
+/// or error kind.
+fn check_edges<T: Copy + Default + PartialEq + std::fmt::Debug>(
+    cases: &[(&[u8], std::result::Result<T, &str>)],
+    read: impl Fn(&mut CompactReader<SliceInput<'_>>, &mut [T]) -> Result<()>,
+) {
     for (bytes, want) in cases {
         for pad in [0, 3, 12] {
             let mut input = bytes.to_vec();
             input.extend(std::iter::repeat_n(0x05, pad));
             let mut r = CompactReader::new(SliceInput::new(&input));
-            let mut out = [0i32; 1];
-            let got = r.read_i32_elements(&mut out).map(|()| out[0]);
+            let mut out = [T::default(); 1];
+            let got = read(&mut r, &mut out).map(|()| out[0]);
             assert_eq!(
                 got.map_err(kind).as_ref().map_err(|k| k.as_str()),
                 want.as_ref().map_err(|k| *k),
