@@ -301,7 +301,10 @@ macro_rules! shared_reads {
             self.input.read_shared(len)
         }
 
-        #[inline]
+        // Always inlined: out of line, its `Result<&str>` (three words) comes back through
+        // memory, and the inliner left it out of line in the generated readers of structs
+        // with several string fields.
+        #[inline(always)]
         fn read_str(&mut self) -> Result<&'de str> {
             let len = self.read_len()?;
             $crate::reader_util::utf8(self.input.read_borrowed(len)?)
