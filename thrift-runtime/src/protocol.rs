@@ -175,8 +175,10 @@ pub trait ProtocolReader<'de> {
     /// returned and moved there (a returned `ByteString` comes back through memory, and moving
     /// it reads the freshly stored words back: a store-forwarding stall per string). Generated
     /// code reads `ByteString` fields and list elements through it. The provided method assigns
-    /// [`ProtocolReader::read_byte_string`].
-    #[inline]
+    /// [`ProtocolReader::read_byte_string`]. Always inlined, as `read_byte_string` is: the
+    /// inliner left it out of line in the generated readers of structs with several string
+    /// fields.
+    #[inline(always)]
     fn read_byte_string_into(&mut self, out: &mut ByteString) -> Result<()> {
         *out = self.read_byte_string()?;
         Ok(())
@@ -191,8 +193,8 @@ pub trait ProtocolReader<'de> {
     }
     /// Reads a `binary` into a [`Bytes`], replacing it where it lives, as
     /// [`ProtocolReader::read_byte_string_into`] does for strings. The provided method assigns
-    /// [`ProtocolReader::read_shared_bytes`].
-    #[inline]
+    /// [`ProtocolReader::read_shared_bytes`]. Always inlined, as `read_byte_string_into` is.
+    #[inline(always)]
     fn read_shared_bytes_into(&mut self, out: &mut Bytes) -> Result<()> {
         *out = self.read_shared_bytes()?;
         Ok(())
