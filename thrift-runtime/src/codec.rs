@@ -390,8 +390,7 @@ where
 {
     let header = r.read_list_begin()?;
     crate::protocol::check_element_type(header.elem, elem, header.len)?;
-    items.clear();
-    items.reserve(capacity_hint::<A::Item>(header.len));
+    items.refill(capacity_hint::<A::Item>(header.len));
     for _ in 0..header.len {
         add(r, items)?;
     }
@@ -486,8 +485,7 @@ where
 {
     let header = r.read_list_begin()?;
     crate::protocol::check_element_type(header.elem, elem, header.len)?;
-    items.clear();
-    make_room(items, capacity_hint::<T>(header.len));
+    items.refill(capacity_hint::<T>(header.len));
     for _ in 0..header.len {
         add(r, items)?;
     }
@@ -521,12 +519,18 @@ pub trait Scalar: Copy + Default {
     const TTYPE: TType;
     /// Reads one element.
     fn read_one<'de, R: ProtocolReader<'de>>(r: &mut R) -> Result<Self>;
-    /// Reads `out.len()` elements into `out`.
-    fn read_elements<'de, R: ProtocolReader<'de>>(r: &mut R, out: &mut [Self]) -> Result<()>;
+    /// Reads `out.len()` elements into `out`; the provided method reads them one at a time.
+    #[inline(always)]
+    fn read_elements<'de, R: ProtocolReader<'de>>(r: &mut R, out: &mut [Self]) -> Result<()> {
+        for item in out {
+            *item = Self::read_one(r)?;
+        }
+        Ok(())
+    }
 }
 
 macro_rules! scalar_elements {
-    ($ty:ty, $ttype:ident, $read:ident, |$r:ident, $out:ident| $read_all:expr) => {
+    ($ty:ty, $ttype:ident, $read:ident $(, $read_all:ident)?) => {
         impl Scalar for $ty {
             const TTYPE: TType = TType::$ttype;
 
@@ -535,33 +539,24 @@ macro_rules! scalar_elements {
                 r.$read()
             }
 
-            #[inline(always)]
-            fn read_elements<'de, R: ProtocolReader<'de>>(
-                $r: &mut R,
-                $out: &mut [Self],
-            ) -> Result<()> {
-                $read_all
-            }
+            $(
+                #[inline(always)]
+                fn read_elements<'de, R: ProtocolReader<'de>>(
+                    r: &mut R,
+                    out: &mut [Self],
+                ) -> Result<()> {
+                    r.$read_all(out)
+                }
+            )?
         }
     };
 }
 
-scalar_elements!(i8, I8, read_i8, |r, out| {
-    for item in out {
-        *item = r.read_i8()?;
-    }
-    Ok(())
-});
-scalar_elements!(i16, I16, read_i16, |r, out| {
-    for item in out {
-        *item = r.read_i16()?;
-    }
-    Ok(())
-});
-scalar_elements!(i32, I32, read_i32, |r, out| r.read_i32_elements(out));
-scalar_elements!(i64, I64, read_i64, |r, out| r.read_i64_elements(out));
-scalar_elements!(f64, Double, read_double, |r, out| r
-    .read_double_elements(out));
+scalar_elements!(i8, I8, read_i8);
+scalar_elements!(i16, I16, read_i16);
+scalar_elements!(i32, I32, read_i32, read_i32_elements);
+scalar_elements!(i64, I64, read_i64, read_i64_elements);
+scalar_elements!(f64, Double, read_double, read_double_elements);
 
 /// Lists shorter than this are read one element at a time: for one to three numbers (a Parquet
 /// column's level histograms) the batch's set-up costs more than it saves (`parquet-wide`,
@@ -605,9 +600,7 @@ where
     R: ProtocolReader<'de>,
 {
     let header = r.read_list_begin()?;
-    crate::protocol::check_element_type(header.elem, T::TTYPE, header.len)?;
-    let mut items = C::with_capacity(capacity_hint::<T>(header.len));
-    read_scalars(r, header.len, &mut items)?;
+    let items = read_new_scalars(r, header)?;
     r.read_list_end()?;
     Ok(items)
 }
@@ -621,10 +614,23 @@ where
     R: ProtocolReader<'de>,
 {
     let header = r.read_set_begin()?;
+    let items = read_new_scalars(r, header)?;
+    r.read_set_end()?;
+    Ok(items)
+}
+
+/// The elements of a list or set of numbers whose `header` was just read, into a new vector:
+/// the body [`read_scalar_list`] and [`read_scalar_set`] share.
+#[inline(always)]
+fn read_new_scalars<'de, C, T, R>(r: &mut R, header: crate::wire::ListHeader) -> Result<C>
+where
+    C: ListItems<T>,
+    T: Scalar,
+    R: ProtocolReader<'de>,
+{
     crate::protocol::check_element_type(header.elem, T::TTYPE, header.len)?;
     let mut items = C::with_capacity(capacity_hint::<T>(header.len));
     read_scalars(r, header.len, &mut items)?;
-    r.read_set_end()?;
     Ok(items)
 }
 

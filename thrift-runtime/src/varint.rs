@@ -275,28 +275,32 @@ pub(crate) fn varint_u32_in(bytes: &[u8; 10]) -> Result<(u32, usize)> {
 
 /// Reads varint elements of a list or set into `out` with `decode` ([`varint_u64_in`] or
 /// [`varint_u32_in`] and the zigzag), in one loop over the input's bytes while ten of them
-/// are left (slices): no call, bounds check or position store per element. Returns how many
-/// it read; the caller reads the others (the last few of an input that ends within ten bytes,
-/// or all of them from an input that cannot show its bytes) one at a time.
+/// are left (slices): no call, bounds check or position store per element. The others (the
+/// last few of an input that ends within ten bytes, or all of them from an input that cannot
+/// show its bytes) are read one at a time with `read_one`.
 #[inline(always)]
-pub(crate) fn varint_elements<'de, T>(
-    input: &mut impl Input<'de>,
+pub(crate) fn varint_elements<'de, I: Input<'de>, T>(
+    input: &mut I,
     out: &mut [T],
     decode: impl Fn(&[u8; 10]) -> Result<(T, usize)>,
-) -> Result<usize> {
-    let Some(rest) = input.lookahead() else {
-        return Ok(0);
-    };
-    let (mut pos, mut done) = (0, 0);
-    for item in out.iter_mut() {
-        let Some(bytes) = rest.get(pos..).and_then(|r| r.first_chunk::<10>()) else {
-            break;
-        };
-        let (v, n) = decode(bytes)?;
-        *item = v;
-        pos += n;
-        done += 1;
+    read_one: impl Fn(&mut I) -> Result<T>,
+) -> Result<()> {
+    let mut done = 0;
+    if let Some(rest) = input.lookahead() {
+        let mut pos = 0;
+        for item in out.iter_mut() {
+            let Some(bytes) = rest.get(pos..).and_then(|r| r.first_chunk::<10>()) else {
+                break;
+            };
+            let (v, n) = decode(bytes)?;
+            *item = v;
+            pos += n;
+            done += 1;
+        }
+        input.skip(pos)?;
     }
-    input.skip(pos)?;
-    Ok(done)
+    for item in &mut out[done..] {
+        *item = read_one(input)?;
+    }
+    Ok(())
 }

@@ -312,24 +312,22 @@ impl<'de, I: Input<'de>> ProtocolReader<'de> for CompactReader<I> {
 
     #[inline]
     fn read_i32_elements(&mut self, out: &mut [i32]) -> Result<()> {
-        let done = varint_elements(&mut self.input, out, |bytes| {
-            varint_u32_in(bytes).map(|(v, n)| (unzigzag32(v), n))
-        })?;
-        for item in &mut out[done..] {
-            *item = self.read_i32()?;
-        }
-        Ok(())
+        varint_elements(
+            &mut self.input,
+            out,
+            |bytes| varint_u32_in(bytes).map(|(v, n)| (unzigzag32(v), n)),
+            |input| Ok(unzigzag32(read_varint_u32(input)?)),
+        )
     }
 
     #[inline]
     fn read_i64_elements(&mut self, out: &mut [i64]) -> Result<()> {
-        let done = varint_elements(&mut self.input, out, |bytes| {
-            varint_u64_in(bytes).map(|(v, n)| (unzigzag64(v), n))
-        })?;
-        for item in &mut out[done..] {
-            *item = self.read_i64()?;
-        }
-        Ok(())
+        varint_elements(
+            &mut self.input,
+            out,
+            |bytes| varint_u64_in(bytes).map(|(v, n)| (unzigzag64(v), n)),
+            |input| Ok(unzigzag64(read_varint_u64(input)?)),
+        )
     }
 
     #[inline]
