@@ -80,7 +80,12 @@ impl Scenario {
     /// The id of this scenario in the hot state (what `--filter` and `--cold-child` name).
     pub fn hot_id(&self) -> String {
         let n = self.elements.map(|n| format!("-{n}")).unwrap_or_default();
-        format!("{}{n}/{}/{}", self.workload, self.proto.name(), self.op.name())
+        format!(
+            "{}{n}/{}/{}",
+            self.workload,
+            self.proto.name(),
+            self.op.name()
+        )
     }
 
     /// How many times longer `other` takes than `base`: the median over the rounds of the
@@ -251,11 +256,20 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
     let mut ratio_target = |what: &str, id: &str, base: &str, other: &str, goal: f64| {
         let s = find(results, id);
         let measured = s.and_then(|s| s.paired(base, other));
-        // Where `ours` misses, how far the allocations alone let it go: `other`'s time over the
-        // time of replaying ours's heap calls without decoding.
-        let bound = s
-            .filter(|_| base == "ours" && measured.is_some_and(|m| m < goal))
-            .and_then(|s| s.paired("alloc-floor", other));
+        // Where `ours` (or `ours-bytes`) misses, how far the allocations alone (and the
+        // reference counts of the shared buffer's slices) let it go: `other`'s time over the
+        // time of replaying them without decoding.
+        let floor = match base {
+            "ours" => Some(("alloc-floor", "ours's heap calls")),
+            "ours-bytes" => Some((
+                "bytes-floor",
+                "ours-bytes's heap calls and `Bytes` clones and drops",
+            )),
+            _ => None,
+        };
+        let bound = floor
+            .filter(|_| measured.is_some_and(|m| m < goal))
+            .and_then(|(floor, what)| Some((s?.paired(floor, other)?, floor, what)));
         out.push(Target {
             what: what.into(),
             scenario: id.into(),
@@ -264,10 +278,10 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             at_most: false,
             note: match (measured, bound) {
                 (None, _) => why_missing(s, &[base, other]),
-                (Some(_), Some(bound)) => format!(
-                    "allocations alone: `{other}` takes {bound:.2}x the time of ours's heap \
-                     calls replayed without decoding (`alloc-floor`), the most any decoder \
-                     making ours's allocations could reach"
+                (Some(_), Some((bound, floor, what))) => format!(
+                    "allocations alone: `{other}` takes {bound:.2}x the time of {what} \
+                     replayed without decoding (`{floor}`), the most any decoder making them \
+                     could reach"
                 ),
                 (Some(_), None) => String::new(),
             },
@@ -933,6 +947,7 @@ const COLORS: &[(&str, &str)] = &[
     ("serde_json", "#9467bd"),
     ("memcpy", "#7f7f7f"),
     ("alloc-floor", "#c7c7c7"),
+    ("bytes-floor", "#dbdb8d"),
 ];
 
 /// Four panels (binary/compact × decode/encode): log-scale time per operation against N.
