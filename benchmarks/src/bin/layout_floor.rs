@@ -112,6 +112,10 @@ struct Floor<'p> {
     slots: HashMap<DefId, Slot>,
     /// Optional struct fields held by reference.
     by_ref: HashMap<(DefId, usize), bool>,
+    /// Whether each optional struct field is chosen by what this footer sets; else every one
+    /// larger than a reference is held by reference (the rule of a generator that does not
+    /// know the writer).
+    per_footer: bool,
 }
 
 impl<'p> Floor<'p> {
@@ -241,6 +245,9 @@ impl<'p> Floor<'p> {
                     return false;
                 }
                 let inline = optional(me.struct_slot(inner, visiting));
+                if !me.per_footer {
+                    return inline.size > 8;
+                }
                 let (values, set) = me.seen.get(&(id, index)).copied().unwrap_or_default();
                 // Inline costs its slot in every value of the struct; by reference, 8 bytes
                 // in every value and the struct where it is set.
@@ -365,8 +372,11 @@ fn main() {
     let program = &checked.program;
     let id = dynamic::find_type(program, "parquet.FileMetaData").expect("FileMetaData");
 
-    println!("| footer | column chunks | floor (bytes) | floor per chunk | parquet crate (bytes) | per chunk | floor / parquet crate |");
-    println!("|---|--:|--:|--:|--:|--:|--:|");
+    println!(
+        "| footer | column chunks | floor (bytes) | per chunk | fixed rule (bytes) | per chunk \
+         | parquet crate (bytes) | per chunk | floor / parquet crate | fixed rule / parquet crate |"
+    );
+    println!("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
     for path in &files {
         let bytes = footer(path);
         let json = dynamic::decode(program, id, Protocol::Compact, &bytes)
@@ -377,15 +387,19 @@ fn main() {
             .iter()
             .map(|rg| rg["columns"].as_array().expect("columns").len() as u64)
             .sum();
-        let mut floor = Floor {
-            program,
-            seen: HashMap::new(),
-            slots: HashMap::new(),
-            by_ref: HashMap::new(),
-        };
-        floor.count(Ty::Struct(id), &json);
-        floor.struct_slot(id, &mut Vec::new());
-        let arena = floor.arena(Ty::Struct(id), &json);
+        let [(floor, arena), (_, fixed)] = [true, false].map(|per_footer| {
+            let mut floor = Floor {
+                program,
+                seen: HashMap::new(),
+                slots: HashMap::new(),
+                by_ref: HashMap::new(),
+                per_footer,
+            };
+            floor.count(Ty::Struct(id), &json);
+            floor.struct_slot(id, &mut Vec::new());
+            let arena = floor.arena(Ty::Struct(id), &json);
+            (floor, arena)
+        });
 
         let before = BYTES.load(Relaxed);
         let metadata = parquet::file::metadata::ParquetMetaDataReader::decode_metadata(&bytes)
@@ -394,11 +408,14 @@ fn main() {
         drop(metadata);
 
         let name = path.file_stem().unwrap_or_default().to_string_lossy();
+        let per_chunk = |bytes: u64| bytes / chunks.max(1);
         println!(
-            "| `{name}` | {chunks} | {arena} | {} | {crate_bytes} | {} | {:.2} |",
-            arena / chunks.max(1),
-            crate_bytes / chunks.max(1),
-            arena as f64 / crate_bytes as f64
+            "| `{name}` | {chunks} | {arena} | {} | {fixed} | {} | {crate_bytes} | {} | {:.2} | {:.2} |",
+            per_chunk(arena),
+            per_chunk(fixed),
+            per_chunk(crate_bytes),
+            arena as f64 / crate_bytes as f64,
+            fixed as f64 / crate_bytes as f64,
         );
         let mut refs: Vec<String> = floor
             .by_ref
