@@ -144,6 +144,27 @@ pub trait ThriftRead<'de>: Sized {
         Self::read_into(&mut r, out)
     }
 
+    /// Decodes from a byte slice with default limits, allocating the lists, sets, maps and
+    /// optional structs of the value in `arena`: how the borrowing forms of code generated
+    /// with `Builder::arena` are decoded (feature `arena`; see [`crate::arena`]). Any other
+    /// type decodes as with [`ThriftRead::decode`], the arena unused.
+    #[cfg(feature = "arena")]
+    #[inline]
+    fn decode_in<P: Protocol>(bytes: &'de [u8], arena: &'de crate::arena::Arena) -> Result<Self> {
+        Self::decode_in_with_limits::<P>(bytes, arena, ReadLimits::default())
+    }
+
+    /// [`ThriftRead::decode_in`] with the given limits.
+    #[cfg(feature = "arena")]
+    fn decode_in_with_limits<P: Protocol>(
+        bytes: &'de [u8],
+        arena: &'de crate::arena::Arena,
+        limits: ReadLimits,
+    ) -> Result<Self> {
+        let mut r = P::reader(crate::input::ArenaInput::new(bytes, arena), limits);
+        Self::read(&mut r)
+    }
+
     /// Decodes from a shared [`Bytes`] buffer with default limits: like
     /// [`ThriftRead::decode`], and the `ByteString`/`Bytes` fields of types generated with
     /// `Strings::Bytes` become slices of `bytes` (no copy, no allocation per field).
@@ -236,8 +257,6 @@ where
 /// the borrowing forms hold short containers of small elements in (inline room for a few
 /// elements, so that decoding one allocates nothing).
 pub trait ListItems<T>: Sized {
-    /// An empty vector with room for `capacity` elements (a [`capacity_hint`]).
-    fn with_capacity(capacity: usize) -> Self;
     /// Adds `item` at the end.
     fn push(&mut self, item: T);
     /// Adds `T::default()` at the end and returns it.
@@ -253,12 +272,28 @@ pub trait ListItems<T>: Sized {
         T: Copy + Default;
 }
 
-impl<T> ListItems<T> for Vec<T> {
+/// [`ListItems`] that can start empty on their own (a `Vec`, a [`SmallVec`]; not a vector in
+/// an arena, which needs its arena): what [`read_list`] and [`read_scalar_list`] build.
+pub trait NewItems<T>: ListItems<T> {
+    /// An empty vector with room for `capacity` elements (a [`capacity_hint`]).
+    fn with_capacity(capacity: usize) -> Self;
+}
+
+impl<T> NewItems<T> for Vec<T> {
     #[inline]
     fn with_capacity(capacity: usize) -> Self {
         Vec::with_capacity(capacity)
     }
+}
 
+impl<A: smallvec::Array> NewItems<A::Item> for SmallVec<A> {
+    #[inline]
+    fn with_capacity(capacity: usize) -> Self {
+        SmallVec::with_capacity(capacity)
+    }
+}
+
+impl<T> ListItems<T> for Vec<T> {
     #[inline]
     fn push(&mut self, item: T) {
         Vec::push(self, item)
@@ -296,11 +331,6 @@ impl<T> ListItems<T> for Vec<T> {
 }
 
 impl<A: smallvec::Array> ListItems<A::Item> for SmallVec<A> {
-    #[inline]
-    fn with_capacity(capacity: usize) -> Self {
-        SmallVec::with_capacity(capacity)
-    }
-
     #[inline]
     fn push(&mut self, item: A::Item) {
         SmallVec::push(self, item)
@@ -499,7 +529,7 @@ fn read_items<'de, T, C, R>(
     mut add: impl FnMut(&mut R, &mut C) -> Result<()>,
 ) -> Result<C>
 where
-    C: ListItems<T>,
+    C: NewItems<T>,
     R: ProtocolReader<'de>,
 {
     let header = r.read_list_begin()?;
@@ -567,7 +597,7 @@ const SCALAR_BATCH_MIN: usize = 4;
 /// most a [`capacity_hint`] before each batch is read, so that a hostile count (already
 /// checked against the input left, one byte per element) cannot force a large allocation.
 #[inline(always)]
-fn read_scalars<'de, T, C, R>(r: &mut R, len: usize, items: &mut C) -> Result<()>
+pub(crate) fn read_scalars<'de, T, C, R>(r: &mut R, len: usize, items: &mut C) -> Result<()>
 where
     T: Scalar,
     C: ListItems<T>,
@@ -595,7 +625,7 @@ where
 #[inline(always)]
 pub fn read_scalar_list<'de, C, T, R>(r: &mut R) -> Result<C>
 where
-    C: ListItems<T>,
+    C: NewItems<T>,
     T: Scalar,
     R: ProtocolReader<'de>,
 {
@@ -609,7 +639,7 @@ where
 #[inline(always)]
 pub fn read_scalar_set<'de, C, T, R>(r: &mut R) -> Result<C>
 where
-    C: ListItems<T>,
+    C: NewItems<T>,
     T: Scalar,
     R: ProtocolReader<'de>,
 {
@@ -624,7 +654,7 @@ where
 #[inline(always)]
 fn read_new_scalars<'de, C, T, R>(r: &mut R, header: crate::wire::ListHeader) -> Result<C>
 where
-    C: ListItems<T>,
+    C: NewItems<T>,
     T: Scalar,
     R: ProtocolReader<'de>,
 {

@@ -46,7 +46,8 @@ pub enum ErrorKind {
     /// A message header carried a message type other than 1..=4.
     UnknownMessageType,
     /// Borrowed reads (`read_str`, `read_bytes`) were attempted on an input
-    /// that cannot lend its bytes (an [`crate::IoInput`]).
+    /// that cannot lend its bytes (an [`crate::IoInput`]), or a borrowing form generated in
+    /// arena mode (`Builder::arena`) was decoded without an arena (use `decode_in`).
     BorrowUnsupported,
     /// An error from the underlying reader or writer (other than the ones classified as
     /// [`ErrorKind::TimedOut`] and [`ErrorKind::Closed`]).

@@ -79,6 +79,15 @@ pub trait Input<'de> {
     fn lookahead(&self) -> Option<&'de [u8]> {
         None
     }
+
+    /// The arena that the values read from this input keep their lists, sets, maps and
+    /// optional structs in ([`ArenaInput`]), for the borrowing forms of code generated with
+    /// `Builder::arena`; `None` for every other input.
+    #[cfg(feature = "arena")]
+    #[inline]
+    fn arena(&self) -> Option<&'de crate::arena::Arena> {
+        None
+    }
 }
 
 /// Input from a byte slice. Bounds-checked, never copies unless asked to,
@@ -330,6 +339,91 @@ impl<'de> Input<'de> for BytesInput<'de> {
     #[inline]
     fn lookahead(&self) -> Option<&'de [u8]> {
         self.slice.lookahead()
+    }
+}
+
+/// Input from a byte slice, with an arena that the values read from it allocate their lists,
+/// sets, maps and optional structs in ([`ThriftRead::decode_in`](crate::ThriftRead::decode_in),
+/// feature `arena`): everything [`SliceInput`] does, and [`Input::arena`].
+#[cfg(feature = "arena")]
+#[derive(Clone, Debug)]
+pub struct ArenaInput<'de> {
+    slice: SliceInput<'de>,
+    arena: &'de crate::arena::Arena,
+}
+
+#[cfg(feature = "arena")]
+impl<'de> ArenaInput<'de> {
+    /// Reads from `data`, allocating in `arena`.
+    #[inline]
+    pub fn new(data: &'de [u8], arena: &'de crate::arena::Arena) -> Self {
+        ArenaInput {
+            slice: SliceInput::new(data),
+            arena,
+        }
+    }
+
+    /// Number of bytes read so far.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.slice.position()
+    }
+}
+
+#[cfg(feature = "arena")]
+impl<'de> Input<'de> for ArenaInput<'de> {
+    #[inline]
+    fn read_u8(&mut self) -> Result<u8> {
+        self.slice.read_u8()
+    }
+
+    #[inline]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        self.slice.read_array()
+    }
+
+    #[inline]
+    fn read_cow(&mut self, len: usize) -> Result<Cow<'de, [u8]>> {
+        self.slice.read_cow(len)
+    }
+
+    #[inline]
+    fn read_borrowed(&mut self, len: usize) -> Result<&'de [u8]> {
+        self.slice.read_borrowed(len)
+    }
+
+    #[inline]
+    fn skip(&mut self, len: usize) -> Result<()> {
+        self.slice.skip(len)
+    }
+
+    #[inline]
+    fn remaining(&self) -> Option<usize> {
+        self.slice.remaining()
+    }
+
+    fn set_max_message_size(&mut self, max: usize) {
+        self.slice.set_max_message_size(max);
+    }
+
+    #[inline]
+    fn peek_ten(&self) -> Option<&[u8; 10]> {
+        self.slice.peek_ten()
+    }
+
+    #[inline]
+    fn peek_array<const N: usize>(&self) -> Option<[u8; N]> {
+        self.slice.peek_array()
+    }
+
+    #[inline]
+    fn lookahead(&self) -> Option<&'de [u8]> {
+        self.slice.lookahead()
+    }
+
+    #[inline]
+    fn arena(&self) -> Option<&'de crate::arena::Arena> {
+        Some(self.arena)
     }
 }
 

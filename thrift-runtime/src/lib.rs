@@ -196,6 +196,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod application;
+#[cfg(feature = "arena")]
+pub mod arena;
 pub mod binary;
 pub mod codec;
 pub mod collect;
@@ -226,6 +228,11 @@ pub mod wire;
 #[doc(hidden)]
 pub mod __codegen {
     pub use crate::application::{ApplicationException, ApplicationExceptionKind};
+    #[cfg(feature = "arena")]
+    pub use crate::arena::{
+        ArenaVec, arena_list, arena_map, arena_read, arena_scalar_list, arena_scalar_set,
+        arena_set, arena_value,
+    };
     pub use crate::codec::{
         SmallVec, ThriftRead, ThriftWrite, capacity_hint, push_default, read_element,
         read_into_option, read_list, read_list_into, read_list_refill, read_list_reusing,
@@ -270,6 +277,8 @@ pub mod __codegen {
 }
 
 pub use application::{ApplicationException, ApplicationExceptionKind};
+#[cfg(feature = "arena")]
+pub use arena::Arena;
 pub use binary::{Binary, BinaryReader, BinaryWriter};
 /// The shared buffer type of `binary` fields generated with `Strings::Bytes` (re-exported).
 pub use bytes::Bytes;
@@ -282,6 +291,8 @@ pub use compact::{Compact, CompactReader, CompactWriter};
 pub use compact_str::CompactString;
 pub use error::{Error, ErrorKind, Result};
 pub use float::OrderedF64;
+#[cfg(feature = "arena")]
+pub use input::ArenaInput;
 pub use input::{BytesInput, Input, IoInput, SliceInput};
 pub use json::{Json, JsonReader, JsonWriter, json_binary_from_text, json_binary_to_text};
 pub use limits::{FrameLimits, Limit, ReadLimits};

@@ -213,6 +213,17 @@ pub trait ProtocolReader<'de> {
         let _ = expected;
         Ok(false)
     }
+
+    /// The arena of the input ([`Input::arena`]): where the borrowing
+    /// forms of code generated with `Builder::arena` allocate their lists, sets, maps and
+    /// optional structs (feature `arena`). The binary, compact and JSON readers give their
+    /// input's; the provided method gives `None`, and those forms then fail to decode with
+    /// [`ErrorKind::BorrowUnsupported`](crate::ErrorKind::BorrowUnsupported).
+    #[cfg(feature = "arena")]
+    #[inline]
+    fn arena(&self) -> Option<&'de crate::arena::Arena> {
+        None
+    }
     /// Reads a `string` or `binary` whose kind the reader does not know (an unknown field
     /// kept by [`UnknownFields`](crate::UnknownFields)), as [`ProtocolWriter::write_raw_string`]
     /// writes it back: its bytes in the binary and compact protocols (the default,

@@ -322,6 +322,12 @@ macro_rules! shared_reads {
             self.input.skip(len)
         }
 
+        #[cfg(feature = "arena")]
+        #[inline]
+        fn arena(&self) -> Option<&'de $crate::arena::Arena> {
+            self.input.arena()
+        }
+
         #[inline]
         fn read_binary_if_eq(&mut self, expected: &[u8]) -> Result<bool> {
             let Some(rest) = self.input.lookahead() else {

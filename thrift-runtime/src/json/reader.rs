@@ -406,6 +406,12 @@ fn no_borrow(what: &'static str) -> Error {
 }
 
 impl<'de, I: Input<'de>> ProtocolReader<'de> for JsonReader<I> {
+    #[cfg(feature = "arena")]
+    #[inline]
+    fn arena(&self) -> Option<&'de crate::arena::Arena> {
+        self.input.arena()
+    }
+
     fn read_message_begin(&mut self) -> Result<MessageHeader<'de>> {
         self.levels.clear();
         self.expect(b'[')?;

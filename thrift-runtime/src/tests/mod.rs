@@ -1,5 +1,7 @@
 //! Crate tests: spec-derived byte vectors, hostile input, round trips.
 
+#[cfg(feature = "arena")]
+mod arena;
 mod binary;
 mod codec;
 mod collect;
