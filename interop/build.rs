@@ -17,6 +17,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .strings(thrift_codegen::Strings::Bytes)
         .collections(thrift_codegen::Collections::Hash)
         .compile([&idl])?;
+    // The same types in arena mode (borrowing forms in an arena), for `thrift-reencode --arena`.
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR not set")?).join("arena");
+    std::fs::create_dir_all(&out)?;
+    thrift_codegen::Builder::new()
+        .out_dir(&out)
+        .services(false)
+        .arena(true)
+        .compile([&idl])?;
     // The same types keeping unknown fields, for `thrift-reencode --keep-unknown`.
     let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR not set")?).join("unknown");
     std::fs::create_dir_all(&out)?;

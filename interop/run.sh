@@ -19,6 +19,8 @@
 #   QUIET=1          compare.py prints failures only
 #   SHARED=1         re-encode with the Strings::Bytes + Collections::Hash types
 #                    (thrift-reencode --shared) and compare values only (hash order)
+#   ARENA=1          re-encode with the arena-mode borrowing forms (thrift-reencode --arena,
+#                    `decode_in`); their sets and maps keep the input's order
 #   UNKNOWN=1        re-encode with the types that keep unknown fields
 #                    (thrift-reencode --keep-unknown): vectors whose only departure from
 #                    canonical is their unknown fields must then come back byte for byte
@@ -35,6 +37,9 @@ if [ "${SHARED:-0}" = "1" ]; then
 fi
 if [ "${UNKNOWN:-0}" = "1" ]; then
     REENCODE="$REENCODE --keep-unknown"
+fi
+if [ "${ARENA:-0}" = "1" ]; then
+    REENCODE="$REENCODE --arena"
 fi
 
 # absolute path of an existing file (the re-encoder runs from the workspace root)

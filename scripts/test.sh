@@ -41,6 +41,7 @@ done
 QUIET=1 interop/run.sh
 QUIET=1 SHARED=1 interop/run.sh
 QUIET=1 UNKNOWN=1 interop/run.sh
+QUIET=1 ARENA=1 interop/run.sh
 # The same vectors through `thrift-codegen decode` and `encode` (no generated code).
 QUIET=1 REENCODE=interop/dynamic_reencode.py interop/run.sh
 interop/py/selftest_rpc.sh

@@ -1,6 +1,7 @@
-//! Generates Parquet's IDL (from the shared corpus) twice for `tests/skip_fields.rs`: as is,
-//! and with `Builder::skip_fields` naming the fields a reader of schemas and row-group sizes
-//! does not want (column statistics, size statistics, encoding stats, a required list too).
+//! Generates Parquet's IDL (from the shared corpus) as is, in arena mode (`Builder::arena`,
+//! for `tests/arena.rs`), and for `tests/skip_fields.rs` with `Builder::skip_fields` naming
+//! the fields a reader of schemas and row-group sizes does not want (column statistics, size
+//! statistics, encoding stats, a required list too).
 //! And Apache's `RecursionDepthTest.thrift` (65 nested structs and a service) for
 //! `tests/deep_services.rs`. And the list of golden files of `thrift-codegen`, one module
 //! each, for `src/lib.rs`.
@@ -19,6 +20,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     thrift_codegen::Builder::new()
         .services(false)
         .out_dir(out.join("parquet"))
+        .compile([&parquet])?;
+    thrift_codegen::Builder::new()
+        .services(false)
+        .arena(true)
+        .out_dir(out.join("parquet_arena"))
         .compile([&parquet])?;
     thrift_codegen::Builder::new()
         .services(false)

@@ -24,6 +24,15 @@ pub mod generated_unknown {
 
 pub use generated_unknown::thrift_test as unknown_types;
 
+/// The same types in arena mode (`Builder::arena`): borrowing forms whose lists, sets, maps
+/// and optional structs live in a `thrift_runtime::Arena`.
+#[allow(missing_docs)]
+pub mod generated_arena {
+    include!(concat!(env!("OUT_DIR"), "/arena/thrift.rs"));
+}
+
+pub use generated_arena::thrift_test as arena_types;
+
 pub mod args;
 pub mod checks;
 pub mod handler;

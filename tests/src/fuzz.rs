@@ -10,7 +10,7 @@ use thrift_runtime::rpc::MultiplexedProcessor;
 use thrift_runtime::rpc::blocking::respond;
 use thrift_runtime::rpc::frame::{self, FrameLimits};
 use thrift_runtime::{
-    Binary, Compact, Json, MessageType, Protocol, ReadLimits, Result, SliceInput, TType,
+    Arena, Binary, Compact, Json, MessageType, Protocol, ReadLimits, Result, SliceInput, TType,
     ThriftRead, ThriftWrite,
 };
 
@@ -118,6 +118,53 @@ fn borrowed<'a, T: ThriftRead<'a>, P: Protocol>(data: &'a [u8]) {
     let _ = T::decode::<P>(data);
 }
 
+/// Decodes the arena form `A` of the owned type `T` (`Builder::arena`) in an arena: with the
+/// binary and compact protocols it succeeds exactly when the owned decode does (JSON lends
+/// only strings without escapes, so a borrowing form may fail where the owned one does not),
+/// and converted to `T` it is the owned decode's value (by their encodings when a NaN makes a
+/// value unequal to itself).
+fn arena<'a, A, T, P>(data: &'a [u8], arena: &'a Arena)
+where
+    A: ThriftRead<'a> + ThriftWrite + std::fmt::Debug + 'a,
+    T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + std::fmt::Debug + for<'b> From<&'b A>,
+    P: Protocol,
+{
+    let owned = T::decode::<P>(data);
+    let view = A::decode_in::<P>(data, arena);
+    if P::EXACT {
+        assert_eq!(
+            view.is_ok(),
+            owned.is_ok(),
+            "arena form: {view:?}, owned: {owned:?}"
+        );
+    }
+    if let (Ok(view), Ok(owned)) = (view, owned) {
+        let converted = T::from(&view);
+        #[allow(clippy::eq_op)]
+        let comparable = owned == owned;
+        if comparable {
+            assert_eq!(
+                converted, owned,
+                "the arena form converted to the owned one"
+            );
+        } else {
+            assert_eq!(
+                converted.encode_to_vec::<P>().unwrap(),
+                owned.encode_to_vec::<P>().unwrap()
+            );
+        }
+        // The arena form writes what the owned one does (maps and sets in the input's order,
+        // which for the canonical owned mapping of these fixtures is the sorted order only
+        // when the input was; so the writes are compared by length).
+        if P::EXACT {
+            assert_eq!(
+                view.encoded_len::<P>(),
+                view.encode_to_vec::<P>().unwrap().len()
+            );
+        }
+    }
+}
+
 fn each<P: Protocol>(data: &[u8]) {
     use Order::{Canonical, Hashed};
     owned::<BaseTypes, P>(data, Canonical);
@@ -133,6 +180,25 @@ fn each<P: Protocol>(data: &[u8]) {
     let _ = BytesContainers::decode::<P>(data);
     borrowed::<BaseTypesRef<'_>, P>(data);
     borrowed::<ContainersRef<'_>, P>(data);
+    // Arena mode (`Builder::arena`): lists, sets, maps and optional structs in an arena.
+    let mut space = Arena::new();
+    {
+        use crate::golden::fixture_base_types_arena::base_types as b;
+        use crate::golden::fixture_containers_arena::containers as c;
+        use crate::golden::fixture_recursion_arena::recursion as r;
+        use crate::golden::fixture_unions_arena::unions as u;
+        arena::<b::BaseTypesRef<'_>, b::BaseTypes, P>(data, &space);
+        arena::<b::NestedRef<'_>, b::Nested, P>(data, &space);
+        arena::<c::ContainersRef<'_>, c::Containers, P>(data, &space);
+        arena::<c::UsesKeysRef<'_>, c::UsesKeys, P>(data, &space);
+        arena::<r::NodeRef<'_>, r::Node, P>(data, &space);
+        arena::<r::TreeRef<'_>, r::Tree, P>(data, &space);
+        arena::<r::PingRef<'_>, r::Ping, P>(data, &space);
+        arena::<u::ShapeRef<'_>, u::Shape, P>(data, &space);
+        arena::<u::ExprRef<'_>, u::Expr, P>(data, &space);
+        arena::<u::HasUnionRef<'_>, u::HasUnion, P>(data, &space);
+    }
+    space.reset();
     if let Ok(view) = KeptRef::decode::<P>(data) {
         // The borrowing form writes the kept fields back as the owned form does.
         let owned = Kept::from(&view);

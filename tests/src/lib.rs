@@ -13,6 +13,13 @@ pub mod parquet_full {
     include!(concat!(env!("OUT_DIR"), "/parquet/thrift.rs"));
 }
 
+/// `parquet.thrift` of the corpus in arena mode (`Builder::arena`, `build.rs`): borrowing
+/// forms whose lists and optional structs live in a `thrift_runtime::Arena`.
+#[allow(clippy::all, missing_docs)]
+pub mod parquet_arena {
+    include!(concat!(env!("OUT_DIR"), "/parquet_arena/thrift.rs"));
+}
+
 /// One module per golden file, `fixture_<file stem>`: the list is written by `build.rs` from
 /// the folder, so a new golden is compiled here without an edit.
 pub mod golden {

@@ -18,8 +18,8 @@ use bytes::BytesMut;
 use thrift_runtime::rpc::ProtocolKind;
 use thrift_runtime::rpc::frame::{self, FrameLimits, Framing, Transport};
 use thrift_runtime::{
-    ApplicationException, ApplicationExceptionKind, Binary, Compact, Json, MessageType, Protocol,
-    ProtocolWriter, Result, TType, ThriftRead,
+    ApplicationException, ApplicationExceptionKind, Arena, Binary, Compact, Json, MessageType,
+    Protocol, ProtocolWriter, Result, TType, ThriftRead,
 };
 use thrift_tests::alloc::{Counting, allocated_bytes};
 use thrift_tests::golden::fixture_base_types::base_types::{BaseTypes, BaseTypesRef};
@@ -60,6 +60,11 @@ fn mappings() -> Vec<Mapping> {
         let _ = T::decode::<Binary>(bytes);
         let _ = T::decode::<Compact>(bytes);
         let _ = T::decode::<Json>(bytes);
+    }
+    fn in_arena<'a, T: ThriftRead<'a>>(bytes: &'a [u8], arena: &'a Arena) {
+        let _ = T::decode_in::<Binary>(bytes, arena);
+        let _ = T::decode_in::<Compact>(bytes, arena);
+        let _ = T::decode_in::<Json>(bytes, arena);
     }
     vec![
         // Owned, the default mapping: `Vec`, `BTreeMap`/`BTreeSet`, `String`, `Vec<u8>`.
@@ -155,6 +160,23 @@ fn mappings() -> Vec<Mapping> {
         },
         // Borrowing forms: strings and binaries point into the input; maps and sets are
         // `Vec`s of pairs.
+        // Arena mode: the arena's blocks (one arena for the three protocols' decodes, as a
+        // reader that does not reset it between messages).
+        Mapping {
+            name: "arena ContainersRef, HasUnionRef, TreeRef, NodeRef",
+            c: 96,
+            k: K,
+            decode: |b| {
+                use thrift_tests::golden::fixture_containers_arena::containers as c;
+                use thrift_tests::golden::fixture_recursion_arena::recursion as r;
+                use thrift_tests::golden::fixture_unions_arena::unions as u;
+                let arena = Arena::new();
+                in_arena::<c::ContainersRef<'_>>(b, &arena);
+                in_arena::<u::HasUnionRef<'_>>(b, &arena);
+                in_arena::<r::TreeRef<'_>>(b, &arena);
+                in_arena::<r::NodeRef<'_>>(b, &arena);
+            },
+        },
         Mapping {
             name: "borrowed BaseTypesRef, ContainersRef, HasUnionRef",
             c: 96,

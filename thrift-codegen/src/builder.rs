@@ -57,6 +57,34 @@ impl Builder {
         self
     }
 
+    /// Whether the borrowing forms hold their lists, sets, maps and optional structs in an
+    /// arena (default: no). With it, a borrowing form `FooRef<'de>` holds a list or set as a
+    /// slice `&'de [T]`, a map as a slice of pairs `&'de [(K, V)]`, and an optional (or boxed)
+    /// struct as `Option<&'de TRef<'de>>`, all allocated in a `thrift_runtime::Arena` given
+    /// to `FooRef::decode_in::<P>(&bytes, &arena)`; every struct that holds strings,
+    /// binaries, containers or structs has a borrowing form. A decoded value then takes about
+    /// the bytes of its IDL (no spare capacity, no inline room left empty, one word for an
+    /// unset struct), and decoding makes a few large allocations instead of one per list
+    /// (none once the arena has grown, with `Arena::reset` between messages). Needs the
+    /// runtime's `arena` feature. Implies [`Builder::borrowed`]`(true)`; cannot be combined
+    /// with [`Builder::keep_unknown_fields`] (kept fields live in vectors an arena would not
+    /// free), which is an [`Error::Options`].
+    ///
+    /// ```no_run
+    /// thrift_codegen::Builder::new()
+    ///     .arena(true)
+    ///     .borrowed_types(["parquet.FileMetaData"])
+    ///     .compile(["idl/parquet.thrift"])?;
+    /// # Ok::<(), thrift_codegen::Error>(())
+    /// ```
+    pub fn arena(&mut self, yes: bool) -> &mut Builder {
+        self.options.arena = yes;
+        if yes {
+            self.options.borrowed = true;
+        }
+        self
+    }
+
     /// Generates borrowing forms only for these types (and the types they hold, which their
     /// borrowing forms need): IDL paths `file.Type`, the file's name without `.thrift`, such
     /// as `parquet.FileMetaData`. A path naming no struct, union or exception is an

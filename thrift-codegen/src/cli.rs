@@ -140,6 +140,10 @@ pub struct GenerateArgs {
     /// half of the output.
     #[arg(long, conflicts_with = "borrowed_type")]
     pub no_borrowed: bool,
+    /// Borrowing forms hold their lists, sets, maps and optional structs in an arena
+    /// (`FooRef::decode_in`; needs the runtime's `arena` feature).
+    #[arg(long, conflicts_with = "no_borrowed")]
+    pub arena: bool,
     /// Generate borrowing forms only for this type and the types it holds: `file.Type`, the
     /// file's name without `.thrift`, e.g. `parquet.FileMetaData` (repeatable).
     #[arg(long = "borrowed-type", value_name = "FILE.TYPE")]
@@ -376,6 +380,9 @@ fn builder(args: &GenerateArgs) -> Result<crate::builder::Builder, String> {
         builder.borrowed(false);
     } else if !args.borrowed_type.is_empty() {
         builder.borrowed_types(&args.borrowed_type);
+    }
+    if args.arena {
+        builder.arena(true);
     }
     builder.skip_fields(&args.skip_field);
     if !args.only.is_empty() {

@@ -65,6 +65,10 @@
 //! allocates nothing for structs of scalars, strings, binaries and nested structs;
 //! `Foo::from(&foo_ref)` converts to the owned form. IDL defaults of containers and structs
 //! are not built in borrowing forms: such fields are `Option`s there (`None` when absent).
+//! In arena mode ([`Builder::arena`]) the borrowing forms hold lists and sets as `&'de [T]`,
+//! maps as `&'de [(K, V)]` and optional and boxed structs as `Option<&'de TRef<'de>>`, in a
+//! `thrift_runtime::Arena` given to `FooRef::decode_in`; every struct that holds strings,
+//! binaries, containers or structs has a borrowing form then.
 //!
 //! Unions: an unknown field is skipped; a union with no known field set on the wire is an
 //! `InvalidData` error; with several fields set, the last one wins.

@@ -99,6 +99,9 @@ pub(crate) struct Options {
     pub(crate) hasher: Option<String>,
     pub(crate) services: bool,
     pub(crate) borrowed: bool,
+    /// The borrowing forms hold containers and optional structs in an arena
+    /// (`Builder::arena`).
+    pub(crate) arena: bool,
     /// `Some`: borrowing forms only for these types (IDL paths) and what they hold.
     pub(crate) borrowed_types: Option<Vec<String>>,
     pub(crate) skip_fields: Vec<String>,
@@ -129,6 +132,7 @@ impl Default for Options {
             hasher: None,
             services: true,
             borrowed: true,
+            arena: false,
             borrowed_types: None,
             skip_fields: Vec::new(),
             only: None,

@@ -9,7 +9,7 @@
 //! `::std::hash::BuildHasherDefault<::std::hash::DefaultHasher>`),
 //! `THRIFT_CORPUS_STRINGS=bytes` with `Strings::Bytes`, `THRIFT_CORPUS_STRINGS=compact` with
 //! `Strings::Compact`, `THRIFT_CORPUS_KEEP_UNKNOWN=1` with `keep_unknown_fields(["."])`,
-//! `THRIFT_CORPUS_SERDE=1` with `serde(true)`. `THRIFT_CORPUS_ONLY=legacy_names,RecursionDepth`
+//! `THRIFT_CORPUS_SERDE=1` with `serde(true)`, `THRIFT_CORPUS_ARENA=1` with `arena(true)`. `THRIFT_CORPUS_ONLY=legacy_names,RecursionDepth`
 //! compiles only the valid files whose path holds one of the parts.
 
 mod common;
@@ -141,6 +141,9 @@ fn generated_corpus_code_compiles_without_warnings() {
         if std::env::var_os("THRIFT_CORPUS_SERDE").is_some() {
             builder.serde(true);
         }
+        if std::env::var_os("THRIFT_CORPUS_ARENA").is_some() {
+            builder.arena(true);
+        }
         for dir in &entry.include_dirs {
             builder.include_dir(root.join(dir));
         }
@@ -158,6 +161,9 @@ fn generated_corpus_code_compiles_without_warnings() {
     let mut features = vec!["compact_str"];
     if std::env::var_os("THRIFT_CORPUS_SERDE").is_some() {
         features.push("serde");
+    }
+    if std::env::var_os("THRIFT_CORPUS_ARENA").is_some() {
+        features.push("arena");
     }
     let (clean, stderr) = common::clippy(&krate, "corpus-compile", &features, &lib);
     assert!(

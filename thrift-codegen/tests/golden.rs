@@ -73,6 +73,7 @@ fn builder_from(calls: &str) -> Result<Builder, String> {
         };
         match name {
             "serde" => builder.serde(arg(0)? == "true"),
+            "arena" => builder.arena(arg(0)? == "true"),
             "strings" => builder.strings(strings(arg(0)?)?),
             "collections" => builder.collections(collections(arg(0)?)?),
             "hasher" => builder.hasher(arg(0)?),

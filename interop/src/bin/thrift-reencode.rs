@@ -1,16 +1,18 @@
-//! `thrift-reencode [--shared | --keep-unknown] VECTORS_DIR OUT_DIR`: decodes every vector
+//! `thrift-reencode [--shared | --keep-unknown | --arena] VECTORS_DIR OUT_DIR`: decodes every vector
 //! listed in `VECTORS_DIR/index.json` as the ThriftTest type it names, re-encodes it with the
 //! same protocol and writes `OUT_DIR/<file>`. `--shared` uses the types generated with
 //! `Strings::Bytes` and `Collections::Hash`, decoded from a `Bytes` with `decode_bytes`
 //! (maps and sets are then written in hash order, so only values can be compared).
 //! `--keep-unknown` uses the types generated with `keep_unknown_fields(["."])`, which write
-//! the fields they do not declare back. A vector that cannot be decoded is reported on stderr
+//! the fields they do not declare back. `--arena` uses the borrowing forms generated in arena
+//! mode (`Builder::arena`), decoded with `decode_in` into an arena (reset between vectors);
+//! their sets and maps keep the input's order. A vector that cannot be decoded is reported on stderr
 //! and skipped; the exit status is then non-zero.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use thrift_runtime::{Binary, Bytes, Compact, Json, Protocol, ThriftRead, ThriftWrite};
+use thrift_runtime::{Arena, Binary, Bytes, Compact, Json, Protocol, ThriftRead, ThriftWrite};
 
 fn reencode<T, P>(bytes: &[u8]) -> thrift_runtime::Result<Vec<u8>>
 where
@@ -28,6 +30,53 @@ where
 {
     let buffer = Bytes::copy_from_slice(bytes);
     T::decode_bytes::<P>(&buffer)?.encode_to_vec::<P>()
+}
+
+/// Decodes the arena form `T` in `arena` (`decode_in`).
+fn reencode_arena<'a, T, P>(bytes: &'a [u8], arena: &'a Arena) -> thrift_runtime::Result<Vec<u8>>
+where
+    T: ThriftRead<'a> + ThriftWrite,
+    P: Protocol,
+{
+    T::decode_in::<P>(bytes, arena)?.encode_to_vec::<P>()
+}
+
+/// Re-encodes `bytes` as the arena form of the ThriftTest type called `type_name` (the owned
+/// type for the structs of scalars, which have no borrowing form). The error says whether
+/// the input could not lend what the borrowing form borrows (`BorrowUnsupported`).
+fn by_type_arena<P: Protocol>(
+    type_name: &str,
+    bytes: &[u8],
+    arena: &Arena,
+) -> Result<Vec<u8>, (bool, String)> {
+    use thrift_interop::arena_types as t;
+    macro_rules! dispatch {
+        ($($name:ident => $ty:ident),*) => {
+            match type_name {
+                $(stringify!($name) => reencode_arena::<t::$ty<'_>, P>(bytes, arena),)*
+                "Bools" => reencode::<t::Bools, P>(bytes),
+                "EmptyStruct" => reencode::<t::EmptyStruct, P>(bytes),
+                "OneField" => reencode::<t::OneField, P>(bytes),
+                other => return Err((false, format!("unknown ThriftTest type `{other}`"))),
+            }
+        };
+    }
+    dispatch!(Bonk => BonkRef, Xtruct => XtructRef, Xtruct2 => Xtruct2Ref,
+        Xtruct3 => Xtruct3Ref, Insanity => InsanityRef, CrazyNesting => CrazyNestingRef,
+        SomeUnion => SomeUnionRef, Xception => XceptionRef, Xception2 => Xception2Ref,
+        VersioningTestV1 => VersioningTestV1Ref, VersioningTestV2 => VersioningTestV2Ref,
+        ListTypeVersioningV1 => ListTypeVersioningV1Ref,
+        ListTypeVersioningV2 => ListTypeVersioningV2Ref,
+        GuessProtocolStruct => GuessProtocolStructRef, LargeDeltas => LargeDeltasRef,
+        NestedListsI32x2 => NestedListsI32x2Ref, NestedListsI32x3 => NestedListsI32x3Ref,
+        NestedMixedx2 => NestedMixedx2Ref, ListBonks => ListBonksRef,
+        NestedListsBonk => NestedListsBonkRef, BoolTest => BoolTestRef, StructA => StructARef,
+        StructB => StructBRef, OptionalSetDefaultTest => OptionalSetDefaultTestRef,
+        OptionalBinary => OptionalBinaryRef)
+    .map_err(|e| {
+        let unlent = matches!(e.kind(), thrift_runtime::ErrorKind::BorrowUnsupported);
+        (unlent, e.to_string())
+    })
 }
 
 /// `fn $name<P>(type_name, bytes)`: re-encodes `bytes` as the ThriftTest type called
@@ -62,6 +111,7 @@ enum Types {
     Std,
     Shared,
     KeepUnknown,
+    Arena,
 }
 
 fn main() -> ExitCode {
@@ -69,13 +119,16 @@ fn main() -> ExitCode {
     let types = match args.first().map(String::as_str) {
         Some("--shared") => Types::Shared,
         Some("--keep-unknown") => Types::KeepUnknown,
+        Some("--arena") => Types::Arena,
         _ => Types::Std,
     };
     if types != Types::Std {
         args.remove(0);
     }
     let [vectors, out] = args.as_slice() else {
-        eprintln!("usage: thrift-reencode [--shared | --keep-unknown] VECTORS_DIR OUT_DIR");
+        eprintln!(
+            "usage: thrift-reencode [--shared | --keep-unknown | --arena] VECTORS_DIR OUT_DIR"
+        );
         return ExitCode::from(2);
     };
     match run(Path::new(vectors), Path::new(out), types) {
@@ -102,7 +155,10 @@ fn run(vectors: &Path, out: &Path, types: Types) -> Result<usize, String> {
         .ok_or("index.json has no `vectors` array")?;
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut failed = 0;
+    let mut arena = Arena::new();
+    let mut not_lent = 0;
     for entry in entries {
+        arena.reset();
         let (Some(file), Some(type_name), Some(protocol)) = (
             entry["file"].as_str(),
             entry["type"].as_str(),
@@ -120,6 +176,24 @@ fn run(vectors: &Path, out: &Path, types: Types) -> Result<usize, String> {
                 ("compact", Types::Shared) => by_type_shared::<Compact>(type_name, &bytes),
                 ("binary", Types::KeepUnknown) => by_type_unknown::<Binary>(type_name, &bytes),
                 ("compact", Types::KeepUnknown) => by_type_unknown::<Compact>(type_name, &bytes),
+                ("binary", Types::Arena) => {
+                    by_type_arena::<Binary>(type_name, &bytes, &arena).map_err(|(_, e)| e)
+                }
+                ("compact", Types::Arena) => {
+                    by_type_arena::<Compact>(type_name, &bytes, &arena).map_err(|(_, e)| e)
+                }
+                // JSON lends neither binaries (base64) nor strings with escapes: a vector
+                // holding one is re-encoded by the owned types (counted, and said below).
+                ("json", Types::Arena) => {
+                    by_type_arena::<Json>(type_name, &bytes, &arena).or_else(|(unlent, e)| {
+                        if unlent {
+                            not_lent += 1;
+                            by_type_std::<Json>(type_name, &bytes)
+                        } else {
+                            Err(e)
+                        }
+                    })
+                }
                 ("binary", Types::Std) => by_type_std::<Binary>(type_name, &bytes),
                 ("compact", Types::Std) => by_type_std::<Compact>(type_name, &bytes),
                 ("json", Types::Shared) => by_type_shared::<Json>(type_name, &bytes),
@@ -139,6 +213,12 @@ fn run(vectors: &Path, out: &Path, types: Types) -> Result<usize, String> {
                 failed += 1;
             }
         }
+    }
+    if not_lent > 0 {
+        eprintln!(
+            "thrift-reencode: {not_lent} JSON vector(s) hold binaries or escaped strings, which \
+             a borrowing form cannot lend: re-encoded with the owned types"
+        );
     }
     Ok(failed)
 }

@@ -48,7 +48,7 @@ pub fn struct_ref_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream 
             let field_name = ident::ident(&names[index]);
             let mut ty = rust_type(m, id.file, &field.ty, false);
             if m.is_boxed(id, index) {
-                ty = quote!(::std::boxed::Box<#ty>);
+                ty = m.boxed_type(&ty);
             }
             if holdings[index] == Holding::Optional {
                 ty = quote!(::std::option::Option<#ty>);
@@ -105,6 +105,7 @@ pub fn struct_ref_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream 
     });
     let conversions = conversions.chain(unknown_conversion);
     let attrs = m.type_attrs(id, true);
+    let no_drop = no_drop_assertion(m, ref_name);
     quote! {
         #[doc = #doc]
         #[derive(#(#derives),*)]
@@ -117,6 +118,8 @@ pub fn struct_ref_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream 
 
         #write
         #read
+
+        #no_drop
 
         impl ::std::convert::From<&#ref_name<'_>> for #owned {
             #recursion_allow
@@ -133,6 +136,19 @@ pub fn struct_ref_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream 
     }
 }
 
+/// In arena mode, the compile-time check that nothing in the borrowing form `name` needs to be
+/// dropped: an arena never drops what it holds, so a value that did would leak.
+fn no_drop_assertion(m: &Scope<'_, '_>, name: &proc_macro2::Ident) -> TokenStream {
+    if !m.options.arena {
+        return TokenStream::new();
+    }
+    quote! {
+        const _: () = if ::std::mem::needs_drop::<#name<'static>>() {
+            ::std::panic!("an arena form holds nothing that needs dropping");
+        };
+    }
+}
+
 /// `value.field` of the borrowing form, converted to the owned field.
 fn field_conversion(
     m: &Scope<'_, '_>,
@@ -146,9 +162,14 @@ fn field_conversion(
     m.in_field(id, index, |m| {
         let file = id.file;
         let key = m.is_key_struct(id);
+        // `m` is the owned form's scope: `boxed` is the owned field's `Box`; `ref_boxed` the
+        // borrowing field's (a `Box`, or in arena mode a reference into the arena, which
+        // more fields are).
         let boxed = m.is_boxed(id, index);
+        let ref_boxed = m.with_borrowed(true).is_boxed(id, index);
+        let reference = m.options.arena && ref_boxed;
         let place = quote!(value.#name);
-        if !boxed && same_representation(m, file, &field.ty, key, true) {
+        if !boxed && !ref_boxed && same_representation(m, file, &field.ty, key, true) {
             let whole = if is_copy(m, file, &field.ty) {
                 place.clone()
             } else {
@@ -167,7 +188,12 @@ fn field_conversion(
             };
         }
         let item = quote!(item);
-        let (expr, function) = convert(m, file, &field.ty, Arg::Ref(quote!(#item)), key, 0);
+        let (expr, mut function) = convert(m, file, &field.ty, Arg::Ref(quote!(#item)), key, 0);
+        // A struct without a borrowing form held by reference (arena mode) is cloned out.
+        let cloned = expr.to_string() == quote!(::std::clone::Clone::clone(#item)).to_string();
+        if cloned {
+            function = Some(quote!(::std::clone::Clone::clone));
+        }
         let boxed_expr = |inner: TokenStream| {
             if boxed {
                 quote!(::std::boxed::Box::new(#inner))
@@ -175,9 +201,20 @@ fn field_conversion(
                 inner
             }
         };
+        // The borrowing field's `Option<&T>`: an `Option` of a reference into the arena is
+        // one already.
+        let access = if reference {
+            place.clone()
+        } else if ref_boxed {
+            quote!(#place.as_deref())
+        } else {
+            quote!(#place.as_ref())
+        };
         match (borrowed, owned) {
             (Holding::Always, _) => {
-                let arg = if boxed {
+                let arg = if reference {
+                    Arg::Ref(place.clone())
+                } else if ref_boxed {
                     Arg::Ref(quote!(&*#place))
                 } else {
                     Arg::Place(place.clone())
@@ -185,27 +222,16 @@ fn field_conversion(
                 let (expr, _) = convert(m, file, &field.ty, arg, key, 0);
                 boxed_expr(expr)
             }
-            (Holding::Optional, Holding::Optional) => {
-                let access = if boxed {
-                    quote!(#place.as_deref())
-                } else {
-                    quote!(#place.as_ref())
-                };
-                match (&function, boxed) {
-                    (Some(f), false) => quote!(#access.map(#f)),
-                    _ => {
-                        let body = boxed_expr(expr);
-                        quote!(#access.map(|#item| #body))
-                    }
+            (Holding::Optional, Holding::Optional) => match (&function, boxed) {
+                (Some(_), false) if cloned => quote!(#access.cloned()),
+                (Some(f), false) => quote!(#access.map(#f)),
+                _ => {
+                    let body = boxed_expr(expr);
+                    quote!(#access.map(|#item| #body))
                 }
-            }
+            },
             (Holding::Optional, Holding::Always) => {
                 let default = default_value(m, id, index, field);
-                let access = if boxed {
-                    quote!(#place.as_deref())
-                } else {
-                    quote!(#place.as_ref())
-                };
                 match (&function, boxed) {
                     (Some(f), false) => quote!(#access.map_or_else(|| #default, #f)),
                     _ => {
@@ -227,6 +253,8 @@ fn same_representation(m: &Scope<'_, '_>, file: FileId, ty: &Type, key: bool, to
         Resolved::Base(BaseType::Double) => !key,
         Resolved::Base(_) | Resolved::Enum(_) => true,
         Resolved::Struct(id, _) => !m.is_borrowing(id),
+        // Arena mode's containers are slices.
+        Resolved::List(..) if m.options.arena => false,
         // A field's list of small elements is a `SmallVec` in the borrowing form; lists
         // inside containers are `Vec`s.
         Resolved::List(f, e) => {
@@ -377,8 +405,11 @@ pub fn union_ref_item(m: &Scope<'_, '_>, id: DefId, s: &Struct) -> TokenStream {
     } else {
         quote!(match value { #(#arms)* })
     };
+    let no_drop = no_drop_assertion(m, &ref_name);
     quote! {
         #items
+
+        #no_drop
 
         impl ::std::convert::From<&#ref_name<'_>> for #owned {
             fn from(value: &#ref_name<'_>) -> Self {

@@ -131,9 +131,15 @@ fn write_value_in(
                 Some(args) => quote!(w.#field_begin(#args, #elem_type, #value.len())?;),
                 None => quote!(w.#begin(#elem_type, #value.len())?;),
             };
+            // Arena mode's slices are iterated through `iter()` (a `&&[T]` is no iterator).
+            let items = if m.arena() {
+                quote!(#value.iter())
+            } else {
+                by_ref.clone()
+            };
             quote! {
                 #begin
-                for #item in #by_ref {
+                for #item in #items {
                     #body
                 }
                 w.#end()?;
@@ -150,9 +156,14 @@ fn write_value_in(
                 }
                 None => quote!(w.write_map_begin(#key_type, #value_type, #value.len())?;),
             };
+            let entries = if m.arena() {
+                quote!(#value.iter())
+            } else {
+                by_ref.clone()
+            };
             quote! {
                 #begin
-                for (#k, #v) in #by_ref {
+                for (#k, #v) in #entries {
                     #write_key
                     #write_val
                 }
@@ -339,6 +350,9 @@ pub fn read_value(
             let elem_rust = element_type(m, f, element, elem_key);
             let capacity = quote!(#rt::capacity_hint::<#elem_rust>(#header.len));
             let read = || read_value(m, f, element, elem_key, depth + 1);
+            if m.arena() {
+                return arena_list(m, f, element, is_set, depth);
+            }
             // A field's own container (depth 0) has inline room in borrowing forms.
             let inline = (borrowed && depth == 0)
                 .then(|| inline_len(m, f, element))
@@ -400,6 +414,21 @@ pub fn read_value(
                 #finish
             }}
         }
+        Resolved::Map(f, key, val) if m.arena() => {
+            let out = var("items", depth);
+            let (key_type, value_type) = (wire_type(m, f, key), wire_type(m, f, val));
+            let read_key = read_value(m, f, key, false, depth + 1);
+            let read_val = read_value(m, f, val, false, depth + 1);
+            let (k, v) = (var("key", depth), var("value", depth));
+            quote! {
+                #rt::arena_map(r, #key_type, #value_type, |r, #out| {
+                    let #k = #read_key;
+                    let #v = #read_val;
+                    #out.push((#k, #v));
+                    ::std::result::Result::Ok(())
+                })?
+            }
+        }
         Resolved::Map(f, key, val) => {
             let (header, out) = (var("header", depth), var("items", depth));
             let (key_type, value_type) = (wire_type(m, f, key), wire_type(m, f, val));
@@ -452,6 +481,42 @@ pub fn read_value(
                 #finish
             }}
         }
+    }
+}
+
+/// The expression reading a list or set of `element`s into the reader's arena (arena mode's
+/// borrowing forms): numbers many at a time, structs read in place in their slot, other
+/// elements pushed.
+fn arena_list(
+    m: &Scope<'_, '_>,
+    file: FileId,
+    element: &Type,
+    is_set: bool,
+    depth: usize,
+) -> TokenStream {
+    let rt = &m.runtime;
+    let elem_rust = element_type(m, file, element, false);
+    if is_scalar(m, file, element, false) {
+        let read = if is_set {
+            quote!(#rt::arena_scalar_set)
+        } else {
+            quote!(#rt::arena_scalar_list)
+        };
+        return quote!(#read::<#elem_rust, _>(r)?);
+    }
+    let out = var("items", depth);
+    let elem_type = wire_type(m, file, element);
+    let push = vec_push(m, file, element, false, depth, &out, false);
+    let read = if is_set {
+        quote!(#rt::arena_set)
+    } else {
+        quote!(#rt::arena_list)
+    };
+    quote! {
+        #read(r, #elem_type, |r, #out| {
+            #push;
+            ::std::result::Result::Ok(())
+        })?
     }
 }
 

@@ -35,6 +35,8 @@ pub fn holding(m: &Scope<'_, '_>, id: DefId, index: usize, field: &Field) -> Hol
             m.resolve(id.file, &field.ty),
             Resolved::Base(_) | Resolved::Enum(_) | Resolved::Senum
         );
+    // In arena mode a required boxed field is a plain reference: its struct has no
+    // `Default` (as with a `Box`: a required recursive field has no finite default).
     if m.holds_as_option(id, index) || borrowed_default {
         Holding::Optional
     } else {
@@ -229,7 +231,7 @@ pub fn field_type(
     m.in_field(id, index, |m| {
         let ty = rust_type(m, id.file, &field.ty, key);
         if m.is_boxed(id, index) {
-            quote!(::std::boxed::Box<#ty>)
+            m.boxed_type(&ty)
         } else {
             ty
         }

@@ -120,14 +120,20 @@ pub fn read_impl(
     }
 }
 
-/// The expression reading field `index` of struct `id` (boxed when the field is).
+/// The expression reading field `index` of struct `id` (boxed when the field is; in arena
+/// mode a struct read in place is read where it lives in the arena).
 fn read_field(m: &Scope<'_, '_>, id: DefId, index: usize, field: &Field, key: bool) -> TokenStream {
-    let read = m.in_field(id, index, |m| read_value(m, id.file, &field.ty, key, 0));
-    if m.is_boxed(id, index) {
-        quote!(::std::boxed::Box::new(#read))
-    } else {
-        read
+    if !m.is_boxed(id, index) {
+        return m.in_field(id, index, |m| read_value(m, id.file, &field.ty, key, 0));
     }
+    if m.arena() {
+        if let Some(path) = in_place_struct(m, id.file, &field.ty) {
+            let rt = &m.runtime;
+            return quote!(#rt::arena_read::<#path, _>(r)?);
+        }
+    }
+    let read = m.in_field(id, index, |m| read_value(m, id.file, &field.ty, key, 0));
+    m.boxed_read(&read)
 }
 
 /// Every field's reads, in id order: for the fast path and as the general loop's arms (see
@@ -249,6 +255,8 @@ fn read_in_place_impl(
         // `T`): `decode_into` keeps the box, and a fresh read builds the value in it.
         let in_place = match (boxed, optional) {
             (false, _) => in_place_struct(m, id.file, &field.ty),
+            // A reference into the arena is read there (`read_field`).
+            (true, _) if m.arena() => None,
             (true, true) => {
                 in_place_struct(m, id.file, &field.ty).map(|path| quote!(::std::boxed::Box<#path>))
             }

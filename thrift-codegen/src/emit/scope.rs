@@ -56,6 +56,48 @@ impl<'m, 'p> Scope<'m, 'p> {
         self.borrowed
     }
 
+    /// Whether arena mode's borrowing forms are being generated (`Builder::arena`):
+    /// containers as slices of the arena, boxed and optional structs as references into it.
+    pub fn arena(&self) -> bool {
+        self.borrowed && self.options.arena
+    }
+
+    /// Whether field `index` of struct `id` is held boxed in the form being generated: a
+    /// `Box` (it breaks a recursion, or was asked for), or in arena mode's borrowing forms a
+    /// reference into the arena ([`Model::by_reference`]: boxed and optional structs).
+    pub fn is_boxed(&self, id: DefId, index: usize) -> bool {
+        if self.arena() {
+            self.model.by_reference(id, index)
+        } else {
+            self.model.is_boxed(id, index)
+        }
+    }
+
+    /// The type of a boxed field holding `ty` ([`Scope::is_boxed`]): `Box<ty>`, or in arena
+    /// mode's borrowing forms `&'de ty`.
+    pub fn boxed_type(&self, ty: &TokenStream) -> TokenStream {
+        if self.arena() {
+            quote!(&'de #ty)
+        } else {
+            quote!(::std::boxed::Box<#ty>)
+        }
+    }
+
+    /// The expression boxing `value`, just read with reader `r`, for a boxed field
+    /// ([`Scope::is_boxed`]): `Box::new(value)`, or in arena mode's borrowing forms `value`
+    /// moved into the reader's arena.
+    pub fn boxed_read(&self, value: &TokenStream) -> TokenStream {
+        if self.arena() {
+            let rt = &self.runtime;
+            quote! {{
+                let value = #value;
+                #rt::arena_value(r, value)?
+            }}
+        } else {
+            quote!(::std::boxed::Box::new(#value))
+        }
+    }
+
     /// The path to the borrowing form of struct `id`, with its lifetime: `FooRef<'de>`.
     pub fn ref_path(&self, id: DefId) -> TokenStream {
         let path = self.path_to(id.file, id);

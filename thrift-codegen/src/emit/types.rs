@@ -74,6 +74,15 @@ fn borrowed_type(m: &Scope<'_, '_>, file: FileId, ty: &Type, top: bool) -> Token
         Resolved::Enum(id) => m.path_to(file, id),
         Resolved::Struct(id, _) if m.is_borrowing(id) => m.ref_path(id),
         Resolved::Struct(id, _) => m.path_to(file, id),
+        // Arena mode: slices of the arena.
+        Resolved::List(f, e) | Resolved::Set(f, e) if m.arena() => {
+            let e = borrowed_type(m, f, e, false);
+            quote!(&'de [#e])
+        }
+        Resolved::Map(f, k, v) if m.arena() => {
+            let (k, v) = (borrowed_type(m, f, k, false), borrowed_type(m, f, v, false));
+            quote!(&'de [(#k, #v)])
+        }
         Resolved::List(f, e) | Resolved::Set(f, e) => {
             let inline = inline_len(m, f, e).filter(|_| top);
             let e = borrowed_type(m, f, e, false);
@@ -116,11 +125,18 @@ const INLINE_MAX: usize = 16;
 /// `None` for a `Vec`: elements whose size is known here (scalars, enums, strings and
 /// binaries as slices, structs of only those), at least two of them in [`INLINE_BYTES`].
 pub fn inline_len(m: &Scope<'_, '_>, file: FileId, ty: &Type) -> Option<usize> {
+    if m.arena() {
+        // Arena mode's containers are slices: no inline room.
+        return None;
+    }
     borrowed_layout(m, file, ty).and_then(|(size, _)| inline_for(size))
 }
 
 /// [`inline_len`] for a borrowing form's map, a vector of `(key, value)` pairs.
 pub fn inline_pair_len(m: &Scope<'_, '_>, file: FileId, key: &Type, value: &Type) -> Option<usize> {
+    if m.arena() {
+        return None;
+    }
     let (key_size, key_align) = borrowed_layout(m, file, key)?;
     let (value_size, value_align) = borrowed_layout(m, file, value)?;
     inline_for((key_size + value_size).next_multiple_of(key_align.max(value_align)))

@@ -155,7 +155,7 @@ fn codec_impls(
             quote!(#name::#variant(#binding) => P::field_begin_len(#ttype, #field_id, 0) + #size,),
         );
         if m.is_boxed(id, index) {
-            read = quote!(::std::boxed::Box::new(#read));
+            read = m.boxed_read(&read);
         }
         read_arms.push(quote!((#field_id, #ttype) => value = ::std::option::Option::Some(#name::#variant(#read)),));
     }

@@ -18,6 +18,12 @@ pub(crate) fn configure<'p>(
     options: &'p Options,
 ) -> Result<(Model<'p>, Vec<thrift_idl_parser::Diagnostic>), Error> {
     let hasher = hasher_tokens(options)?;
+    if options.arena && !options.keep_unknown.is_empty() {
+        return Err(Error::Options(
+            "arena cannot be combined with keep_unknown_fields: kept fields live in vectors that an arena would never free"
+                .into(),
+        ));
+    }
     let borrow_roots = borrow_roots(options, checked)?;
     let runtime: TokenStream = options
         .runtime_path
@@ -39,6 +45,10 @@ pub(crate) fn configure<'p>(
     model.externs = extern_files(options, checked)?;
     model.keep_unknown = unknown_keepers(options, &model)?;
     let warnings = apply_annotations(options, checked, &mut model)?;
+    if options.arena {
+        // Boxed fields are references into the arena: their structs borrow.
+        model.assign_borrowing(borrow_roots.as_deref());
+    }
     let rules = attribute_rules(options, &model)?;
     model.attributes.extend(rules);
     Ok((model, warnings))

@@ -140,9 +140,9 @@ fn all_borrowing_structs(model: &Model<'_>) -> BTreeSet<DefId> {
         let mut changed = false;
         for &(id, s) in &structs {
             if !borrowing.contains(&id)
-                && s.fields
-                    .iter()
-                    .any(|f| borrows(model, &borrowing, id.file, &f.ty))
+                && s.fields.iter().enumerate().any(|(index, f)| {
+                    borrows(model, &borrowing, id.file, &f.ty) || by_reference(model, id, index)
+                })
             {
                 borrowing.insert(id);
                 changed = true;
@@ -154,16 +154,39 @@ fn all_borrowing_structs(model: &Model<'_>) -> BTreeSet<DefId> {
     }
 }
 
+/// Whether a field of `ty` makes its struct borrow. In arena mode (`Builder::arena`) every
+/// container does too: it is a slice of the arena (see [`by_reference`] for the fields that
+/// are references into it).
 fn borrows(model: &Model<'_>, borrowing: &BTreeSet<DefId>, file: FileId, ty: &Type) -> bool {
+    let arena = model.options.arena;
     match model.resolve(file, ty) {
         Resolved::Base(BaseType::String | BaseType::Binary | BaseType::Slist) | Resolved::Senum => {
             true
         }
         Resolved::Base(_) | Resolved::Enum(_) => false,
         Resolved::Struct(id, _) => borrowing.contains(&id),
+        Resolved::List(..) | Resolved::Set(..) | Resolved::Map(..) if arena => true,
         Resolved::List(f, e) | Resolved::Set(f, e) => borrows(model, borrowing, f, e),
         Resolved::Map(f, k, v) => {
             borrows(model, borrowing, f, k) || borrows(model, borrowing, f, v)
         }
     }
+}
+
+/// Whether field `index` of struct `id` is a reference into the arena in the borrowing forms
+/// of arena mode (`Builder::arena`): a struct-typed field that is boxed (it breaks a
+/// recursion, or was asked for) or `optional` (an unset one then costs a word, not the
+/// struct). Its struct borrows (the reference's lifetime), whatever the field's type holds.
+pub fn by_reference(model: &Model<'_>, id: DefId, index: usize) -> bool {
+    use thrift_idl_parser::ast::{Requiredness, StructKind};
+    if !model.options.arena {
+        return false;
+    }
+    let Some(s) = model.struct_def(id) else {
+        return false;
+    };
+    let field = &s.fields[index];
+    matches!(model.resolve(id.file, &field.ty), Resolved::Struct(..))
+        && (model.is_boxed(id, index)
+            || (s.kind != StructKind::Union && field.requiredness == Requiredness::Optional))
 }

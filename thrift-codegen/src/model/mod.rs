@@ -144,12 +144,26 @@ impl<'p> Model<'p> {
         model.assign_names();
         model.boxed = recursion::boxed_fields(&model);
         model.key_structs = keys::key_structs(&model);
-        model.borrowing = keys::borrowing_structs(&model, borrow_roots);
-        model.assign_ref_names();
-        model.derives = derives::compute(&model);
-        // After the derives: an args field whose type has no `Default` is `required`.
-        (model.service_names, model.messages) = services::assign(&model);
+        model.assign_borrowing(borrow_roots);
         model
+    }
+
+    /// Which structs have borrowing forms and their names, then what depends on them (the
+    /// derives, and the names of the services' items). Again after `Builder::boxed` in arena
+    /// mode, where a boxed field makes its struct borrow ([`keys::by_reference`]).
+    pub(crate) fn assign_borrowing(&mut self, borrow_roots: Option<&[DefId]>) {
+        self.borrowing = keys::borrowing_structs(self, borrow_roots);
+        self.ref_names.clear();
+        self.assign_ref_names();
+        self.derives = derives::compute(self);
+        // After the derives: an args field whose type has no `Default` is `required`.
+        (self.service_names, self.messages) = services::assign(self);
+    }
+
+    /// Whether field `index` of struct `id` is a reference into the arena in arena mode's
+    /// borrowing forms (see [`keys::by_reference`]).
+    pub fn by_reference(&self, id: DefId, index: usize) -> bool {
+        keys::by_reference(self, id, index)
     }
 
     /// A file's name without `.thrift`: its first segment in IDL paths (`Builder` options,
