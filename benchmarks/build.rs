@@ -53,6 +53,21 @@ fn main() {
     #[cfg(feature = "mappings")]
     mappings(&out, &bench, &parquet);
 
+    // Ours in arena mode (feature `arena`): lists, sets, maps and optional structs of the
+    // borrowing forms in an arena.
+    #[cfg(feature = "arena")]
+    {
+        let ours_arena = out.join("ours_arena");
+        std::fs::create_dir_all(&ours_arena).unwrap();
+        if let Err(e) = thrift_codegen::Builder::new()
+            .out_dir(&ours_arena)
+            .services(false)
+            .arena(true)
+            .compile([&bench, &parquet])
+        {
+            panic!("thrift-codegen: {e}");
+        }
+    }
     // Ours skipping what the parquet crate's `ParquetMetaDataOptions` can skip (feature `skip`).
     #[cfg(feature = "skip")]
     {

@@ -95,6 +95,9 @@ pub trait Workload: 'static {
     type Ref<'a>: ThriftRead<'a>;
     #[cfg(feature = "borrowed")]
     fn ref_to_owned(r: &Self::Ref<'_>) -> Self::Ours;
+    /// The borrowing form generated in arena mode (`Builder::arena`).
+    #[cfg(feature = "arena")]
+    type ArenaRef<'a>: ThriftRead<'a> + ThriftWrite;
     /// The same type generated with `Strings::Bytes`.
     #[cfg(feature = "mappings")]
     type Shared: for<'de> ThriftRead<'de> + ThriftWrite;
@@ -723,6 +726,12 @@ impl<W: Workload> Prepared<W> {
             });
         }
 
+        // Ours, borrowed in an arena (`Builder::arena`).
+        #[cfg(feature = "arena")]
+        if op == Op::Decode {
+            out.extend(arena_contenders::<W>(proto, &self.value, bytes));
+        }
+
         #[cfg(feature = "apache")]
         out.push(Contender {
             name: "apache",
@@ -860,6 +869,80 @@ fn borrowed<'a, W: Workload>(
     })
 }
 
+/// Arena mode's borrowing form (`Builder::arena`), checked to re-encode to the value:
+/// - `ours-arena`: each decode in a new `Arena::with_capacity(n)`, `n` the bytes the value
+///   takes (what a reader sizing its arena from the last message does): one allocation per
+///   decode, of the value's bytes rounded up by the arena (to a power of two under 4 KiB, to
+///   4 KiB pages above);
+/// - `ours-arena-reused`: one arena, `Arena::reset` between decodes (a reader of a stream of
+///   messages): nothing allocated once it has grown.
+#[cfg(feature = "arena")]
+fn arena_contenders<'a, W: Workload>(
+    proto: Proto,
+    value: &W::Ours,
+    bytes: &'a [u8],
+) -> Vec<Contender<'a>> {
+    use thrift_runtime::Arena;
+    fn decode<'x, W: Workload>(proto: Proto, bytes: &'x [u8], arena: &'x Arena) -> W::ArenaRef<'x> {
+        match proto {
+            Proto::Binary => W::ArenaRef::decode_in::<Binary>(bytes, arena),
+            Proto::Compact => W::ArenaRef::decode_in::<Compact>(bytes, arena),
+        }
+        .unwrap()
+    }
+    let check = guard(|| {
+        let arena = Arena::new();
+        let r = match proto {
+            Proto::Binary => W::ArenaRef::decode_in::<Binary>(bytes, &arena),
+            Proto::Compact => W::ArenaRef::decode_in::<Compact>(bytes, &arena),
+        }
+        .map_err(|e| format!("cannot decode: {e}"))?;
+        reencodes_to(proto, &r, value)?;
+        // Decoded again into the reset arena (one block), the value's own bytes: no unused
+        // block ends of the first decode's growth.
+        drop(r);
+        let mut arena = arena;
+        arena.reset();
+        let _ = decode::<W>(proto, bytes, &arena);
+        let size = arena.used_bytes();
+        // The value fits in an arena of that size: one block, nothing more.
+        let sized = Arena::with_capacity(size);
+        let block = sized.allocated_bytes();
+        let _ = decode::<W>(proto, bytes, &sized);
+        if sized.allocated_bytes() != block {
+            return Err(format!("does not fit in an arena of {size} bytes"));
+        }
+        Ok(size)
+    });
+    let sized: Result<Runner<'a>, String> = check.clone().map(|size| {
+        Box::new(move |n: u64| {
+            for _ in 0..n {
+                let arena = Arena::with_capacity(size);
+                black_box(decode::<W>(proto, black_box(bytes), &arena));
+            }
+        }) as Runner<'a>
+    });
+    let reused: Result<Runner<'a>, String> = check.map(|_| {
+        let mut arena = Arena::new();
+        Box::new(move |n: u64| {
+            for _ in 0..n {
+                black_box(decode::<W>(proto, black_box(bytes), &arena));
+                arena.reset();
+            }
+        }) as Runner<'a>
+    });
+    vec![
+        Contender {
+            name: "ours-arena",
+            runner: sized,
+        },
+        Contender {
+            name: "ours-arena-reused",
+            runner: reused,
+        },
+    ]
+}
+
 // ---- The workloads' types in each contender's generated code. ----
 
 macro_rules! bench_workload {
@@ -887,6 +970,8 @@ macro_rules! bench_workload {
             fn to_json(v: &Self::Ours) -> Option<Self::Json> {
                 Some(v.into())
             }
+            #[cfg(feature = "arena")]
+            type ArenaRef<'a> = gen::ours_arena::bench::$reft<'a>;
             #[cfg(feature = "borrowed")]
             type Ref<'a> = gen::ours::bench::$reft<'a>;
             #[cfg(feature = "borrowed")]
@@ -925,6 +1010,8 @@ impl Workload for ParquetW {
     fn to_json(_: &Self::Ours) -> Option<()> {
         None
     }
+    #[cfg(feature = "arena")]
+    type ArenaRef<'a> = gen::ours_arena::parquet::FileMetaDataRef<'a>;
     #[cfg(feature = "borrowed")]
     type Ref<'a> = gen::ours::parquet::FileMetaDataRef<'a>;
     #[cfg(feature = "borrowed")]

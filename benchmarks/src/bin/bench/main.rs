@@ -58,6 +58,13 @@ pub mod gen {
         include!(concat!(env!("OUT_DIR"), "/ours_bytes/thrift.rs"));
     }
 
+    /// bench.thrift and parquet.thrift in arena mode (`Builder::arena`): the borrowing forms'
+    /// lists, sets, maps and optional structs in a `thrift_runtime::Arena`.
+    #[cfg(feature = "arena")]
+    pub mod ours_arena {
+        include!(concat!(env!("OUT_DIR"), "/ours_arena/thrift.rs"));
+    }
+
     /// parquet.thrift with `ColumnMetaData.size_statistics`, `geospatial_statistics` and
     /// `ColumnChunk.crypto_metadata` held in a `Box` (`Builder::boxed`).
     #[cfg(feature = "mappings")]

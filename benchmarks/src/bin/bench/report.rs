@@ -409,6 +409,20 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             "parquet-crate",
             1.3,
         );
+        ratio_target(
+            "(arena, sized from the last footer) Parquet footer decode ≥1.3x the parquet crate's speed",
+            &id,
+            "ours-arena",
+            "parquet-crate",
+            1.3,
+        );
+        ratio_target(
+            "(arena, reset between footers) Parquet footer decode ≥1.3x the parquet crate's speed",
+            &id,
+            "ours-arena-reused",
+            "parquet-crate",
+            1.3,
+        );
     }
     // Bytes a decoded footer takes (what the decode allocates), borrowed against the parquet
     // crate's.
@@ -421,20 +435,23 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
                 .find(|c| c.name == name && c.failed.is_none())
                 .map(|c| c.bytes)
         };
-        let measured = bytes("ours-borrowed")
-            .zip(bytes("parquet-crate"))
-            .map(|(ours, theirs)| ours / theirs);
-        out.push(Target {
-            what: "(borrowed) bytes per decoded footer ≤ the parquet crate's (ratio)".into(),
-            scenario: s.id(),
-            measured,
-            goal: 1.0,
-            at_most: true,
-            note: match measured {
-                None => why_missing(Some(s), &["ours-borrowed", "parquet-crate"]),
-                Some(_) => String::new(),
-            },
-        });
+        // `ours-arena` allocates one block of the value's bytes per decode.
+        for (form, name) in [("borrowed", "ours-borrowed"), ("arena", "ours-arena")] {
+            let measured = bytes(name)
+                .zip(bytes("parquet-crate"))
+                .map(|(ours, theirs)| ours / theirs);
+            out.push(Target {
+                what: format!("({form}) bytes per decoded footer ≤ the parquet crate's (ratio)"),
+                scenario: s.id(),
+                measured,
+                goal: 1.0,
+                at_most: true,
+                note: match measured {
+                    None => why_missing(Some(s), &[name, "parquet-crate"]),
+                    Some(_) => String::new(),
+                },
+            });
+        }
     }
     // Steady state of `decode_into`: the most allocations any decode of the large struct or a
     // footer makes.
@@ -805,7 +822,7 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
             scenario_table(&mut md, s);
         }
     }
-    md.push_str("\n### Parquet footers (`FileMetaData`, compact protocol)\n\nFiles written by `benchmarks/setup.sh`: `narrow`, `wide` and `nested` by pyarrow, `crate-doubles` (100 double columns x 20 row groups) and `crate-mixed` (1000 columns of int64, double, utf8 and bool x 10 row groups) by the parquet crate itself with its default `WriterProperties` (page statistics, size statistics, column and offset indexes; `src/bin/write_footers.rs`). The parquet crate decodes into its own `ParquetMetaData` (`ParquetMetaDataReader::decode_metadata`). Selective decoding: `ours-skip-stats` (and `-borrowed`) is parquet.thrift generated with `Builder::skip_fields` naming `ColumnMetaData.statistics`, `size_statistics` and `encoding_stats`, read past without allocating; `parquet-crate-no-stats` is the parquet crate told to skip the same with `ParquetMetaDataOptions` (column, size and encoding stats `SkipAll`). `ours-borrowed-boxed` is the borrowing form generated with `Builder::boxed` on `ColumnMetaData.size_statistics`, `geospatial_statistics` and `ColumnChunk.crypto_metadata`, optional structs that most footers do not set: 528 bytes per `ColumnChunkRef` instead of 768, one allocation per value set.\n");
+    md.push_str("\n### Parquet footers (`FileMetaData`, compact protocol)\n\nFiles written by `benchmarks/setup.sh`: `narrow`, `wide` and `nested` by pyarrow, `crate-doubles` (100 double columns x 20 row groups) and `crate-mixed` (1000 columns of int64, double, utf8 and bool x 10 row groups) by the parquet crate itself with its default `WriterProperties` (page statistics, size statistics, column and offset indexes; `src/bin/write_footers.rs`). The parquet crate decodes into its own `ParquetMetaData` (`ParquetMetaDataReader::decode_metadata`). Selective decoding: `ours-skip-stats` (and `-borrowed`) is parquet.thrift generated with `Builder::skip_fields` naming `ColumnMetaData.statistics`, `size_statistics` and `encoding_stats`, read past without allocating; `parquet-crate-no-stats` is the parquet crate told to skip the same with `ParquetMetaDataOptions` (column, size and encoding stats `SkipAll`). `ours-borrowed-boxed` is the borrowing form generated with `Builder::boxed` on `ColumnMetaData.size_statistics`, `geospatial_statistics` and `ColumnChunk.crypto_metadata`, optional structs that most footers do not set: 528 bytes per `ColumnChunkRef` instead of 768, one allocation per value set. `ours-arena` is the borrowing form generated in arena mode (`Builder::arena`: lists as slices and optional structs as references, in a `thrift_runtime::Arena`), decoded into a new arena per decode with room for the value (one allocation per footer, of the value's bytes); `ours-arena-reused` decodes into one arena reset between footers (no allocation).\n");
     for s in results
         .iter()
         .filter(|s| s.workload.starts_with("parquet-"))
@@ -938,6 +955,8 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
 const COLORS: &[(&str, &str)] = &[
     ("ours", "#d62728"),
     ("ours-borrowed", "#ff7f0e"),
+    ("ours-arena", "#ffbb78"),
+    ("ours-arena-reused", "#c49c94"),
     ("ours-bytes", "#e377c2"),
     ("ours-hash", "#8c564b"),
     ("ours-bytes-hash", "#bcbd22"),
