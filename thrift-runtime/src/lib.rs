@@ -198,6 +198,8 @@
 pub mod application;
 #[cfg(feature = "arena")]
 pub mod arena;
+#[cfg(feature = "arena")]
+mod arena_reads;
 pub mod binary;
 pub mod codec;
 pub mod collect;
@@ -229,9 +231,11 @@ pub mod wire;
 pub mod __codegen {
     pub use crate::application::{ApplicationException, ApplicationExceptionKind};
     #[cfg(feature = "arena")]
-    pub use crate::arena::{
-        ArenaVec, arena_list, arena_map, arena_read, arena_scalar_list, arena_scalar_set,
-        arena_set, arena_value,
+    pub use crate::arena::ArenaVec;
+    #[cfg(feature = "arena")]
+    pub use crate::arena_reads::{
+        arena_list, arena_map, arena_read, arena_scalar_list, arena_scalar_set, arena_set,
+        arena_value,
     };
     pub use crate::codec::{
         SmallVec, ThriftRead, ThriftWrite, capacity_hint, push_default, read_element,

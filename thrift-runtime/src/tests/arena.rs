@@ -4,9 +4,9 @@
 //! reader without an arena is refused.
 
 use super::{assert_kind, bin, cpt};
-use crate::arena::{
-    Arena, arena_list, arena_map, arena_read, arena_scalar_list, arena_scalar_set, arena_set,
-    arena_value,
+use crate::arena::Arena;
+use crate::arena_reads::{
+    arena_list, arena_map, arena_read, arena_scalar_list, arena_scalar_set, arena_set, arena_value,
 };
 use crate::codec::{ThriftRead, read_element};
 use crate::input::ArenaInput;
