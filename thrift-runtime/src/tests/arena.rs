@@ -202,3 +202,36 @@ fn a_reset_arena_is_one_block_the_next_value_fits_in() {
         "the second list fits in the block"
     );
 }
+
+/// A large block fresh from the system is faulted in when the arena is made: every page of it
+/// is in memory before anything is written (64 MiB is over glibc's largest threshold for
+/// mapping a block, so it is always fresh pages, which without the prefault are not in memory
+/// until written). Then it decodes as any arena does.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_large_fresh_block_is_faulted_in_at_once() {
+    use crate::arena::pages::resident;
+    let mut arena = Arena::with_capacity(64 << 20);
+    let (start, end) = crate::arena::block(&mut arena.bump);
+    assert!(end - start >= 64 << 20);
+    for at in (start + 4096..end - 4096).step_by(1 << 20) {
+        assert_eq!(resident(at), Some(true), "{} bytes in", at - start);
+    }
+    assert_eq!(arena.used_bytes(), 0);
+    let bytes = cpt(write_all);
+    let mut r = Compact::reader(ArenaInput::new(&bytes, &arena), ReadLimits::default());
+    let (_, _, _, numbers, _, one) = read_all(&mut r).unwrap();
+    assert_eq!(numbers, [0, 1, -1, i32::MAX, i32::MIN, 300]);
+    assert_eq!(*one, One(9));
+}
+
+/// A small block is left to be faulted page by page (the `mincore` call would cost more than
+/// it saves), and a block made from memory already in use is not touched again: neither
+/// changes what the arena holds.
+#[test]
+fn small_arenas_are_not_prefaulted_and_still_decode() {
+    let arena = Arena::with_capacity(crate::arena::PREFAULT_FROM - 1);
+    assert!(arena.allocated_bytes() >= crate::arena::PREFAULT_FROM - 1);
+    assert_eq!(arena.used_bytes(), 0);
+    check::<Compact>(&cpt(write_all));
+}
