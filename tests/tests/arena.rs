@@ -152,6 +152,28 @@ fn a_reset_arena_decodes_the_next_footer_without_allocating() {
     }
 }
 
+/// A reader that sizes its arena from the last footer (`Arena::with_capacity(used_bytes)`)
+/// makes one allocation per footer, of exactly those bytes (no rounding up to pages).
+#[test]
+fn an_arena_sized_from_the_last_footer_is_one_allocation_of_its_bytes() {
+    for (name, compact) in footers() {
+        let mut arena = Arena::new();
+        let _ = FileMetaDataRef::decode_in::<Compact>(&compact, &arena).unwrap();
+        arena.reset();
+        let _ = FileMetaDataRef::decode_in::<Compact>(&compact, &arena).unwrap();
+        let size = arena.used_bytes();
+        let (bytes, count) = allocations(|| {
+            allocated_bytes(|| {
+                let sized = Arena::with_capacity(size);
+                let _ = FileMetaDataRef::decode_in::<Compact>(&compact, &sized).unwrap();
+                assert_eq!(sized.allocated_bytes(), size, "{name}");
+                assert_eq!(sized.used_bytes(), size, "{name}");
+            })
+        });
+        assert_eq!((count, bytes), (1, size), "{name}");
+    }
+}
+
 #[test]
 fn a_footer_takes_fewer_bytes_in_an_arena_than_in_the_default_borrowing_form() {
     use thrift_tests::parquet_full::parquet::FileMetaDataRef as DefaultRef;

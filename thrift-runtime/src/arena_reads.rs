@@ -35,9 +35,7 @@ impl<T> ListItems<T> for ArenaVec<'_, T> {
     where
         T: Copy + Default,
     {
-        let start = self.len();
-        self.resize(start + n, T::default());
-        &mut self[start..]
+        self.extend_copies(n, T::default())
     }
 }
 
@@ -64,7 +62,7 @@ fn no_arena() -> Error {
 /// whole: a union, or a struct that is not read in place).
 #[inline]
 pub fn arena_value<'de, T, R: ProtocolReader<'de>>(r: &R, value: T) -> Result<&'de T> {
-    Ok(arena(r)?.bump().alloc(value))
+    Ok(arena(r)?.alloc(value))
 }
 
 /// Reads a struct in place in the reader's arena ([`ThriftRead::read_into`] into a
@@ -75,7 +73,7 @@ where
     T: ThriftRead<'de> + Default,
     R: ProtocolReader<'de>,
 {
-    let slot = arena(r)?.bump().alloc(T::default());
+    let slot = arena(r)?.alloc(T::default());
     T::read_into(r, slot)?;
     Ok(slot)
 }
@@ -128,11 +126,11 @@ where
 {
     check_element_type(header.elem, elem, header.len)?;
     let arena = arena(r)?;
-    let mut items = ArenaVec::with_capacity_in(capacity_hint::<T>(header.len), arena.bump());
+    let mut items = ArenaVec::with_capacity_in(capacity_hint::<T>(header.len), arena);
     for _ in 0..header.len {
         add(r, &mut items)?;
     }
-    Ok(items.into_bump_slice())
+    Ok(items.into_slice())
 }
 
 /// Reads a map into the reader's arena as a slice of `(key, value)` pairs, in the input's
@@ -152,12 +150,12 @@ where
     check_element_type(header.key, key, header.len)?;
     check_element_type(header.value, value, header.len)?;
     let arena = arena(r)?;
-    let mut items = ArenaVec::with_capacity_in(capacity_hint::<(K, V)>(header.len), arena.bump());
+    let mut items = ArenaVec::with_capacity_in(capacity_hint::<(K, V)>(header.len), arena);
     for _ in 0..header.len {
         add(r, &mut items)?;
     }
     r.read_map_end()?;
-    Ok(items.into_bump_slice())
+    Ok(items.into_slice())
 }
 
 /// Reads a list of numbers into the reader's arena, many at a time
@@ -195,7 +193,7 @@ where
 {
     check_element_type(header.elem, T::TTYPE, header.len)?;
     let arena = arena(r)?;
-    let mut items = ArenaVec::with_capacity_in(capacity_hint::<T>(header.len), arena.bump());
+    let mut items = ArenaVec::with_capacity_in(capacity_hint::<T>(header.len), arena);
     read_scalars(r, header.len, &mut items)?;
-    Ok(items.into_bump_slice())
+    Ok(items.into_slice())
 }

@@ -190,9 +190,10 @@
 // `unsafe` is denied everywhere but in `utf8`, where skipping the standard
 // validator for ASCII strings is measured to pay (see that module), and in
 // `output::extend_words`, where storing two words straight into a `Vec`'s spare
-// capacity is measured to pay (see there), and in `arena::pages` (feature `arena`, Linux),
-// the two system calls by which a large fresh arena block is faulted in at once, measured to
-// take a fifth off a cold Parquet footer decode (see there).
+// capacity is measured to pay (see there), and in `arena` (feature `arena`): its bump
+// allocator, whose blocks of exactly the size asked for are what a decoded footer's bytes
+// needed (bumpalo rounds to pages), and the two system calls by which a large fresh block
+// is faulted in at once, measured to take a fifth off a cold Parquet footer decode.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -207,12 +207,12 @@ fn a_reset_arena_is_one_block_the_next_value_fits_in() {
 /// is in memory before anything is written (64 MiB is over glibc's largest threshold for
 /// mapping a block, so it is always fresh pages, which without the prefault are not in memory
 /// until written). Then it decodes as any arena does.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", not(miri)))]
 #[test]
 fn a_large_fresh_block_is_faulted_in_at_once() {
     use crate::arena::pages::resident;
-    let mut arena = Arena::with_capacity(64 << 20);
-    let (start, end) = crate::arena::block(&mut arena.bump);
+    let arena = Arena::with_capacity(64 << 20);
+    let (start, end) = arena.block();
     assert!(end - start >= 64 << 20);
     for at in (start + 4096..end - 4096).step_by(1 << 20) {
         assert_eq!(resident(at), Some(true), "{} bytes in", at - start);
@@ -234,4 +234,101 @@ fn small_arenas_are_not_prefaulted_and_still_decode() {
     assert!(arena.allocated_bytes() >= crate::arena::PREFAULT_FROM - 1);
     assert_eq!(arena.used_bytes(), 0);
     check::<Compact>(&cpt(write_all));
+}
+
+/// The arena's own allocator: blocks of exactly the size asked for; values of mixed
+/// alignment each aligned; a vector that is the last allocation grows in place, one that is
+/// not moves (its elements with it); the room a vector did not fill goes back; a reset of
+/// several blocks leaves one block as large as all of them, which the same values then fit
+/// in without allocating.
+#[test]
+fn the_allocator_keeps_its_blocks_exact_and_its_vectors_whole() {
+    use crate::arena::ArenaVec;
+    let arena = Arena::with_capacity(1000);
+    assert_eq!(arena.allocated_bytes(), 1000);
+    assert_eq!(arena.used_bytes(), 0);
+    let byte = arena.alloc(7u8);
+    let word = arena.alloc(1u64 << 40);
+    let short = arena.alloc(-3i16);
+    assert_eq!((*byte, *word, *short), (7, 1 << 40, -3));
+    assert_eq!(std::ptr::from_mut(word) as usize % 8, 0);
+    assert_eq!(std::ptr::from_mut(short) as usize % 2, 0);
+    assert_eq!(arena.used_bytes(), 18); // 1, 7 of padding, 8, 2
+
+    // Last allocation: grows in place.
+    let mut inner = ArenaVec::with_capacity_in(1, &arena);
+    inner.push(1i32);
+    let first = inner.as_ptr();
+    inner.push(2);
+    inner.push(3);
+    assert_eq!(inner.as_ptr(), first);
+    // Not the last allocation: moves, keeping its elements.
+    let mut outer: ArenaVec<'_, &[i32]> = ArenaVec::with_capacity_in(1, &arena);
+    outer.push(inner.into_slice());
+    let _between = arena.alloc(0u64);
+    let before = outer.as_ptr();
+    for _ in 0..40 {
+        outer.push(&[]);
+    }
+    assert_ne!(outer.as_ptr(), before);
+    let outer = outer.into_slice();
+    assert_eq!(outer.len(), 41);
+    assert_eq!(outer[0], [1, 2, 3]);
+
+    // Unfilled room goes back when nothing came after it.
+    let used = arena.used_bytes();
+    let mut spare: ArenaVec<'_, u64> = ArenaVec::with_capacity_in(8, &arena);
+    spare.push(5);
+    assert_eq!(spare.into_slice(), [5]);
+    assert!(arena.used_bytes() <= used + 8 + 7);
+
+    // More than the block: the arena grows by blocks; a reset makes them one.
+    let mut arena = arena;
+    let mut big: ArenaVec<'_, u64> = ArenaVec::with_capacity_in(0, &arena);
+    for i in 0..5000 {
+        big.push(i);
+    }
+    assert_eq!(big.iter().sum::<u64>(), 4999 * 5000 / 2);
+    drop(big);
+    let total = arena.allocated_bytes();
+    assert!(total > 40_000);
+    arena.reset();
+    assert_eq!(arena.allocated_bytes(), total);
+    assert_eq!(arena.used_bytes(), 0);
+    let mut again: ArenaVec<'_, u64> = ArenaVec::with_capacity_in(5000, &arena);
+    again.extend_copies(5000, 9);
+    assert_eq!(again.into_slice().len(), 5000);
+    assert_eq!(arena.allocated_bytes(), total);
+}
+
+/// Elements that need a drop are dropped with their vector (not once it is a slice), `clear`
+/// drops them too, and zero-sized values take no room.
+#[test]
+fn arena_vectors_drop_their_elements_and_zero_sized_values_take_no_room() {
+    use crate::arena::ArenaVec;
+    use std::rc::Rc;
+    let arena = Arena::new();
+    let shared = Rc::new(());
+    let mut items = ArenaVec::with_capacity_in(2, &arena);
+    for _ in 0..5 {
+        items.push(Rc::clone(&shared));
+    }
+    assert_eq!(Rc::strong_count(&shared), 6);
+    items.clear();
+    assert_eq!(Rc::strong_count(&shared), 1);
+    items.push(Rc::clone(&shared));
+    drop(items);
+    assert_eq!(Rc::strong_count(&shared), 1);
+
+    let used = arena.used_bytes();
+    let mut units = ArenaVec::with_capacity_in(3, &arena);
+    for _ in 0..1000 {
+        units.push(());
+    }
+    assert_eq!(units.into_slice().len(), 1000);
+    let _unit: &mut () = arena.alloc(());
+    assert_eq!(arena.used_bytes(), used);
+    assert_eq!(arena.allocated_bytes(), 1024); // the first block
+    fn send<T: Send>() {}
+    send::<Arena>();
 }
