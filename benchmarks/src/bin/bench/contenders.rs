@@ -872,8 +872,8 @@ fn borrowed<'a, W: Workload>(
 /// Arena mode's borrowing form (`Builder::arena`), checked to re-encode to the value:
 /// - `ours-arena`: each decode in a new `Arena::with_capacity(n)`, `n` the bytes the value
 ///   takes (what a reader sizing its arena from the last message does): one allocation per
-///   decode, of the value's bytes rounded up by the arena (to a power of two under 4 KiB, to
-///   4 KiB pages above);
+///   decode, of exactly the value's bytes (on Linux a block of 128 KiB or more fresh from the
+///   system is faulted in at once: `Arena::with_capacity`);
 /// - `ours-arena-reused`: one arena, `Arena::reset` between decodes (a reader of a stream of
 ///   messages): nothing allocated once it has grown.
 #[cfg(feature = "arena")]
