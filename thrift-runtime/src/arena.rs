@@ -296,7 +296,11 @@ impl<'a, T> ArenaVec<'a, T> {
             arena,
             ptr: NonNull::dangling(),
             len: 0,
-            cap: if mem::size_of::<T>() == 0 { usize::MAX } else { 0 },
+            cap: if mem::size_of::<T>() == 0 {
+                usize::MAX
+            } else {
+                0
+            },
             owns: PhantomData,
         };
         if capacity > 0 && items.cap == 0 {
@@ -496,7 +500,11 @@ pub(crate) mod pages {
         // a first write to it would, and changes no byte of it; on an older kernel it fails
         // with EINVAL and nothing happens, which is why its result is not looked at.
         unsafe {
-            libc::madvise(first as *mut c_void, last - first, libc::MADV_POPULATE_WRITE);
+            libc::madvise(
+                first as *mut c_void,
+                last - first,
+                libc::MADV_POPULATE_WRITE,
+            );
         }
     }
 }
@@ -506,4 +514,3 @@ pub(crate) mod pages {
 pub(crate) mod pages {
     pub(crate) fn populate_if_fresh(_start: usize, _end: usize) {}
 }
-
