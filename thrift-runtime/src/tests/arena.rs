@@ -180,22 +180,24 @@ fn i64_list<'a, P: Protocol>(bytes: &'a [u8], arena: &'a Arena) -> Result<&'a [i
 
 #[test]
 fn a_reset_arena_is_one_block_the_next_value_fits_in() {
+    // Fewer under Miri, where reading 20,000 varints takes over ten minutes.
+    let n: usize = if cfg!(miri) { 2_000 } else { 20_000 };
     let bytes = cpt(|w| {
-        w.write_list_begin(TType::I64, 20_000)?;
-        for i in 0..20_000 {
-            w.write_i64(i)?;
+        w.write_list_begin(TType::I64, n)?;
+        for i in 0..n {
+            w.write_i64(i as i64)?;
         }
         w.write_list_end()
     });
     let mut arena = Arena::new();
-    assert_eq!(i64_list::<Compact>(&bytes, &arena).unwrap().len(), 20_000);
+    assert_eq!(i64_list::<Compact>(&bytes, &arena).unwrap().len(), n);
     let grown = arena.allocated_bytes();
-    assert!(arena.used_bytes() >= 20_000 * 8);
+    assert!(arena.used_bytes() >= n * 8);
     arena.reset();
     assert_eq!(arena.used_bytes(), 0);
     let block = arena.allocated_bytes();
-    assert!(block >= 20_000 * 8 && block <= grown, "{block} of {grown}");
-    assert_eq!(i64_list::<Compact>(&bytes, &arena).unwrap().len(), 20_000);
+    assert!(block >= n * 8 && block <= grown, "{block} of {grown}");
+    assert_eq!(i64_list::<Compact>(&bytes, &arena).unwrap().len(), n);
     assert_eq!(
         arena.allocated_bytes(),
         block,
