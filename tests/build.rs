@@ -28,6 +28,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .compile([&parquet])?;
     thrift_codegen::Builder::new()
         .services(false)
+        .arena(true)
+        .arena_inline([
+            "parquet.ColumnChunk.meta_data",
+            "parquet.ColumnMetaData.statistics",
+        ])
+        .out_dir(out.join("parquet_arena_inline"))
+        .compile([&parquet])?;
+    thrift_codegen::Builder::new()
+        .services(false)
         .skip_fields([
             "parquet.ColumnMetaData.statistics",
             "parquet.ColumnMetaData.size_statistics",

@@ -20,6 +20,13 @@ pub mod parquet_arena {
     include!(concat!(env!("OUT_DIR"), "/parquet_arena/thrift.rs"));
 }
 
+/// `parquet.thrift` in arena mode with the two optional structs every writer sets held
+/// inline (`Builder::arena_inline`: `ColumnChunk.meta_data`, `ColumnMetaData.statistics`).
+#[allow(clippy::all, missing_docs)]
+pub mod parquet_arena_inline {
+    include!(concat!(env!("OUT_DIR"), "/parquet_arena_inline/thrift.rs"));
+}
+
 /// One module per golden file, `fixture_<file stem>`: the list is written by `build.rs` from
 /// the folder, so a new golden is compiled here without an edit.
 pub mod golden {

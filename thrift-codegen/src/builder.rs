@@ -85,6 +85,33 @@ impl Builder {
         self
     }
 
+    /// In arena mode ([`Builder::arena`]), holds these `optional` struct fields inline
+    /// (`Option<TRef<'de>>`) instead of as references into the arena
+    /// (`Option<&'de TRef<'de>>`): IDL paths `file.Type.field`. By reference, an unset struct
+    /// costs one word and a set one a word more than inline; so inline is smaller for a field
+    /// that (nearly) every message sets, which only the user knows from the writer: in a
+    /// Parquet footer, `ColumnChunk.meta_data` and `ColumnMetaData.statistics`. A path that
+    /// names no `optional` struct field of a struct or exception, names a field boxed (by
+    /// [`Builder::boxed`], `rust.box`, or to break a recursion), or is given without arena mode
+    /// is an [`Error::Options`].
+    ///
+    /// ```no_run
+    /// thrift_codegen::Builder::new()
+    ///     .arena(true)
+    ///     .arena_inline(["parquet.ColumnChunk.meta_data", "parquet.ColumnMetaData.statistics"])
+    ///     .compile(["idl/parquet.thrift"])?;
+    /// # Ok::<(), thrift_codegen::Error>(())
+    /// ```
+    pub fn arena_inline<S: Into<String>>(
+        &mut self,
+        paths: impl IntoIterator<Item = S>,
+    ) -> &mut Builder {
+        self.options
+            .arena_inline
+            .extend(paths.into_iter().map(Into::into));
+        self
+    }
+
     /// Generates borrowing forms only for these types (and the types they hold, which their
     /// borrowing forms need): IDL paths `file.Type`, the file's name without `.thrift`, such
     /// as `parquet.FileMetaData`. A path naming no struct, union or exception is an

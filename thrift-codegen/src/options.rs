@@ -113,6 +113,8 @@ pub(crate) struct Options {
     /// (IDL file name without `.thrift`, Rust path of its module in another crate).
     pub(crate) extern_paths: Vec<(String, String)>,
     pub(crate) boxed: Vec<String>,
+    /// Optional struct fields held inline in arena mode (`Builder::arena_inline`).
+    pub(crate) arena_inline: Vec<String>,
     pub(crate) keep_unknown: Vec<String>,
     pub(crate) serde: bool,
     /// (IDL path, choice), in the order given: later rules win.
@@ -139,6 +141,7 @@ impl Default for Options {
             attributes: Vec::new(),
             extern_paths: Vec::new(),
             boxed: Vec::new(),
+            arena_inline: Vec::new(),
             keep_unknown: Vec::new(),
             serde: false,
             mapping_rules: Vec::new(),

@@ -385,3 +385,54 @@ fn boxes_and_annotations_are_checked() {
     assert!(Builder::new().generate([&unknown]).is_ok());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `arena_inline`: in arena mode, the named optional struct fields are held inline
+/// (`Option<TRef<'de>>`), the others stay references into the arena; a path that is not an
+/// optional struct field, or the option without arena mode, is an options error naming it.
+#[test]
+fn arena_inline_holds_the_named_optional_structs_inline() {
+    let arena = parquet_code(|b| {
+        b.arena(true).borrowed_types(["parquet.FileMetaData"]);
+    })
+    .unwrap();
+    let by_reference = "pub meta_data: ::std::option::Option<&'de ColumnMetaDataRef<'de>>";
+    let inline = "pub meta_data: ::std::option::Option<ColumnMetaDataRef<'de>>";
+    assert!(arena.contains(by_reference), "{by_reference} missing");
+
+    let code = parquet_code(|b| {
+        b.arena(true)
+            .borrowed_types(["parquet.FileMetaData"])
+            .arena_inline([
+                "parquet.ColumnChunk.meta_data",
+                "parquet.ColumnMetaData.statistics",
+            ]);
+    })
+    .unwrap();
+    assert!(code.contains(inline), "{inline} missing");
+    assert!(code.contains("pub statistics: ::std::option::Option<StatisticsRef<'de>>"));
+    assert!(
+        code.contains("pub size_statistics: ::std::option::Option<&'de SizeStatisticsRef<'de>>"),
+        "a field not named stays a reference"
+    );
+
+    for (path, why) in [
+        ("parquet.ColumnChunk.file_path", "not an optional field"),
+        ("parquet.ColumnChunk.no_such_field", "names no field"),
+        ("parquet.ColumnMetaData.num_values", "not an optional field"),
+    ] {
+        let bad = parquet_code(|b| {
+            b.arena(true).arena_inline([path]);
+        });
+        assert!(
+            matches!(&bad, Err(thrift_codegen::Error::Options(e)) if e.contains(path) && e.contains(why)),
+            "{path}: {bad:?}"
+        );
+    }
+    let without_arena = parquet_code(|b| {
+        b.arena_inline(["parquet.ColumnChunk.meta_data"]);
+    });
+    assert!(
+        matches!(&without_arena, Err(thrift_codegen::Error::Options(e)) if e.contains("needs arena mode")),
+        "{without_arena:?}"
+    );
+}

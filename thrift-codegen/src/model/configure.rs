@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use thrift_idl_parser::{Checked, DefId, FileId};
 
 use super::attributes::{Rule, parse_attributes, segments};
-use super::{Model, annotations, mappings, only};
+use super::{Model, Resolved, annotations, mappings, only};
 use crate::error::Error;
 use crate::options::{MappingChoice, Options};
 
@@ -21,6 +21,12 @@ pub(crate) fn configure<'p>(
     if options.arena && !options.keep_unknown.is_empty() {
         return Err(Error::Options(
             "arena cannot be combined with keep_unknown_fields: kept fields live in vectors that an arena would never free"
+                .into(),
+        ));
+    }
+    if !options.arena && !options.arena_inline.is_empty() {
+        return Err(Error::Options(
+            "arena_inline needs arena mode (Builder::arena): outside it optional structs are held inline already"
                 .into(),
         ));
     }
@@ -108,6 +114,24 @@ fn apply_annotations(
     }
     for (id, index) in boxes {
         model.add_boxed(id, index);
+    }
+    for path in &options.arena_inline {
+        let (id, index, s) = field_path(checked, "arena_inline", path)?;
+        let field = &s.fields[index];
+        let optional_struct = s.kind != thrift_idl_parser::ast::StructKind::Union
+            && field.requiredness == thrift_idl_parser::ast::Requiredness::Optional
+            && matches!(model.resolve(id.file, &field.ty), Resolved::Struct(..));
+        if !optional_struct {
+            return Err(Error::Options(format!(
+                "arena_inline: `{path}` is not an optional field of a struct or exception whose type is a struct, union or exception"
+            )));
+        }
+        if model.is_boxed(id, index) {
+            return Err(Error::Options(format!(
+                "arena_inline: `{path}` is boxed (asked for, or it breaks a recursion): it stays a reference"
+            )));
+        }
+        model.add_inline(id, index);
     }
     model.attributes = from_idl.attributes;
     let mut rules = from_idl.mappings;

@@ -188,5 +188,7 @@ pub fn by_reference(model: &Model<'_>, id: DefId, index: usize) -> bool {
     let field = &s.fields[index];
     matches!(model.resolve(id.file, &field.ty), Resolved::Struct(..))
         && (model.is_boxed(id, index)
-            || (s.kind != StructKind::Union && field.requiredness == Requiredness::Optional))
+            || (s.kind != StructKind::Union
+                && field.requiredness == Requiredness::Optional
+                && !model.is_inline(id, index)))
 }

@@ -71,6 +71,8 @@ pub struct Model<'p> {
     stems: HashMap<FileId, String>,
     names: HashMap<DefId, String>,
     boxed: BTreeSet<(DefId, usize)>,
+    /// Optional struct fields held inline in arena mode (`Builder::arena_inline`).
+    inline: BTreeSet<(DefId, usize)>,
     derives: HashMap<DefId, Derives>,
     key_structs: BTreeSet<DefId>,
     /// Structs that hold strings or binaries (transitively): they get a borrowing `…Ref<'de>`.
@@ -132,6 +134,7 @@ impl<'p> Model<'p> {
                 .collect(),
             names: HashMap::new(),
             boxed: BTreeSet::new(),
+            inline: BTreeSet::new(),
             derives: HashMap::new(),
             key_structs: BTreeSet::new(),
             borrowing: BTreeSet::new(),
@@ -335,6 +338,17 @@ impl<'p> Model<'p> {
     /// `rust.box`; the caller checked that the field's type is a struct).
     pub fn add_boxed(&mut self, id: DefId, field: usize) {
         self.boxed.insert((id, field));
+    }
+
+    /// Holds optional struct field `field` of struct `id` inline in arena mode
+    /// (`Builder::arena_inline`; the caller checked that it is one, and not boxed).
+    pub fn add_inline(&mut self, id: DefId, field: usize) {
+        self.inline.insert((id, field));
+    }
+
+    /// Whether field `field` of struct `id` is held inline in arena mode although optional.
+    pub fn is_inline(&self, id: DefId, field: usize) -> bool {
+        self.inline.contains(&(id, field))
     }
 
     /// Whether field `field` of struct `id` is boxed (it breaks a recursion cycle, or was
