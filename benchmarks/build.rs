@@ -67,6 +67,22 @@ fn main() {
         {
             panic!("thrift-codegen: {e}");
         }
+        // With the two optional structs every footer writer sets held inline
+        // (`Builder::arena_inline`), for the `ours-arena-inline` decoder.
+        let ours_arena_inline = out.join("ours_arena_inline");
+        std::fs::create_dir_all(&ours_arena_inline).unwrap();
+        if let Err(e) = thrift_codegen::Builder::new()
+            .out_dir(&ours_arena_inline)
+            .services(false)
+            .arena(true)
+            .arena_inline([
+                "parquet.ColumnChunk.meta_data",
+                "parquet.ColumnMetaData.statistics",
+            ])
+            .compile([&parquet])
+        {
+            panic!("thrift-codegen: {e}");
+        }
     }
     // Ours skipping what the parquet crate's `ParquetMetaDataOptions` can skip (feature `skip`).
     #[cfg(feature = "skip")]

@@ -1042,6 +1042,37 @@ impl Workload for ParquetW {
                 }),
             });
         }
+        // Arena mode with the two optional structs every writer sets held inline
+        // (`Builder::arena_inline`): a new arena per decode sized from the last footer, as
+        // `ours-arena`; checked to re-encode to the value.
+        #[cfg(feature = "arena")]
+        {
+            use gen::ours_arena_inline::parquet::FileMetaDataRef as InlineRef;
+            use thrift_runtime::Arena;
+            let check = guard(|| {
+                let mut arena = Arena::new();
+                let r = InlineRef::decode_in::<Compact>(bytes, &arena)
+                    .map_err(|e| format!("cannot decode: {e}"))?;
+                reencodes_to(Proto::Compact, &r, value)?;
+                drop(r);
+                arena.reset();
+                let _ = InlineRef::decode_in::<Compact>(bytes, &arena).unwrap();
+                Ok(arena.used_bytes())
+            });
+            contenders.push(Contender {
+                name: "ours-arena-inline",
+                runner: check.map(|size| {
+                    Box::new(move |n: u64| {
+                        for _ in 0..n {
+                            let arena = Arena::with_capacity(size);
+                            black_box(
+                                InlineRef::decode_in::<Compact>(black_box(bytes), &arena).unwrap(),
+                            );
+                        }
+                    }) as Runner<'a>
+                }),
+            });
+        }
         // Selective decoding: the same footer without column statistics, size statistics and
         // encoding stats; checked to agree with the full decode on everything else.
         #[cfg(feature = "skip")]

@@ -65,6 +65,13 @@ pub mod gen {
         include!(concat!(env!("OUT_DIR"), "/ours_arena/thrift.rs"));
     }
 
+    /// parquet.thrift in arena mode with `ColumnChunk.meta_data` and
+    /// `ColumnMetaData.statistics` held inline (`Builder::arena_inline`).
+    #[cfg(feature = "arena")]
+    pub mod ours_arena_inline {
+        include!(concat!(env!("OUT_DIR"), "/ours_arena_inline/thrift.rs"));
+    }
+
     /// parquet.thrift with `ColumnMetaData.size_statistics`, `geospatial_statistics` and
     /// `ColumnChunk.crypto_metadata` held in a `Box` (`Builder::boxed`).
     #[cfg(feature = "mappings")]

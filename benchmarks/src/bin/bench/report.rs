@@ -443,7 +443,14 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
                 .map(|c| c.bytes)
         };
         // `ours-arena` allocates one block of the value's bytes per decode.
-        for (form, name) in [("borrowed", "ours-borrowed"), ("arena", "ours-arena")] {
+        for (form, name) in [
+            ("borrowed", "ours-borrowed"),
+            ("arena", "ours-arena"),
+            (
+                "arena, meta_data and statistics inline",
+                "ours-arena-inline",
+            ),
+        ] {
             let measured = bytes(name)
                 .zip(bytes("parquet-crate"))
                 .map(|(ours, theirs)| ours / theirs);
@@ -829,7 +836,7 @@ pub fn markdown(results: &[Scenario], targets: &[Target], opts: &Opts) {
             scenario_table(&mut md, s);
         }
     }
-    md.push_str("\n### Parquet footers (`FileMetaData`, compact protocol)\n\nFiles written by `benchmarks/setup.sh`: `narrow`, `wide` and `nested` by pyarrow, `crate-doubles` (100 double columns x 20 row groups) and `crate-mixed` (1000 columns of int64, double, utf8 and bool x 10 row groups) by the parquet crate itself with its default `WriterProperties` (page statistics, size statistics, column and offset indexes; `src/bin/write_footers.rs`). The parquet crate decodes into its own `ParquetMetaData` (`ParquetMetaDataReader::decode_metadata`). Selective decoding: `ours-skip-stats` (and `-borrowed`) is parquet.thrift generated with `Builder::skip_fields` naming `ColumnMetaData.statistics`, `size_statistics` and `encoding_stats`, read past without allocating; `parquet-crate-no-stats` is the parquet crate told to skip the same with `ParquetMetaDataOptions` (column, size and encoding stats `SkipAll`). `ours-borrowed-boxed` is the borrowing form generated with `Builder::boxed` on `ColumnMetaData.size_statistics`, `geospatial_statistics` and `ColumnChunk.crypto_metadata`, optional structs that most footers do not set: 528 bytes per `ColumnChunkRef` instead of 768, one allocation per value set. `ours-arena` is the borrowing form generated in arena mode (`Builder::arena`: lists as slices and optional structs as references, in a `thrift_runtime::Arena`), decoded into a new arena per decode with room for the value (one allocation per footer, of the value's bytes); `ours-arena-reused` decodes into one arena reset between footers (no allocation).\n");
+    md.push_str("\n### Parquet footers (`FileMetaData`, compact protocol)\n\nFiles written by `benchmarks/setup.sh`: `narrow`, `wide` and `nested` by pyarrow, `crate-doubles` (100 double columns x 20 row groups) and `crate-mixed` (1000 columns of int64, double, utf8 and bool x 10 row groups) by the parquet crate itself with its default `WriterProperties` (page statistics, size statistics, column and offset indexes; `src/bin/write_footers.rs`). The parquet crate decodes into its own `ParquetMetaData` (`ParquetMetaDataReader::decode_metadata`). Selective decoding: `ours-skip-stats` (and `-borrowed`) is parquet.thrift generated with `Builder::skip_fields` naming `ColumnMetaData.statistics`, `size_statistics` and `encoding_stats`, read past without allocating; `parquet-crate-no-stats` is the parquet crate told to skip the same with `ParquetMetaDataOptions` (column, size and encoding stats `SkipAll`). `ours-borrowed-boxed` is the borrowing form generated with `Builder::boxed` on `ColumnMetaData.size_statistics`, `geospatial_statistics` and `ColumnChunk.crypto_metadata`, optional structs that most footers do not set: 528 bytes per `ColumnChunkRef` instead of 768, one allocation per value set. `ours-arena` is the borrowing form generated in arena mode (`Builder::arena`: lists as slices and optional structs as references, in a `thrift_runtime::Arena`), decoded into a new arena per decode with room for the value (one allocation per footer, of the value's bytes); `ours-arena-reused` decodes into one arena reset between footers (no allocation); `ours-arena-inline` is arena mode with `Builder::arena_inline` on `ColumnChunk.meta_data` and `ColumnMetaData.statistics`, which every writer of these footers sets (held inline instead of as references), decoded as `ours-arena`.\n");
     for s in results
         .iter()
         .filter(|s| s.workload.starts_with("parquet-"))
