@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use thrift_idl_parser::{Checked, DefId, FileId};
 
 use super::attributes::{Rule, parse_attributes, segments};
-use super::{Model, Resolved, annotations, mappings, only};
+use super::{Model, annotations, keys, mappings, only};
 use crate::error::Error;
 use crate::options::{MappingChoice, Options};
 
@@ -116,12 +116,8 @@ fn apply_annotations(
         model.add_boxed(id, index);
     }
     for path in &options.arena_inline {
-        let (id, index, s) = field_path(checked, "arena_inline", path)?;
-        let field = &s.fields[index];
-        let optional_struct = s.kind != thrift_idl_parser::ast::StructKind::Union
-            && field.requiredness == thrift_idl_parser::ast::Requiredness::Optional
-            && matches!(model.resolve(id.file, &field.ty), Resolved::Struct(..));
-        if !optional_struct {
+        let (id, index, _) = field_path(checked, "arena_inline", path)?;
+        if !keys::optional_struct_field(model, id, index) {
             return Err(Error::Options(format!(
                 "arena_inline: `{path}` is not an optional field of a struct or exception whose type is a struct, union or exception"
             )));

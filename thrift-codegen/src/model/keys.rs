@@ -178,7 +178,6 @@ fn borrows(model: &Model<'_>, borrowing: &BTreeSet<DefId>, file: FileId, ty: &Ty
 /// recursion, or was asked for) or `optional` (an unset one then costs a word, not the
 /// struct). Its struct borrows (the reference's lifetime), whatever the field's type holds.
 pub fn by_reference(model: &Model<'_>, id: DefId, index: usize) -> bool {
-    use thrift_idl_parser::ast::{Requiredness, StructKind};
     if !model.options.arena {
         return false;
     }
@@ -188,7 +187,19 @@ pub fn by_reference(model: &Model<'_>, id: DefId, index: usize) -> bool {
     let field = &s.fields[index];
     matches!(model.resolve(id.file, &field.ty), Resolved::Struct(..))
         && (model.is_boxed(id, index)
-            || (s.kind != StructKind::Union
-                && field.requiredness == Requiredness::Optional
-                && !model.is_inline(id, index)))
+            || (optional_struct_field(model, id, index) && !model.is_inline(id, index)))
+}
+
+/// Whether field `index` of struct `id` is an `optional` field of a struct or exception (not
+/// a union's variant) whose type is a struct, union or exception: held by reference in arena
+/// mode unless `Builder::arena_inline` names it, which only such a field can be.
+pub fn optional_struct_field(model: &Model<'_>, id: DefId, index: usize) -> bool {
+    use thrift_idl_parser::ast::{Requiredness, StructKind};
+    let Some(s) = model.struct_def(id) else {
+        return false;
+    };
+    let field = &s.fields[index];
+    s.kind != StructKind::Union
+        && field.requiredness == Requiredness::Optional
+        && matches!(model.resolve(id.file, &field.ty), Resolved::Struct(..))
 }
