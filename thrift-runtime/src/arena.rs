@@ -67,8 +67,6 @@ pub struct Arena {
     current: Cell<Option<Block>>,
     /// The blocks before the current one.
     full: RefCell<Vec<Block>>,
-    /// The sum of the blocks' sizes.
-    allocated: Cell<usize>,
 }
 
 // SAFETY: an `Arena` owns its blocks alone: every value in them borrows the arena, so while
@@ -85,7 +83,6 @@ impl Default for Arena {
             end: Cell::new(none),
             current: Cell::new(None),
             full: RefCell::new(Vec::new()),
-            allocated: Cell::new(0),
         }
     }
 }
@@ -131,7 +128,7 @@ impl Arena {
                 // Not prefaulted as `with_capacity` does: the block is as large as all the
                 // old ones, more than the values took (each block was twice the last), so the
                 // next decode may leave its last pages untouched.
-                let total = self.allocated.get();
+                let total = self.allocated_bytes();
                 self.free_blocks();
                 self.push_block(total);
             }
@@ -141,14 +138,15 @@ impl Arena {
     /// The bytes of the blocks the arena holds (what it took from the allocator, used or
     /// not, less the allocator's own bookkeeping).
     pub fn allocated_bytes(&self) -> usize {
-        self.allocated.get()
+        let current = self.current.get().map_or(0, |b| b.size);
+        current + self.full.borrow().iter().map(|b| b.size).sum::<usize>()
     }
 
     /// The bytes the arena has given out since it was made or last reset: what the values
     /// decoded in it take, with the padding between them and, when it had to move to a larger
     /// block, the unused end of the last one.
     pub fn used_bytes(&self) -> usize {
-        self.allocated.get() - (self.end.get() as usize - self.next.get() as usize)
+        self.allocated_bytes() - (self.end.get() as usize - self.next.get() as usize)
     }
 
     /// Moves `value` into the arena. It is never dropped (what generated code puts here
@@ -219,7 +217,6 @@ impl Arena {
         if let Some(full) = self.current.replace(Some(Block { start, size })) {
             self.full.borrow_mut().push(full);
         }
-        self.allocated.set(self.allocated.get() + size);
     }
 
     /// Gives every block back to the global allocator.
@@ -239,7 +236,6 @@ impl Arena {
         let none = ptr::dangling_mut::<u8>();
         self.next.set(none);
         self.end.set(none);
-        self.allocated.set(0);
     }
 
     /// The addresses of the current block's free room, `[next, end)`.
@@ -310,6 +306,14 @@ impl<'a, T> ArenaVec<'a, T> {
         items
     }
 
+    /// Whether the vector's room ends where the arena's free room starts (nothing was
+    /// allocated after it): then it can grow in place, or give back what it did not fill.
+    #[inline]
+    fn room_is_last(&self) -> bool {
+        let end = self.ptr.as_ptr().wrapping_add(self.cap).cast::<u8>();
+        self.cap > 0 && end as usize == self.arena.block().0
+    }
+
     /// Room for `n` elements in the arena.
     #[inline]
     fn room(&self, n: usize) -> NonNull<T> {
@@ -368,17 +372,16 @@ impl<'a, T> ArenaVec<'a, T> {
             .unwrap_or_else(|| capacity_overflow());
         let cap = need.max(self.cap.saturating_mul(2)).max(4);
         let size = mem::size_of::<T>();
-        // In place, when the room ends where the arena's free room starts and that is enough.
-        if self.cap > 0 {
-            let end = self.ptr.as_ptr().wrapping_add(self.cap).cast::<u8>();
+        // In place, when the room is the arena's last allocation and the block has enough.
+        if self.room_is_last() {
             let (next, block_end) = self.arena.block();
-            if end as usize == next {
-                if let Some(extra) = (cap - self.cap).checked_mul(size) {
-                    if extra <= block_end - next {
-                        self.arena.next.set(end.wrapping_add(extra));
-                        self.cap = cap;
-                        return;
-                    }
+            if let Some(extra) = (cap - self.cap).checked_mul(size) {
+                if extra <= block_end - next {
+                    self.arena
+                        .next
+                        .set(self.arena.next.get().wrapping_add(extra));
+                    self.cap = cap;
+                    return;
                 }
             }
         }
@@ -396,12 +399,9 @@ impl<'a, T> ArenaVec<'a, T> {
     #[inline]
     pub fn into_slice(self) -> &'a [T] {
         let items = ManuallyDrop::new(self);
-        if items.cap > items.len && mem::size_of::<T>() != 0 {
-            let end = items.ptr.as_ptr().wrapping_add(items.cap).cast::<u8>();
-            if end as usize == items.arena.block().0 {
-                let filled = items.ptr.as_ptr().wrapping_add(items.len).cast::<u8>();
-                items.arena.next.set(filled);
-            }
+        if items.cap > items.len && mem::size_of::<T>() != 0 && items.room_is_last() {
+            let filled = items.ptr.as_ptr().wrapping_add(items.len).cast::<u8>();
+            items.arena.next.set(filled);
         }
         // SAFETY: the first `len` slots hold elements, in a block that lives as long as the
         // arena's borrow `'a`; the vector is gone (not dropped), so the slice is their only
