@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use thrift_interop::handler::TestHandler;
 use thrift_interop::types::{
     ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
+    ThriftTestTestStringArgs, ThriftTestTestStringResult,
 };
 use thrift_runtime::ErrorKind;
 use thrift_runtime::rpc::blocking::{
@@ -19,7 +20,9 @@ use thrift_runtime::rpc::blocking::{
 use thrift_runtime::rpc::sasl::{
     self, ClientMechanism, Plain, SaslServerConfig, ServerMechanism, ServerStep,
 };
-use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous};
+use thrift_runtime::rpc::{
+    AsyncProcessor, Message, Processor, ProtocolKind, Transport, asynchronous,
+};
 
 /// A challenge-response mechanism of the test's own: the server challenges with a number,
 /// the client answers with it doubled.
@@ -51,7 +54,10 @@ impl ServerMechanism for DoublingServer {
             return ServerStep::Challenge(b"21".to_vec());
         }
         if response == b"42" {
-            ServerStep::Complete("doubler".into())
+            ServerStep::Complete {
+                authenticated: "doubler".into(),
+                authzid: String::new(),
+            }
         } else {
             ServerStep::Reject("wrong answer".into())
         }
@@ -225,5 +231,121 @@ fn bad_credentials_and_bad_negotiations_are_refused_and_the_server_goes_on() {
             .unwrap(),
         );
         assert_eq!(client.test_i32(9).unwrap(), 9);
+    }
+}
+
+/// Serves every call as `testString`, answering who the client is, as the handler sees it.
+struct WhoAmI;
+
+fn who_am_i() -> String {
+    match thrift_runtime::rpc::context::identity() {
+        Some(who) => format!("{} as {}", who.authenticated(), who.authorized()),
+        None => "nobody".into(),
+    }
+}
+
+impl Processor for WhoAmI {
+    fn process(&self, call: &Message, out: &mut Vec<u8>) -> thrift_runtime::Result<()> {
+        thrift_runtime::rpc::serve(call, out, |_: ThriftTestTestStringArgs| {
+            Ok(ThriftTestTestStringResult {
+                success: Some(who_am_i()),
+            })
+        })
+    }
+}
+
+impl AsyncProcessor for WhoAmI {
+    async fn process<'a>(
+        &'a self,
+        call: &'a Message,
+        out: &'a mut Vec<u8>,
+    ) -> thrift_runtime::Result<()> {
+        thrift_runtime::rpc::serve_async(call, out, |_: ThriftTestTestStringArgs| async {
+            tokio::task::yield_now().await;
+            Ok(ThriftTestTestStringResult {
+                success: Some(who_am_i()),
+            })
+        })
+        .await
+    }
+}
+
+/// `hive`, `hue` and `alice` with the password `s3cret`; `hue` may act as `alice`.
+fn proxy_config() -> Arc<SaslServerConfig> {
+    Arc::new(
+        SaslServerConfig::new()
+            .plain(|c| c.password == "s3cret" && ["hive", "hue", "alice"].contains(&c.user))
+            .authorize(|user, authzid| user == "hue" && authzid == "alice"),
+    )
+}
+
+fn start_who_am_i(asynchronous: bool) -> (SocketAddr, Box<dyn std::any::Any>) {
+    if asynchronous {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        let listener = asynchronous::SaslListener::new(listener, proxy_config());
+        runtime.spawn(asynchronous::Server::new(server_options()).serve(listener, WhoAmI));
+        (addr, Box::new(runtime))
+    } else {
+        let listener = SaslListener::new(TcpListener::bind("127.0.0.1:0").unwrap(), proxy_config());
+        let handle = Server::new(server_options())
+            .spawn(listener, WhoAmI)
+            .unwrap();
+        (handle.local_addr(), Box::new(handle))
+    }
+}
+
+#[test]
+fn an_authorization_identity_must_be_allowed_and_handlers_see_both_identities() {
+    for asynchronous in [false, true] {
+        let (addr, _server) = start_who_am_i(asynchronous);
+        let who = |plain: Plain| {
+            let connection = Connection::connect_sasl(addr, plain, options(ProtocolKind::Binary))?;
+            ThriftTestClient::new(connection).test_string(String::new())
+        };
+        let cases = [
+            (Plain::new("hive", "s3cret"), Some("hive as hive")),
+            (
+                Plain::new("hive", "s3cret").authzid("hive"),
+                Some("hive as hive"),
+            ),
+            (
+                Plain::new("hue", "s3cret").authzid("alice"),
+                Some("hue as alice"),
+            ),
+            (Plain::new("alice", "s3cret"), Some("alice as alice")),
+            // Good credentials do not make a client whoever it names.
+            (Plain::new("hive", "s3cret").authzid("root"), None),
+            (Plain::new("hue", "s3cret").authzid("hive"), None),
+            (Plain::new("alice", "s3cret").authzid("hue"), None),
+        ];
+        for (plain, expected) in cases {
+            let what = format!("{plain:?}");
+            match (who(plain), expected) {
+                (Ok(got), Some(expected)) => assert_eq!(got, expected, "{what}"),
+                (Err(e), None) => {
+                    assert!(
+                        matches!(e.kind(), ErrorKind::Io(io) if io.kind() == io::ErrorKind::PermissionDenied),
+                        "{what}: {e:?}"
+                    );
+                    assert!(e.to_string().contains("not authorized"), "{what}: {e}");
+                }
+                (got, expected) => panic!("{what}: {got:?}, expected {expected:?}"),
+            }
+        }
+        // The wire as the reproduction sends it: BAD (3), then closed.
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream
+            .write_all(b"\x01\x00\x00\x00\x05PLAIN\x02\x00\x00\x00\x10root\0hive\0s3cret")
+            .unwrap();
+        let reply = said(&mut stream);
+        assert_eq!(reply.first(), Some(&sasl::BAD), "{reply:?}");
     }
 }

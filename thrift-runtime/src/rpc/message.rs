@@ -5,9 +5,11 @@
 //! unframed message) and hand its bytes over as a [`Message`].
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use bytes::Bytes;
 
+use super::identity::Identity;
 use crate::application::{ApplicationException, ApplicationExceptionKind};
 use crate::codec::{ThriftRead, ThriftWrite};
 use crate::error::{Error, ErrorKind, Result};
@@ -234,6 +236,7 @@ pub struct Message {
     seq: i32,
     limits: ReadLimits,
     headers: Option<Headers>,
+    identity: Option<Arc<Identity>>,
 }
 
 impl Message {
@@ -283,12 +286,20 @@ impl Message {
             seq,
             limits,
             headers: None,
+            identity: None,
         })
     }
 
     /// The same message with THeader info headers attached.
     pub fn with_headers(mut self, headers: Option<Headers>) -> Message {
         self.headers = headers;
+        self
+    }
+
+    /// The same message with its client's identity attached (what its connection's
+    /// authentication established; servers attach it to every call they receive).
+    pub fn with_identity(mut self, identity: Option<Arc<Identity>>) -> Message {
+        self.identity = identity;
         self
     }
 
@@ -324,6 +335,21 @@ impl Message {
 
     pub(crate) fn shared_headers(&self) -> Option<&Headers> {
         self.headers.as_ref()
+    }
+
+    /// Who sent the message, where its connection authenticated (a call received through a
+    /// `SaslListener`); handlers read it through [`context::identity`](super::context::identity).
+    pub fn identity(&self) -> Option<&Identity> {
+        self.identity.as_deref()
+    }
+
+    #[cfg(any(feature = "blocking", feature = "async"))]
+    pub(crate) fn set_identity(&mut self, identity: Arc<Identity>) {
+        self.identity = Some(identity);
+    }
+
+    pub(crate) fn shared_identity(&self) -> Option<&Arc<Identity>> {
+        self.identity.as_ref()
     }
 
     /// The whole message's bytes.

@@ -52,6 +52,7 @@
 //!   `asynchronous/sasl.rs` (a listener and a client connect each).
 
 pub mod context;
+mod identity;
 mod message;
 mod service;
 
@@ -112,6 +113,7 @@ pub mod sasl;
 #[cfg(all(feature = "udp", any(feature = "blocking", feature = "async")))]
 pub mod udp;
 
+pub use identity::Identity;
 pub use message::{Headers, Message, ProtocolKind};
 pub use service::{
     AsyncChannel, AsyncMultiplexedProcessor, AsyncProcessor, Channel, ClientRequest,

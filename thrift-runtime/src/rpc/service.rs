@@ -100,7 +100,7 @@ where
         Ok(args) => args,
         Err(e) => return call.reply_exception(out, &protocol_exception(&e)),
     };
-    let outcome = context::scope(call.shared_headers(), || {
+    let outcome = context::scope(call.shared_headers(), call.shared_identity(), || {
         catch_unwind(AssertUnwindSafe(|| handle(args)))
     });
     match outcome {
@@ -116,7 +116,7 @@ where
     A: for<'de> ThriftRead<'de>,
 {
     if let Ok(args) = call.body::<A>() {
-        let _ = context::scope(call.shared_headers(), || {
+        let _ = context::scope(call.shared_headers(), call.shared_identity(), || {
             catch_unwind(AssertUnwindSafe(|| handle(args)))
         });
     }
@@ -124,15 +124,16 @@ where
 }
 
 /// Runs `future` to completion, catching a panic in any of its polls, with the call's
-/// headers visible to [`context::headers`] while it runs.
+/// headers and identity visible to [`context::headers`] and [`context::identity`] while it
+/// runs.
 async fn run_handler<F: Future>(
     call: &Message,
     future: F,
 ) -> std::result::Result<F::Output, Box<dyn std::any::Any + Send>> {
     let mut future = pin!(future);
-    let headers = call.shared_headers();
+    let (headers, identity) = (call.shared_headers(), call.shared_identity());
     std::future::poll_fn(|cx| {
-        context::scope(headers, || {
+        context::scope(headers, identity, || {
             match catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
                 Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
                 Ok(Poll::Pending) => Poll::Pending,

@@ -4,9 +4,12 @@
 use std::fmt::Debug;
 use std::future::Future;
 use std::io;
+use std::sync::Arc;
 
 use ::tokio::io::{AsyncRead, AsyncWrite};
 use ::tokio::net::{TcpListener, TcpStream};
+
+use crate::rpc::Identity;
 
 /// Where an async server accepts connections: a tokio [`TcpListener`], a tokio
 /// [`UnixListener`](::tokio::net::UnixListener), or a user's own (a listener that wraps
@@ -21,6 +24,14 @@ pub trait Listener: Send + 'static {
     fn accept(&mut self) -> impl Future<Output = io::Result<(Self::Io, Self::Addr)>> + Send;
     /// The address the listener is bound to.
     fn local_addr(&self) -> io::Result<Self::Addr>;
+    /// Who the client of `io` is, where the stream authenticated it (a
+    /// [`SaslListener`](super::SaslListener)'s streams, once negotiated); the server attaches
+    /// it to every call, for handlers ([`context::identity`](crate::rpc::context::identity)).
+    /// By default nobody.
+    fn client_identity(io: &Self::Io) -> Option<Arc<Identity>> {
+        let _ = io;
+        None
+    }
 }
 
 impl Listener for TcpListener {

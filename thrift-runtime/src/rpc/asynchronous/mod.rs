@@ -37,6 +37,7 @@ pub use self::sasl::{SaslListener, SaslStream};
 #[cfg(feature = "tls")]
 pub use self::tls::{TlsListener, TlsStream};
 use super::frame::{self, Received};
+use super::identity::Identity;
 use super::message::{Message, ProtocolKind};
 use super::options::call_name;
 // The documented path is `rpc::ClientOptions`; these stay for code written against them.
@@ -689,6 +690,8 @@ pub(crate) struct ServerConnection<S> {
     options: Arc<ServerOptions>,
     stop: watch::Receiver<bool>,
     _alive: mpsc::Sender<()>,
+    /// Who the client is, asked of the stream for each call ([`Listener::client_identity`]).
+    identity_of: fn(&S) -> Option<Arc<Identity>>,
 }
 
 impl<S: AsyncRead + AsyncWrite + Unpin> ServerConnection<S> {
@@ -697,8 +700,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> ServerConnection<S> {
         options: Arc<ServerOptions>,
         stop: watch::Receiver<bool>,
         alive: mpsc::Sender<()>,
+        identity_of: fn(&S) -> Option<Arc<Identity>>,
     ) -> Self {
         ServerConnection {
+            identity_of,
             io,
             buf: BytesMut::with_capacity(READ_CHUNK),
             out: Vec::with_capacity(READ_CHUNK),
@@ -729,7 +734,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> ServerConnection<S> {
         .await
         .ok()??;
         self.frame = Some(frame::begin_reply(&received, &mut self.out).ok()?);
-        Some(received.message)
+        let mut message = received.message;
+        if let Some(identity) = (self.identity_of)(&self.io) {
+            message.set_identity(identity);
+        }
+        Some(message)
     }
 
     /// Sends the reply written after the frame's start (nothing if none was written);
@@ -800,6 +809,7 @@ where
             Arc::clone(&options),
             shutdown.stop,
             shutdown.alive,
+            L::client_identity,
         ))
     })
     .await

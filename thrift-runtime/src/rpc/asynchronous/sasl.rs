@@ -13,7 +13,9 @@ use super::listener::Listener;
 use super::{ClientOptions, Connection};
 use crate::error::Result;
 use crate::rpc::frame::Transport;
-use crate::rpc::sasl::{ClientMechanism, SaslServerConfig, ServerNegotiation, handshake_async};
+use crate::rpc::sasl::{
+    ClientMechanism, Identity, SaslServerConfig, ServerNegotiation, handshake_async,
+};
 
 /// A connection accepted by a [`SaslListener`]: its first reads run the server's side of the
 /// negotiation, then reads and writes are the framed messages that follow.
@@ -24,7 +26,7 @@ pub struct SaslStream<S> {
     sent: usize,
     leftover: Vec<u8>,
     at: usize,
-    identity: Option<String>,
+    identity: Option<Arc<Identity>>,
 }
 
 impl<S> std::fmt::Debug for SaslStream<S> {
@@ -49,8 +51,9 @@ impl<S> SaslStream<S> {
         }
     }
 
-    /// Who the client authenticated as, once it has.
-    pub fn identity(&self) -> Option<&str> {
+    /// Who the client is (the identity it authenticated as, and the one it acts as), once
+    /// it has authenticated and was authorized.
+    pub fn identity(&self) -> Option<&Identity> {
         self.identity.as_deref()
     }
 }
@@ -83,7 +86,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for SaslStream<S> {
                 )));
             }
             if negotiation.is_done() {
-                this.identity = negotiation.identity().map(str::to_owned);
+                this.identity = negotiation.identity().cloned();
                 this.leftover = negotiation.take_leftover();
                 this.negotiation = None;
                 break;
@@ -160,6 +163,10 @@ impl<L: Listener> Listener for SaslListener<L> {
 
     fn local_addr(&self) -> io::Result<Self::Addr> {
         self.inner.local_addr()
+    }
+
+    fn client_identity(io: &Self::Io) -> Option<Arc<Identity>> {
+        io.identity.clone()
     }
 }
 

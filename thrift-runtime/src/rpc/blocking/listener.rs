@@ -4,7 +4,10 @@
 use std::fmt::Debug;
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::Arc;
 use std::time::Duration;
+
+use crate::rpc::Identity;
 
 /// A connected byte stream the blocking server serves one call at a time, with read and write
 /// timeouts (the server's idle, read and write timeouts are set through them).
@@ -20,6 +23,13 @@ pub trait Stream: Read + Write + Send + 'static {
     fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
         let _ = nonblocking;
         Err(io::Error::from(io::ErrorKind::Unsupported))
+    }
+    /// Who the client is, where the stream authenticated it (a
+    /// [`SaslListener`](super::SaslListener)'s streams, once negotiated); the server attaches
+    /// it to every call, for handlers ([`context::identity`](crate::rpc::context::identity)).
+    /// By default nobody.
+    fn client_identity(&self) -> Option<Arc<Identity>> {
+        None
     }
 }
 

@@ -543,11 +543,14 @@ fn serve_connection<S: Stream, P: Processor + ?Sized>(
             stop,
             current: &read_timeout,
         };
-        let received =
+        let mut received =
             match read_message(&mut stream, &mut buf, None, &options.limits, Some(server)) {
                 Ok(Some(received)) => received,
                 Ok(None) | Err(_) => return,
             };
+        if let Some(identity) = stream.client_identity() {
+            received.message.set_identity(identity);
+        }
         if respond(
             processor,
             &received,

@@ -10,7 +10,7 @@ use super::listener::{Listener, Stream};
 use super::{ClientOptions, Connection};
 use crate::error::Result;
 use crate::rpc::frame::Transport;
-use crate::rpc::sasl::{ClientMechanism, SaslServerConfig, ServerNegotiation, handshake};
+use crate::rpc::sasl::{ClientMechanism, Identity, SaslServerConfig, ServerNegotiation, handshake};
 
 /// A connection accepted by a [`SaslListener`]: its first reads run the server's side of the
 /// negotiation (answering the client as they go; a read that times out leaves it where it
@@ -22,7 +22,7 @@ pub struct SaslStream<S> {
     /// Application bytes that came with the negotiation's last message.
     leftover: Vec<u8>,
     at: usize,
-    identity: Option<String>,
+    identity: Option<Arc<Identity>>,
 }
 
 impl<S> std::fmt::Debug for SaslStream<S> {
@@ -46,8 +46,9 @@ impl<S: Read + Write> SaslStream<S> {
         }
     }
 
-    /// Who the client authenticated as, once it has.
-    pub fn identity(&self) -> Option<&str> {
+    /// Who the client is (the identity it authenticated as, and the one it acts as), once
+    /// it has authenticated and was authorized.
+    pub fn identity(&self) -> Option<&Identity> {
         self.identity.as_deref()
     }
 
@@ -73,7 +74,7 @@ impl<S: Read + Write> Read for SaslStream<S> {
                 ));
             }
             if negotiation.is_done() {
-                self.identity = negotiation.identity().map(str::to_owned);
+                self.identity = negotiation.identity().cloned();
                 self.leftover = negotiation.take_leftover();
                 self.negotiation = None;
                 break;
@@ -123,6 +124,10 @@ impl<S: Stream> Stream for SaslStream<S> {
 
     fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
         self.io.set_nonblocking(nonblocking)
+    }
+
+    fn client_identity(&self) -> Option<Arc<Identity>> {
+        self.identity.clone()
     }
 }
 

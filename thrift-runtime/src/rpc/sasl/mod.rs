@@ -16,8 +16,12 @@
 //!   and for GSSAPI with `qop=auth`, what Hive and Impala use.
 //! - Clients: `Connection::connect_sasl` (blocking and async), or [`handshake`] /
 //!   [`handshake_async`] over any stream and then `Connection::new` with `Transport::Framed`.
+//! - Authorization: a client acts as the identity it authenticated as; one that asks to act
+//!   as another (PLAIN's authzid) is refused unless [`SaslServerConfig::authorize`] allows it
+//!   (a proxy user). Handlers see both identities through
+//!   [`context::identity`](crate::rpc::context::identity).
 //! - Servers: a `SaslListener` around any listener (`blocking::SaslListener`,
-//!   `tokio::SaslListener`): each connection's negotiation runs in its first reads, on its
+//!   `asynchronous::SaslListener`): each connection's negotiation runs in its first reads, on its
 //!   worker or task, within the server's idle timeout; a client that fails it gets `BAD` and
 //!   is closed, nothing else is said.
 
@@ -26,6 +30,8 @@ mod negotiation;
 use std::fmt;
 use std::io;
 use std::sync::Arc;
+
+pub use super::identity::Identity;
 
 pub(crate) use self::negotiation::ServerNegotiation;
 pub use self::negotiation::handshake;
@@ -61,8 +67,17 @@ pub trait ClientMechanism: Send {
 pub enum ServerStep {
     /// Another round: this challenge goes to the client.
     Challenge(Vec<u8>),
-    /// Authenticated, as this identity (what handlers may be told about; kept by the stream).
-    Complete(String),
+    /// Authenticated: the client proved `authenticated` and asks to act as `authzid` (its
+    /// authorization identity; empty: as itself). The negotiation then authorizes it (an
+    /// `authzid` other than `authenticated` must be allowed by
+    /// [`SaslServerConfig::authorize`]) before it says `COMPLETE`; the connection's
+    /// [`Identity`] holds both.
+    Complete {
+        /// The identity the client's credentials prove.
+        authenticated: String,
+        /// The identity the client asks to act as; empty for its own.
+        authzid: String,
+    },
     /// Refused; the reason goes to the client in a `BAD` message.
     Reject(String),
 }
@@ -156,7 +171,10 @@ impl fmt::Debug for PlainCredentials<'_> {
 pub type Authenticator = dyn Fn(&PlainCredentials<'_>) -> bool + Send + Sync;
 
 /// `PLAIN` on the server: the client's credentials go to the authenticator; refused ones get
-/// `BAD` "authentication failed" (the same reason for a wrong user and a wrong password).
+/// `BAD` "authentication failed" (the same reason for a wrong user and a wrong password). A
+/// client that authenticated completes as its user name, asking for its authzid, which the
+/// server's authorizer must allow ([`SaslServerConfig::authorize`]) unless it is empty or the
+/// user's own.
 pub struct PlainServer {
     authenticate: Arc<Authenticator>,
 }
@@ -182,7 +200,10 @@ impl ServerMechanism for PlainServer {
             password,
         };
         if !user.is_empty() && (self.authenticate)(&credentials) {
-            ServerStep::Complete(if authzid.is_empty() { user } else { authzid }.to_owned())
+            ServerStep::Complete {
+                authenticated: user.to_owned(),
+                authzid: authzid.to_owned(),
+            }
         } else {
             ServerStep::Reject("authentication failed".into())
         }
@@ -191,16 +212,35 @@ impl ServerMechanism for PlainServer {
 
 type Factory = Arc<dyn Fn() -> Box<dyn ServerMechanism> + Send + Sync>;
 
-/// The mechanisms a server offers, by name, each made anew for every connection.
+/// The function a server decides with whether a client authenticated as its first argument
+/// may act as its second (a proxy user); see [`SaslServerConfig::authorize`].
+pub type Authorizer = dyn Fn(&str, &str) -> bool + Send + Sync;
+
+/// The mechanisms a server offers, by name, each made anew for every connection, and who may
+/// act for whom.
+///
+/// A client acts as the identity it authenticated as. One that asks to act as another (an
+/// authorization identity, as a proxy user does) is refused with `BAD` unless the function
+/// given to [`authorize`](Self::authorize) allows it (RFC 4616 section 2, RFC 4422 section
+/// 3.4.1: the server checks that the authenticated identity may act as the one requested).
 #[derive(Clone, Default)]
 pub struct SaslServerConfig {
     mechanisms: Vec<(String, Factory)>,
+    authorize: Option<Arc<Authorizer>>,
 }
 
 impl fmt::Debug for SaslServerConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list()
-            .entries(self.mechanisms.iter().map(|(name, _)| name))
+        f.debug_struct("SaslServerConfig")
+            .field(
+                "mechanisms",
+                &self
+                    .mechanisms
+                    .iter()
+                    .map(|(name, _)| name)
+                    .collect::<Vec<_>>(),
+            )
+            .field("proxy_users", &self.authorize.is_some())
             .finish()
     }
 }
@@ -243,6 +283,41 @@ impl SaslServerConfig {
             Arc::new(move || make() as Box<dyn ServerMechanism>),
         ));
         self
+    }
+
+    /// Lets clients act for other identities: a client authenticated as `user` that asks to
+    /// act as `authzid` (not empty, not `user`) is allowed when `allowed(user, authzid)` says
+    /// so, and refused with `BAD` otherwise, as Hadoop's `hadoop.proxyuser.<user>.users`
+    /// settings decide for Hive. Without it, every such client is refused; a client that asks
+    /// for no authzid or its own needs no permission.
+    ///
+    /// ```
+    /// use thrift_runtime::rpc::sasl::SaslServerConfig;
+    ///
+    /// // `hue` authenticates with its own password and may act for anyone but `hive`.
+    /// let config = SaslServerConfig::new()
+    ///     .plain(|c| c.password == "s3cret" && ["hue", "alice"].contains(&c.user))
+    ///     .authorize(|user, authzid| user == "hue" && authzid != "hive");
+    /// ```
+    pub fn authorize(
+        mut self,
+        allowed: impl Fn(&str, &str) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.authorize = Some(Arc::new(allowed));
+        self
+    }
+
+    /// The identity of a client that authenticated as `authenticated` and asked to act as
+    /// `authzid`, if it may.
+    pub(crate) fn authorized(&self, authenticated: String, authzid: String) -> Option<Identity> {
+        if authzid.is_empty() || authzid == authenticated {
+            return Some(Identity::new(authenticated.clone(), authenticated));
+        }
+        let allowed = self
+            .authorize
+            .as_ref()
+            .is_some_and(|allowed| allowed(&authenticated, &authzid));
+        allowed.then(|| Identity::new(authenticated, authzid))
     }
 
     pub(crate) fn make(&self, name: &[u8]) -> Option<Box<dyn ServerMechanism>> {

@@ -5,8 +5,8 @@ use std::io::{self, Read, Write};
 use std::sync::Arc;
 
 use super::{
-    BAD, COMPLETE, ClientMechanism, ERROR, MAX_NEGOTIATION_PAYLOAD, OK, START, SaslServerConfig,
-    ServerMechanism, ServerStep,
+    BAD, COMPLETE, ClientMechanism, ERROR, Identity, MAX_NEGOTIATION_PAYLOAD, OK, START,
+    SaslServerConfig, ServerMechanism, ServerStep,
 };
 
 fn message(status: u8, payload: &[u8], out: &mut Vec<u8>) {
@@ -125,8 +125,8 @@ enum State {
     Start,
     /// Waiting for the client's next response.
     Responding(Box<dyn ServerMechanism>),
-    /// Authenticated as this identity.
-    Done(String),
+    /// Authenticated and authorized as this identity.
+    Done(Arc<Identity>),
     /// Refused; the connection is to close once `out` is sent.
     Failed,
 }
@@ -162,8 +162,8 @@ impl ServerNegotiation {
         matches!(self.state, State::Failed)
     }
 
-    /// The authenticated identity.
-    pub(crate) fn identity(&self) -> Option<&str> {
+    /// The client's identity, once authenticated and authorized.
+    pub(crate) fn identity(&self) -> Option<&Arc<Identity>> {
         match &self.state {
             State::Done(identity) => Some(identity),
             _ => None,
@@ -211,10 +211,17 @@ impl ServerNegotiation {
                     message(OK, &challenge, &mut self.out);
                     self.state = State::Responding(mechanism);
                 }
-                ServerStep::Complete(identity) => {
-                    message(COMPLETE, &[], &mut self.out);
-                    self.state = State::Done(identity);
-                }
+                ServerStep::Complete {
+                    authenticated,
+                    authzid,
+                } => match self.config.authorized(authenticated, authzid) {
+                    Some(identity) => {
+                        message(COMPLETE, &[], &mut self.out);
+                        self.state = State::Done(Arc::new(identity));
+                    }
+                    // The same reason whatever the identities (which the client knows).
+                    None => self.fail(BAD, "not authorized to act as the requested identity"),
+                },
                 ServerStep::Reject(reason) => self.fail(BAD, &reason),
             },
             // The client gave up.
@@ -254,7 +261,10 @@ mod tests {
             n.feed(std::slice::from_ref(b));
         }
         assert!(n.is_done());
-        assert_eq!(n.identity(), Some("hive"));
+        assert_eq!(
+            n.identity().map(|i| &**i),
+            Some(&Identity::new("hive", "hive"))
+        );
         assert_eq!(n.output(), &[COMPLETE, 0, 0, 0, 0]);
         assert_eq!(n.take_leftover(), [0, 0, 0, 1, 7]);
     }
@@ -282,5 +292,107 @@ mod tests {
             let reason = String::from_utf8_lossy(&out[5..]).into_owned();
             assert!(!reason.contains("secret"), "{reason}");
         }
+    }
+
+    /// Negotiates `mechanism` against `config` in one feed: the identity, or the refusal's
+    /// status and reason.
+    fn negotiate(
+        config: SaslServerConfig,
+        mechanism: &mut dyn ClientMechanism,
+    ) -> std::result::Result<Identity, (u8, String)> {
+        let mut n = ServerNegotiation::new(Arc::new(config));
+        n.feed(&client_bytes(mechanism));
+        match n.identity() {
+            Some(identity) => Ok((**identity).clone()),
+            None => {
+                assert!(n.has_failed());
+                let out = n.output();
+                Err((out[0], String::from_utf8_lossy(&out[5..]).into_owned()))
+            }
+        }
+    }
+
+    fn users() -> SaslServerConfig {
+        SaslServerConfig::new().plain(|c| {
+            c.password == "secret" && ["thrift", "hue", "alice", "hive"].contains(&c.user)
+        })
+    }
+
+    #[test]
+    fn an_authzid_other_than_the_user_is_refused_by_default() {
+        // RFC 4616 section 2: authenticating as `thrift` does not make the client `root`.
+        let refused = negotiate(users(), &mut Plain::new("thrift", "secret").authzid("root"));
+        assert_eq!(
+            refused,
+            Err((
+                BAD,
+                "not authorized to act as the requested identity".into()
+            ))
+        );
+        // Its own name, or none, needs no permission.
+        for authzid in ["", "thrift"] {
+            let own = negotiate(
+                users(),
+                &mut Plain::new("thrift", "secret").authzid(authzid),
+            );
+            assert_eq!(own, Ok(Identity::new("thrift", "thrift")), "{authzid:?}");
+            assert!(!own.unwrap().is_proxy());
+        }
+    }
+
+    #[test]
+    fn proxy_users_are_allowed_by_the_authorizer_only() {
+        let config = || users().authorize(|user, authzid| user == "hue" && authzid != "hive");
+        let proxied = negotiate(config(), &mut Plain::new("hue", "secret").authzid("alice"));
+        let proxied = proxied.unwrap();
+        assert_eq!(
+            (proxied.authenticated(), proxied.authorized()),
+            ("hue", "alice")
+        );
+        assert!(proxied.is_proxy());
+        for (user, authzid) in [("hue", "hive"), ("alice", "hue"), ("thrift", "alice")] {
+            let refused = negotiate(config(), &mut Plain::new(user, "secret").authzid(authzid));
+            assert!(
+                matches!(refused, Err((BAD, _))),
+                "{user} as {authzid}: {refused:?}"
+            );
+        }
+        // The authorizer is asked only after the credentials are good.
+        let wrong = negotiate(config(), &mut Plain::new("hue", "wrong").authzid("alice"));
+        assert_eq!(wrong, Err((BAD, "authentication failed".into())));
+    }
+
+    #[test]
+    fn every_mechanism_is_authorized_the_same_way() {
+        struct Trusting;
+        impl ServerMechanism for Trusting {
+            fn step(&mut self, response: &[u8]) -> ServerStep {
+                ServerStep::Complete {
+                    authenticated: "svc".into(),
+                    authzid: String::from_utf8_lossy(response).into_owned(),
+                }
+            }
+        }
+        struct Asking(&'static str);
+        impl ClientMechanism for Asking {
+            fn name(&self) -> &str {
+                "X-TRUST"
+            }
+            fn initial_response(&mut self) -> io::Result<Vec<u8>> {
+                Ok(self.0.as_bytes().to_vec())
+            }
+            fn respond(&mut self, _: &[u8]) -> io::Result<Vec<u8>> {
+                unreachable!()
+            }
+        }
+        let config = || SaslServerConfig::new().mechanism("X-TRUST", || Box::new(Trusting));
+        assert!(matches!(
+            negotiate(config(), &mut Asking("root")),
+            Err((BAD, _))
+        ));
+        assert_eq!(
+            negotiate(config().authorize(|_, _| true), &mut Asking("root")),
+            Ok(Identity::new("svc", "root"))
+        );
     }
 }
