@@ -889,3 +889,39 @@ fn client_limits_and_statuses_are_errors_that_say_so() {
         assert!(HttpClient::new(bad, options(ProtocolKind::Binary)).is_err());
     }
 }
+
+/// An old-style (non-strict) binary call, as Apache's `TBinaryProtocol(strictWrite=false)`
+/// writes it: `testI32(5)`.
+const OLD_STYLE_TEST_I32: &[u8] =
+    b"\x00\x00\x00\x07testI32\x01\x00\x00\x00\x09\x08\x00\x01\x00\x00\x00\x05\x00";
+
+#[test]
+fn both_servers_answer_old_style_binary_calls() {
+    for kind in KINDS {
+        let server = start(kind, None);
+        let mut request = format!(
+            "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+            OLD_STYLE_TEST_I32.len()
+        )
+        .into_bytes();
+        request.extend_from_slice(OLD_STYLE_TEST_I32);
+        let mut stream = TcpStream::connect(server.addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        stream.write_all(&request).unwrap();
+        // The reply, strict binary: testI32, REPLY, sequence id 9, field 0 = 5.
+        let reply = b"\x80\x01\x00\x02\x00\x00\x00\x07testI32\x00\x00\x00\x09\x08\x00\x00\x00\x00\x00\x05\x00";
+        let mut response = Vec::new();
+        let mut buf = [0; 4096];
+        while !response.ends_with(reply) {
+            match stream.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => response.extend_from_slice(&buf[..n]),
+            }
+        }
+        let text = String::from_utf8_lossy(&response);
+        assert!(text.starts_with("HTTP/1.1 200 OK"), "{kind:?}: {text}");
+        assert!(response.ends_with(reply), "{kind:?}: {text}");
+    }
+}

@@ -28,7 +28,8 @@ use crate::wire::{MessageType, TType};
 /// ([`Protocol::MESSAGE_START`], [`Protocol::HEADER_PROTOCOL_ID`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ProtocolKind {
-    /// `TBinaryProtocol` (strict: messages start with a version word).
+    /// `TBinaryProtocol`: messages are written strict (with a version word); old-style ones,
+    /// without it, are read and detected too.
     #[default]
     Binary,
     /// `TCompactProtocol`.
@@ -111,7 +112,7 @@ impl ProtocolKind {
         if too_short {
             Start::TooShort
         } else {
-            Start::Unknown
+            old_style_binary(bytes)
         }
     }
 
@@ -194,6 +195,40 @@ pub(crate) enum Start {
     TooShort,
     /// No protocol's message.
     Unknown,
+}
+
+/// Whether `bytes` starts an old-style (non-strict) binary message: the name's length (a
+/// positive `i32`), the name, the type byte, the sequence id, with no version word. Apache's
+/// Java and C++ libraries read it by default (`strictRead=false`) and some writers still send
+/// it (`strictWrite=false`); the binary reader takes it, so detection must too.
+///
+/// Nothing else on a connection starts like it, which the name's first bytes tell: a length
+/// word before a strict, compact or THeader message is followed by `0x80`, `0x82`, `0x0f` or
+/// another length word, before a JSON message by `[`, where an old-style message has the
+/// first characters of a method name (an IDL identifier, with `Service:` when multiplexed).
+/// So a name must start with a letter or `_` and go on with letters, digits, `_`, `.` or `:`;
+/// up to its first four bytes are looked at, and it is shorter than 64 KiB.
+fn old_style_binary(bytes: &[u8]) -> Start {
+    let Some(word) = bytes.first_chunk::<4>() else {
+        return Start::Unknown;
+    };
+    let len = i32::from_be_bytes(*word);
+    if !(1..1 << 16).contains(&len) {
+        return Start::Unknown;
+    }
+    let name = &bytes[4..];
+    let wanted = (len as usize).min(4);
+    let seen = &name[..name.len().min(wanted)];
+    let name_like = seen.iter().enumerate().all(|(i, &b)| {
+        b.is_ascii_alphabetic()
+            || b == b'_'
+            || (i > 0 && (b.is_ascii_digit() || b"._:".contains(&b)))
+    });
+    match (name_like, seen.len() == wanted) {
+        (false, _) => Start::Unknown,
+        (true, true) => Start::Protocol(ProtocolKind::Binary),
+        (true, false) => Start::TooShort,
+    }
 }
 
 /// The error for bytes that start no protocol's message, framed or not.

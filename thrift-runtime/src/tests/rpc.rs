@@ -85,6 +85,78 @@ fn every_prefix_is_incomplete_and_the_whole_decodes() {
     }
 }
 
+/// An old-style (non-strict) binary call: the name's length, the name, the type, the sequence
+/// id, and an empty struct, as Apache's `TBinaryProtocol(strictWrite=false)` writes it.
+fn old_style_call(name: &str, seq: i32) -> Vec<u8> {
+    let mut out = (name.len() as i32).to_be_bytes().to_vec();
+    out.extend_from_slice(name.as_bytes());
+    out.push(MessageType::Call as u8);
+    out.extend_from_slice(&seq.to_be_bytes());
+    out.push(0);
+    out
+}
+
+#[test]
+fn old_style_binary_messages_are_detected_framed_and_unframed() {
+    for name in ["testVoid", "ThriftTest:testVoid", "a", "get_all.tables2"] {
+        let unframed = old_style_call(name, 7);
+        let mut framed = (unframed.len() as u32).to_be_bytes().to_vec();
+        framed.extend_from_slice(&unframed);
+        for (bytes, transport) in [
+            (&unframed, Transport::Buffered),
+            (&framed, Transport::Framed),
+        ] {
+            for cut in 0..bytes.len() {
+                let got = frame::decode(
+                    &mut BytesMut::from(&bytes[..cut]),
+                    None,
+                    &FrameLimits::default(),
+                );
+                assert!(
+                    matches!(got, Ok(None)),
+                    "{name} {transport:?}: {cut} bytes gave {got:?}"
+                );
+            }
+            let received = frame::decode(
+                &mut BytesMut::from(&bytes[..]),
+                None,
+                &FrameLimits::default(),
+            )
+            .unwrap()
+            .unwrap();
+            assert_eq!(
+                (received.framing.transport, received.framing.protocol),
+                (transport, ProtocolKind::Binary),
+                "{name}"
+            );
+            let m = &received.message;
+            assert_eq!((m.name(), m.kind(), m.seq()), (name, MessageType::Call, 7));
+            // The reply is strict binary, as Apache's servers write it by default.
+            let mut out = Vec::new();
+            m.reply_unknown_method(&mut out).unwrap();
+            assert_eq!(&out[..2], [0x80, 0x01]);
+        }
+        // A whole message (an HTTP body, a datagram).
+        assert_eq!(
+            ProtocolKind::detect(&unframed).unwrap(),
+            Some(ProtocolKind::Binary)
+        );
+    }
+    // What does not start like a method name is no old-style message.
+    for bytes in [
+        &b"\x00\x00\x00\x081estVoid\x01\x00\x00\x00\x01\x00"[..],
+        b"\x00\x00\x00\x08te tVoid\x01\x00\x00\x00\x01\x00",
+        b"\x00\x01\x00\x08testVoid\x01\x00\x00\x00\x01\x00",
+        b"\x00\x00\x00\x00\x01\x00\x00\x00\x01\x00",
+        b"GET / HTTP/1.1\r\n",
+        b"abcdefghijklmnop",
+    ] {
+        let got = frame::decode(&mut BytesMut::from(bytes), None, &FrameLimits::default());
+        assert!(got.is_err(), "{bytes:?}: {got:?}");
+        assert!(ProtocolKind::detect(bytes).is_err(), "{bytes:?}");
+    }
+}
+
 /// Apache's `THeaderProtocol` over a `TFramedTransport`: the THeader frame, its own length
 /// word included, inside a framed-transport frame.
 #[test]
