@@ -15,11 +15,14 @@ use thrift_interop::types::{
 };
 use thrift_runtime::ErrorKind;
 use thrift_runtime::rpc::blocking::{
-    ClientOptions, Connection, SaslListener, Server, ServerOptions,
+    ClientOptions, Connection, SaslListener, Server, ServerOptions, TlsListener,
 };
 use thrift_runtime::rpc::sasl::{
     self, ClientMechanism, Plain, SaslServerConfig, ServerMechanism, ServerStep,
 };
+mod support;
+use support::Certs;
+
 use thrift_runtime::rpc::{
     AsyncProcessor, Message, Processor, ProtocolKind, Transport, asynchronous,
 };
@@ -348,4 +351,94 @@ fn an_authorization_identity_must_be_allowed_and_handlers_see_both_identities() 
         let reply = said(&mut stream);
         assert_eq!(reply.first(), Some(&sasl::BAD), "{reply:?}");
     }
+}
+
+/// Both servers with SASL inside TLS (a `SaslListener` around a `TlsListener`), and the
+/// handler's view of who called.
+fn start_tls_sasl(asynchronous: bool, certs: &Certs) -> (SocketAddr, Box<dyn std::any::Any>) {
+    let tls = certs.server(false);
+    if asynchronous {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        let listener = asynchronous::SaslListener::new(
+            asynchronous::TlsListener::new(listener, tls),
+            proxy_config(),
+        );
+        runtime.spawn(asynchronous::Server::new(server_options()).serve(listener, WhoAmI));
+        (addr, Box::new(runtime))
+    } else {
+        let listener = SaslListener::new(
+            TlsListener::new(TcpListener::bind("127.0.0.1:0").unwrap(), tls),
+            proxy_config(),
+        );
+        let handle = Server::new(server_options())
+            .spawn(listener, WhoAmI)
+            .unwrap();
+        (handle.local_addr(), Box::new(handle))
+    }
+}
+
+#[test]
+fn sasl_inside_tls_with_both_clients_and_no_silent_downgrade() {
+    let certs = Certs::new("sasl");
+    let client_tls = certs.client("ca.pem", false);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for asynchronous in [false, true] {
+        let (addr, _server) = start_tls_sasl(asynchronous, &certs);
+        let connection = Connection::connect_tls_sasl(
+            addr,
+            "localhost",
+            Arc::clone(&client_tls),
+            Plain::new("hue", "s3cret").authzid("alice"),
+            options(ProtocolKind::Compact),
+        )
+        .unwrap();
+        assert_eq!(connection.options().transport, Transport::Framed);
+        let mut client = ThriftTestClient::new(connection);
+        assert_eq!(client.test_string(String::new()).unwrap(), "hue as alice");
+        runtime.block_on(async {
+            let connection = asynchronous::Connection::connect_tls_sasl(
+                addr,
+                "localhost",
+                Arc::clone(&client_tls),
+                Plain::new("hive", "s3cret"),
+                options(ProtocolKind::Binary),
+            )
+            .await
+            .unwrap();
+            let client = ThriftTestAsyncClient::new(connection);
+            assert_eq!(
+                client.test_string(String::new()).await.unwrap(),
+                "hive as hive"
+            );
+        });
+        // SASL in the clear to a SASL-over-TLS server: no negotiation happens.
+        let clear = Connection::connect_sasl(
+            addr,
+            Plain::new("hive", "s3cret"),
+            options(ProtocolKind::Binary),
+        );
+        assert!(clear.is_err());
+    }
+    // SASL over TLS to a server without TLS: the TLS handshake fails, nothing is sent in
+    // the clear.
+    let (plain_addr, _server) = start_who_am_i(false);
+    let downgraded = Connection::connect_tls_sasl(
+        plain_addr,
+        "localhost",
+        Arc::clone(&client_tls),
+        Plain::new("hive", "s3cret"),
+        options(ProtocolKind::Binary),
+    );
+    assert!(downgraded.is_err());
 }

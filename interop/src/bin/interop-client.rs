@@ -101,11 +101,35 @@ fn main() {
                 async move {
                     let started = Instant::now();
                     loop {
+                        let plain = Plain::new(&flags.sasl_user, &flags.sasl_password);
                         let connected = match (&flags.domain_socket, &tls) {
-                            _ if flags.sasl => {
+                            (Some(path), None) if flags.sasl => {
+                                match tokio::net::UnixStream::connect(path).await {
+                                    Ok(stream) => {
+                                        asynchronous::Connection::new_sasl(
+                                            stream,
+                                            plain,
+                                            options.clone(),
+                                        )
+                                        .await
+                                    }
+                                    Err(e) => Err(e.into()),
+                                }
+                            }
+                            (None, Some(config)) if flags.sasl => {
+                                asynchronous::Connection::connect_tls_sasl(
+                                    addr.as_str(),
+                                    &flags.host,
+                                    Arc::clone(config),
+                                    plain,
+                                    options.clone(),
+                                )
+                                .await
+                            }
+                            (None, None) if flags.sasl => {
                                 asynchronous::Connection::connect_sasl(
                                     addr.as_str(),
-                                    Plain::new(&flags.sasl_user, &flags.sasl_password),
+                                    plain,
                                     options.clone(),
                                 )
                                 .await
@@ -276,48 +300,40 @@ fn finish(report: &Report) -> ! {
     std::process::exit(if report.failed > 0 { 1 } else { 0 });
 }
 
-/// A blocking connection's stream, as the flags say.
+/// A blocking connection's stream, as the flags say: TCP or a Unix domain socket
+/// (`--domain-socket`), under TLS (`--ssl`), then authenticated (`--sasl`), each layer over
+/// the one before.
 fn connect_blocking(
     flags: &Flags,
     addr: &str,
     tls: Option<&Arc<tls::rustls::ClientConfig>>,
     options: &blocking::ClientOptions,
 ) -> thrift_runtime::Result<Box<dyn Stream>> {
-    Ok(match (&flags.domain_socket, tls) {
-        _ if flags.sasl => Box::new(
-            blocking::Connection::connect_sasl(
-                addr,
-                Plain::new(&flags.sasl_user, &flags.sasl_password),
-                options.clone(),
-            )?
-            .into_inner(),
-        ),
-        (None, None) => {
-            Box::new(blocking::Connection::connect(addr, options.clone())?.into_inner())
-        }
-        (None, Some(config)) => Box::new(
-            blocking::Connection::connect_tls(
-                addr,
-                &flags.host,
-                Arc::clone(config),
-                options.clone(),
-            )?
-            .into_inner(),
-        ),
-        (Some(path), None) => {
+    let stream: Box<dyn Stream> = match &flags.domain_socket {
+        Some(path) => {
             Box::new(blocking::Connection::connect_unix(path, options.clone())?.into_inner())
         }
-        (Some(path), Some(config)) => {
-            // TLS over a Unix domain socket: the session made by hand over the stream.
-            let stream = blocking::Connection::connect_unix(path, options.clone())?.into_inner();
-            let session = tls::rustls::ClientConnection::new(
-                Arc::clone(config),
-                tls::server_name("localhost")?,
-            )
-            .map_err(std::io::Error::other)?;
+        None => Box::new(blocking::Connection::connect(addr, options.clone())?.into_inner()),
+    };
+    let stream: Box<dyn Stream> = match tls {
+        Some(config) => {
+            let name = match flags.domain_socket {
+                Some(_) => "localhost",
+                None => flags.host.as_str(),
+            };
+            let session =
+                tls::rustls::ClientConnection::new(Arc::clone(config), tls::server_name(name)?)
+                    .map_err(std::io::Error::other)?;
             let mut stream = blocking::TlsStream::new(session, stream);
             stream.handshake()?;
             Box::new(stream)
         }
-    })
+        None => stream,
+    };
+    if flags.sasl {
+        let plain = Plain::new(&flags.sasl_user, &flags.sasl_password);
+        let connection = blocking::Connection::new_sasl(stream, plain, options.clone())?;
+        return Ok(Box::new(connection.into_inner()));
+    }
+    Ok(stream)
 }

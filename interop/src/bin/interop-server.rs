@@ -78,84 +78,82 @@ fn main() -> std::io::Result<()> {
             }
         });
     }
-    if flags.sasl {
-        if flags.domain_socket.is_some() || tls.is_some() {
-            eprintln!("interop-server: --sasl serves plain TCP only here");
-            std::process::exit(2);
-        }
+    // Clients authenticate as --sasl-user with --sasl-password; an authzid other than their
+    // own is refused (no proxy users here).
+    let sasl = flags.sasl.then(|| {
         let (user, password) = (flags.sasl_user.clone(), flags.sasl_password.clone());
-        let config = Arc::new(
-            SaslServerConfig::new().plain(move |c| c.user == user && c.password == password),
-        );
-        if flags.asynchronous {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()?;
-            return runtime.block_on(async {
-                let listener = tokio::net::TcpListener::bind(&addr).await?;
-                println!("listening on {}", listener.local_addr()?);
-                serve_async(
-                    asynchronous::SaslListener::new(listener, config),
-                    flags.multiplexed,
-                )
-                .await
-            });
-        }
-        let listener = TcpListener::bind(&addr)?;
-        println!("listening on {}", listener.local_addr()?);
-        return serve_blocking(SaslListener::new(listener, config), flags.multiplexed);
-    }
+        Arc::new(SaslServerConfig::new().plain(move |c| c.user == user && c.password == password))
+    });
+    let layers = Layers {
+        tls,
+        sasl,
+        multiplexed: flags.multiplexed,
+    };
     if flags.asynchronous {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()?;
         runtime.block_on(async {
-            let multiplexed = flags.multiplexed;
-            match (&flags.domain_socket, tls) {
-                (Some(path), tls) => {
+            match &flags.domain_socket {
+                Some(path) => {
                     let listener = tokio::net::UnixListener::bind(path)?;
                     println!("listening on {path}");
-                    match tls {
-                        Some(config) => {
-                            let listener = asynchronous::TlsListener::new(listener, config);
-                            serve_async(listener, multiplexed).await
-                        }
-                        None => serve_async(listener, multiplexed).await,
-                    }
+                    layers.serve_async(listener).await
                 }
-                (None, tls) => {
+                None => {
                     let listener = tokio::net::TcpListener::bind(&addr).await?;
                     println!("listening on {}", listener.local_addr()?);
-                    match tls {
-                        Some(config) => {
-                            let listener = asynchronous::TlsListener::new(listener, config);
-                            serve_async(listener, multiplexed).await
-                        }
-                        None => serve_async(listener, multiplexed).await,
-                    }
+                    layers.serve_async(listener).await
                 }
             }
         })
     } else {
-        let multiplexed = flags.multiplexed;
         match &flags.domain_socket {
             Some(path) => {
                 let listener = std::os::unix::net::UnixListener::bind(path)?;
                 println!("listening on {path}");
-                match tls {
-                    Some(config) => serve_blocking(TlsListener::new(listener, config), multiplexed),
-                    None => serve_blocking(listener, multiplexed),
-                }
+                layers.serve_blocking(listener)
             }
             None => {
                 let listener = TcpListener::bind(&addr)?;
                 println!("listening on {}", listener.local_addr()?);
-                match tls {
-                    Some(config) => serve_blocking(TlsListener::new(listener, config), multiplexed),
-                    None => serve_blocking(listener, multiplexed),
-                }
+                layers.serve_blocking(listener)
+            }
+        }
+    }
+}
+
+/// What a socket server puts over its listener: TLS (`--ssl`), then SASL (`--sasl`, inside
+/// the TLS session when both are on, as HiveServer2 with SSL and authentication speaks).
+struct Layers {
+    tls: Option<Arc<thrift_runtime::rpc::tls::rustls::ServerConfig>>,
+    sasl: Option<Arc<SaslServerConfig>>,
+    multiplexed: bool,
+}
+
+impl Layers {
+    fn serve_blocking<L: blocking::Listener>(self, listener: L) -> std::io::Result<()> {
+        let m = self.multiplexed;
+        match (self.tls, self.sasl) {
+            (None, None) => serve_blocking(listener, m),
+            (Some(tls), None) => serve_blocking(TlsListener::new(listener, tls), m),
+            (None, Some(sasl)) => serve_blocking(SaslListener::new(listener, sasl), m),
+            (Some(tls), Some(sasl)) => {
+                serve_blocking(SaslListener::new(TlsListener::new(listener, tls), sasl), m)
+            }
+        }
+    }
+
+    async fn serve_async<L: asynchronous::Listener>(self, listener: L) -> std::io::Result<()> {
+        use asynchronous::{SaslListener, TlsListener};
+        let m = self.multiplexed;
+        match (self.tls, self.sasl) {
+            (None, None) => serve_async(listener, m).await,
+            (Some(tls), None) => serve_async(TlsListener::new(listener, tls), m).await,
+            (None, Some(sasl)) => serve_async(SaslListener::new(listener, sasl), m).await,
+            (Some(tls), Some(sasl)) => {
+                serve_async(SaslListener::new(TlsListener::new(listener, tls), sasl), m).await
             }
         }
     }

@@ -10,7 +10,7 @@ use ::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use ::tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
 use super::listener::Listener;
-use super::{ClientOptions, Connection};
+use super::{ClientOptions, Connection, within};
 use crate::error::Result;
 use crate::rpc::frame::Transport;
 use crate::rpc::sasl::{
@@ -176,22 +176,52 @@ impl Connection {
     /// `Transport::Framed`). A refusal is a `PermissionDenied` error with the server's reason.
     pub async fn connect_sasl(
         addr: impl ToSocketAddrs + std::fmt::Debug,
-        mut mechanism: impl ClientMechanism,
-        mut options: ClientOptions,
+        mechanism: impl ClientMechanism,
+        options: ClientOptions,
     ) -> Result<Self> {
-        options.transport = Transport::Framed;
         let connect = async {
-            let mut stream = TcpStream::connect(addr).await?;
+            let stream = TcpStream::connect(addr).await?;
             stream.set_nodelay(true)?;
-            handshake_async(&mut stream, &mut mechanism).await?;
             Ok::<_, io::Error>(stream)
         };
-        let stream = match options.timeout {
-            Some(limit) => ::tokio::time::timeout(limit, connect)
-                .await
-                .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into()))?,
-            None => connect.await?,
-        };
+        let stream = within(options.timeout, connect).await?;
+        Connection::new_sasl(stream, mechanism, options).await
+    }
+
+    /// Authenticates with `mechanism` over an established stream (a Unix domain socket, a
+    /// TLS session, a stream of yours) within the options' timeout, then makes a connection
+    /// of it; calls are framed, as SASL transports frame them (`options.transport` is set to
+    /// `Transport::Framed`). A refusal is a `PermissionDenied` error with the server's reason.
+    pub async fn new_sasl<S>(
+        mut stream: S,
+        mut mechanism: impl ClientMechanism,
+        mut options: ClientOptions,
+    ) -> Result<Self>
+    where
+        S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        options.transport = Transport::Framed;
+        within(
+            options.timeout,
+            handshake_async(&mut stream, &mut mechanism),
+        )
+        .await?;
         Ok(Connection::new(stream, options))
+    }
+
+    /// SASL over TLS, as HiveServer2 and Impala speak it with both SSL and authentication on:
+    /// connects over TCP, makes a TLS handshake with `config` checking the server's
+    /// certificate against `server_name`, then authenticates with `mechanism` inside the
+    /// session; the options' timeout bounds each of the three.
+    #[cfg(feature = "tls")]
+    pub async fn connect_tls_sasl(
+        addr: impl ToSocketAddrs + std::fmt::Debug,
+        server_name: &str,
+        config: Arc<crate::rpc::tls::rustls::ClientConfig>,
+        mechanism: impl ClientMechanism,
+        options: ClientOptions,
+    ) -> Result<Self> {
+        let stream = super::tls::connect_stream(addr, server_name, config, options.timeout).await?;
+        Connection::new_sasl(stream, mechanism, options).await
     }
 }

@@ -198,17 +198,27 @@ impl Connection {
         config: Arc<ClientConfig>,
         options: ClientOptions,
     ) -> Result<Self> {
-        let name = self::server_name(server_name)?;
-        let connector = TlsConnector::from(config);
-        let stream = within(options.timeout, async {
-            let stream = TcpStream::connect(addr).await?;
-            stream.set_nodelay(true)?;
-            connector
-                .connect(name, stream)
-                .await
-                .map_err(|e| io::Error::new(e.kind(), format!("TLS: {e}")))
-        })
-        .await?;
+        let stream = connect_stream(addr, server_name, config, options.timeout).await?;
         Ok(Connection::new(stream, options))
     }
+}
+
+/// Connects over TCP and makes a TLS handshake, both within `timeout`.
+pub(crate) async fn connect_stream(
+    addr: impl ToSocketAddrs + std::fmt::Debug,
+    server_name: &str,
+    config: Arc<ClientConfig>,
+    timeout: Option<std::time::Duration>,
+) -> Result<tokio_rustls::client::TlsStream<TcpStream>> {
+    let name = self::server_name(server_name)?;
+    let connector = TlsConnector::from(config);
+    Ok(within(timeout, async {
+        let stream = TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        connector
+            .connect(name, stream)
+            .await
+            .map_err(|e| io::Error::new(e.kind(), format!("TLS: {e}")))
+    })
+    .await?)
 }

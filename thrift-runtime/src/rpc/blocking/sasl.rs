@@ -200,12 +200,58 @@ impl Connection<TcpStream> {
     /// ```
     pub fn connect_sasl(
         addr: impl ToSocketAddrs + std::fmt::Debug,
+        mechanism: impl ClientMechanism,
+        options: ClientOptions,
+    ) -> Result<Self> {
+        let stream = Connection::connect(addr, options.clone())?.into_inner();
+        Connection::new_sasl(stream, mechanism, options)
+    }
+}
+
+impl<S: Read + Write> Connection<S> {
+    /// Authenticates with `mechanism` over an established stream (a Unix domain socket, a
+    /// TLS session, a stream of yours), then makes a connection of it; calls are framed, as
+    /// SASL transports frame them (`options.transport` is set to `Transport::Framed`). A
+    /// refusal is a `PermissionDenied` error with the server's reason. The stream's own
+    /// timeouts bound the negotiation.
+    pub fn new_sasl(
+        mut stream: S,
         mut mechanism: impl ClientMechanism,
         mut options: ClientOptions,
     ) -> Result<Self> {
         options.transport = Transport::Framed;
-        let mut stream = Connection::connect(addr, options.clone())?.into_inner();
         handshake(&mut stream, &mut mechanism)?;
         Ok(Connection::new(stream, options))
+    }
+}
+
+#[cfg(feature = "tls")]
+impl Connection<super::TlsStream<TcpStream>> {
+    /// SASL over TLS, as HiveServer2 and Impala speak it with both SSL and authentication on:
+    /// connects over TCP, makes a TLS handshake with `config` checking the server's
+    /// certificate against `server_name` ([`Connection::connect_tls`]), then authenticates
+    /// with `mechanism` inside the session ([`Connection::new_sasl`]).
+    ///
+    /// ```no_run
+    /// use thrift_runtime::rpc::blocking::Connection;
+    /// use thrift_runtime::rpc::sasl::Plain;
+    /// use thrift_runtime::rpc::{tls, ClientOptions, ProtocolKind, Transport};
+    ///
+    /// let config = tls::client_config("ca.pem", None)?;
+    /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+    /// let connection = Connection::connect_tls_sasl(
+    ///     "hs2.example.com:10000", "hs2.example.com", config, Plain::new("hive", "s3cret"), options,
+    /// )?;
+    /// # Ok::<(), thrift_runtime::Error>(())
+    /// ```
+    pub fn connect_tls_sasl(
+        addr: impl ToSocketAddrs + std::fmt::Debug,
+        server_name: &str,
+        config: Arc<crate::rpc::tls::rustls::ClientConfig>,
+        mechanism: impl ClientMechanism,
+        options: ClientOptions,
+    ) -> Result<Self> {
+        let stream = Connection::connect_tls(addr, server_name, config, options.clone())?;
+        Connection::new_sasl(stream.into_inner(), mechanism, options)
     }
 }
