@@ -306,3 +306,114 @@ fn pem_files_that_are_not_what_they_should_be_name_the_file() {
     let mismatched = tls::server_config(certs.path("server.pem"), certs.path("client.key"), None);
     assert!(mismatched.is_err());
 }
+
+/// `testI32(n)` as a framed strict binary call.
+fn framed_test_i32(n: i32) -> Vec<u8> {
+    let mut call = b"\x80\x01\x00\x01\x00\x00\x00\x07testI32\x00\x00\x00\x01\x08\x00\x01".to_vec();
+    call.extend_from_slice(&n.to_be_bytes());
+    call.push(0);
+    let mut framed = (call.len() as u32).to_be_bytes().to_vec();
+    framed.extend_from_slice(&call);
+    framed
+}
+
+/// RFC 8446 section 6.1: each side ends its session with `close_notify` before closing the
+/// socket (OpenSSL peers log "unexpected eof" otherwise). A peer's read of the whole session
+/// is `Ok` only when `close_notify` came; without it, rustls says `UnexpectedEof`.
+#[test]
+fn both_servers_answer_close_notify_with_close_notify() {
+    use tls::rustls::{ClientConnection, StreamOwned};
+    let certs = Certs::new("close-server");
+    for asynchronous in [false, true] {
+        let (addr, _server) = start(certs.server(false), asynchronous);
+        let session = ClientConnection::new(
+            certs.client("ca.pem", false),
+            tls::server_name("localhost").unwrap(),
+        )
+        .unwrap();
+        let socket = TcpStream::connect(addr).unwrap();
+        socket
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut stream = StreamOwned::new(session, socket);
+        stream.write_all(&framed_test_i32(5)).unwrap();
+        let mut reply = [0; 4];
+        stream.read_exact(&mut reply).unwrap();
+        let mut body = vec![0; u32::from_be_bytes(reply) as usize];
+        stream.read_exact(&mut body).unwrap();
+        assert!(body.ends_with(&[0, 0, 0, 5, 0]), "{body:?}");
+        stream.conn.send_close_notify();
+        stream.flush().unwrap();
+        let mut rest = Vec::new();
+        let end = stream.read_to_end(&mut rest);
+        assert!(end.is_ok(), "async: {asynchronous}: {end:?}");
+        assert!(rest.is_empty());
+    }
+}
+
+#[test]
+fn both_clients_end_their_session_with_close_notify() {
+    use tls::rustls::{ServerConnection, StreamOwned};
+    let certs = Certs::new("close-client");
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = certs.server(false);
+    // Answers testI32 calls until the client ends the session; says how it ended.
+    let server = std::thread::spawn(move || {
+        let mut ends = Vec::new();
+        for _ in 0..2 {
+            let (socket, _) = listener.accept().unwrap();
+            socket
+                .set_read_timeout(Some(Duration::from_secs(5)))
+                .unwrap();
+            let mut stream =
+                StreamOwned::new(ServerConnection::new(Arc::clone(&config)).unwrap(), socket);
+            let end = loop {
+                let mut head = [0; 4];
+                match stream.read(&mut head[..1]) {
+                    Ok(0) => break "close_notify".to_owned(),
+                    Ok(_) => stream.read_exact(&mut head[1..]).unwrap(),
+                    Err(e) => break format!("{:?}", e.kind()),
+                }
+                let mut call = vec![0; u32::from_be_bytes(head) as usize];
+                stream.read_exact(&mut call).unwrap();
+                let seq = &call[15..19];
+                let mut reply = b"\x80\x01\x00\x02\x00\x00\x00\x07testI32".to_vec();
+                reply.extend_from_slice(seq);
+                reply.extend_from_slice(&[8, 0, 0]);
+                reply.extend_from_slice(&call[call.len() - 5..call.len() - 1]);
+                reply.push(0);
+                let mut framed = (reply.len() as u32).to_be_bytes().to_vec();
+                framed.extend_from_slice(&reply);
+                stream.write_all(&framed).unwrap();
+            };
+            ends.push(end);
+        }
+        ends
+    });
+    let config = certs.client("ca.pem", false);
+    let options = client_options(ProtocolKind::Binary, Transport::Framed);
+    let mut client = ThriftTestClient::new(
+        Connection::connect_tls(addr, "localhost", Arc::clone(&config), options.clone()).unwrap(),
+    );
+    assert_eq!(client.test_i32(3).unwrap(), 3);
+    drop(client);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let client = ThriftTestAsyncClient::new(
+            asynchronous::Connection::connect_tls(addr, "localhost", config, options)
+                .await
+                .unwrap(),
+        );
+        assert_eq!(client.test_i32(4).await.unwrap(), 4);
+        drop(client);
+        // The connection's tasks end the session.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    });
+    // A read of the session's end after close_notify is the end of the stream, not an
+    // unexpected one (blocking client, then async).
+    assert_eq!(server.join().unwrap(), ["close_notify", "close_notify"]);
+}

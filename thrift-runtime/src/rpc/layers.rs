@@ -249,6 +249,7 @@ impl Server {
                             return;
                         }
                     }
+                    connection.close().await;
                 }
             },
         )

@@ -741,6 +741,14 @@ impl<S: AsyncRead + AsyncWrite + Unpin> ServerConnection<S> {
         Some(message)
     }
 
+    /// Ends a connection whose reading ended (the client left, a timeout, malformed input,
+    /// shutdown) with a graceful close of the stream within the write timeout: a TLS session
+    /// sends its `close_notify` (RFC 8446 section 6.1), a socket its FIN. Not after a failed
+    /// write: such a peer is not waited on again.
+    pub(crate) async fn close(&mut self) {
+        let _ = within(self.options.write_timeout, self.io.shutdown()).await;
+    }
+
     /// Sends the reply written after the frame's start (nothing if none was written);
     /// `false` when the connection is to close.
     pub(crate) async fn send_reply(&mut self) -> bool {
@@ -884,6 +892,7 @@ where
             return;
         }
     }
+    connection.close().await;
 }
 
 #[cfg(test)]

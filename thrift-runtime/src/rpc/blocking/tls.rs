@@ -23,13 +23,23 @@ use crate::rpc::tls::{server_name, tls_error};
 ///
 /// A peer that closes its socket without a TLS `close_notify` (Apache's peers do) reads as
 /// the end of the stream; a cut-off message is still an error, as every Thrift framing
-/// carries its lengths.
+/// carries its lengths. This side ends its session with a `close_notify` (RFC 8446 section
+/// 6.1) when it is dropped, or before with [`TlsStream::close`], unless a write to the socket
+/// failed.
 #[derive(Debug)]
-pub struct TlsStream<S> {
+pub struct TlsStream<S: Read + Write> {
     session: rustls::Connection,
     io: S,
     /// The socket has reached its end.
     eof: bool,
+    /// `close_notify` was sent, or no more is to be written (a write failed).
+    closed: bool,
+}
+
+impl<S: Read + Write> Drop for TlsStream<S> {
+    fn drop(&mut self) {
+        let _ = self.close();
+    }
 }
 
 impl<S: Read + Write> TlsStream<S> {
@@ -40,7 +50,21 @@ impl<S: Read + Write> TlsStream<S> {
             session: session.into(),
             io,
             eof: false,
+            closed: false,
         }
+    }
+
+    /// Ends the session: sends TLS's `close_notify` alert, after which nothing more is
+    /// written (the socket stays open until the stream is dropped). Done by dropping the
+    /// stream too; once only, and only for a session whose handshake is complete (a peer
+    /// that never said hello is told nothing).
+    pub fn close(&mut self) -> io::Result<()> {
+        if std::mem::replace(&mut self.closed, true) || self.session.is_handshaking() {
+            return Ok(());
+        }
+        self.session.send_close_notify();
+        self.send_records()?;
+        self.io.flush()
     }
 
     /// Completes the handshake, if it is not complete: each read and write of it within the
@@ -93,11 +117,20 @@ impl<S: Read + Write> TlsStream<S> {
         Ok(n)
     }
 
-    /// Writes every pending TLS record.
+    /// Writes every pending TLS record. After a failed write nothing more is written on
+    /// drop (a socket that did not take a record within its timeout is not waited on again).
     fn send_records(&mut self) -> io::Result<()> {
         while self.session.wants_write() {
-            if self.session.write_tls(&mut self.io)? == 0 {
-                return Err(io::ErrorKind::WriteZero.into());
+            match self.session.write_tls(&mut self.io) {
+                Ok(0) => {
+                    self.closed = true;
+                    return Err(io::ErrorKind::WriteZero.into());
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.closed = true;
+                    return Err(e);
+                }
             }
         }
         Ok(())
@@ -129,6 +162,12 @@ impl<S: Read + Write> Read for TlsStream<S> {
 
 impl<S: Read + Write> Write for TlsStream<S> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "the TLS session was closed",
+            ));
+        }
         self.handshake()?;
         let n = self.session.writer().write(buf)?;
         self.send_records()?;
