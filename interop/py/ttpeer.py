@@ -134,6 +134,9 @@ class SaslServerTransport(TTransport.TTransportBase):
         parts = response.split(b"\0")
         if len(parts) != 3 or parts[1:] != [self._user, self._password]:
             self._refuse(b"authentication failed")
+        # RFC 4616 section 2: the user may act as itself only (no proxy users here).
+        if parts[0] not in (b"", self._user):
+            self._refuse(b"not authorized to act as the requested identity")
         self._send(self.COMPLETE, b"")
         self._negotiated = True
 

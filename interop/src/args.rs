@@ -36,6 +36,11 @@ pub struct Flags {
     pub sasl_user: String,
     /// `--sasl-password P` (default `thrift`).
     pub sasl_password: String,
+    /// `--sasl-authzid A`: the client asks to act as `A` (PLAIN's authorization identity).
+    pub sasl_authzid: String,
+    /// `--expect-refusal`: the server must refuse this client (its credentials, authzid or
+    /// certificate): the client connects and calls `testVoid`, and passes when that fails.
+    pub expect_refusal: bool,
     /// `--ssl`: TLS below the transport.
     pub ssl: bool,
     /// `--ssl-cert FILE`: the server's certificate chain (PEM), or the client's for mutual
@@ -65,6 +70,8 @@ impl Flags {
             sasl: false,
             sasl_user: "thrift".into(),
             sasl_password: "thrift".into(),
+            sasl_authzid: String::new(),
+            expect_refusal: false,
             ssl: false,
             ssl_cert: None,
             ssl_key: None,
@@ -99,6 +106,8 @@ impl Flags {
                 },
                 "--sasl-user" => flags.sasl_user = value()?,
                 "--sasl-password" => flags.sasl_password = value()?,
+                "--sasl-authzid" => flags.sasl_authzid = value()?,
+                "--expect-refusal" => flags.expect_refusal = true,
                 "--ssl" => flags.ssl = true,
                 "--ssl-cert" => flags.ssl_cert = Some(value()?),
                 "--ssl-key" => flags.ssl_key = Some(value()?),

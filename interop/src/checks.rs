@@ -83,6 +83,25 @@ pub fn is_application_error(e: &thrift_runtime::Error) -> bool {
     matches!(e.kind(), ErrorKind::Application(_))
 }
 
+/// `Ok` when `got` is the `UNKNOWN_METHOD` exception a server answers a method it does not
+/// have with.
+pub fn unknown_method<T: std::fmt::Debug>(got: thrift_runtime::Result<T>) -> Outcome {
+    match got {
+        Err(e) => match e.kind() {
+            ErrorKind::Application(ae)
+                if ae.kind == thrift_runtime::ApplicationExceptionKind::UNKNOWN_METHOD =>
+            {
+                Ok(())
+            }
+            _ => Err(format!("expected UNKNOWN_METHOD, got {e}")),
+        },
+        Ok(value) => Err(format!("expected UNKNOWN_METHOD, got {value:?}")),
+    }
+}
+
+/// The method no ThriftTest server has.
+pub const NO_SUCH_METHOD: &str = "noSuchMethod";
+
 /// Runs every check with `$client` (`.await` appended to each call when given `await`).
 #[macro_export]
 macro_rules! run_checks {
@@ -97,36 +116,76 @@ macro_rules! run_checks {
         let unicode = "Afrikaans, Alemannisch, Aragonés, العربية, مصرى, Asturianu, Aymar aru, Azərbaycan, Башҡорт, Boarisch, Žemaitėška, Беларуская, Български, বাংলা, Brezhoneg, Bosanski, Català, Нохчийн, Cebuano, ᏣᎳᎩ, Česky, 中文, 日本語, 한국어, 🦀 emoji";
         r.check("testString(unicode)", expect(c.test_string(unicode.into())$(.$aw)?, unicode.to_string()));
         r.check("testString(empty)", expect(c.test_string(String::new())$(.$aw)?, String::new()));
+        // Every UTF-8 length (1 to 4 bytes) at its boundaries, NUL and the characters JSON
+        // escapes, an astral-plane emoji sequence; then a long string of many scripts.
+        let edges = "\u{0}\u{1}\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff} \"\\/\u{8}\u{c}\n\r\t 👩‍👩‍👧‍👦 🏳️‍🌈";
+        r.check("testString(edges)", expect(c.test_string(edges.into())$(.$aw)?, edges.to_string()));
+        let long: String = unicode.chars().cycle().take(300_000).collect();
+        r.check("testString(long, 1 MiB)", expect(c.test_string(long.clone())$(.$aw)?, long));
         r.check("testBool(true)", expect(c.test_bool(true)$(.$aw)?, true));
         r.check("testBool(false)", expect(c.test_bool(false)$(.$aw)?, false));
         r.check("testByte(1)", expect(c.test_byte(1)$(.$aw)?, 1));
         r.check("testByte(-1)", expect(c.test_byte(-1)$(.$aw)?, -1));
+        for value in [i8::MIN, i8::MAX, 0] {
+            r.check(&format!("testByte({value})"), expect(c.test_byte(value)$(.$aw)?, value));
+        }
         r.check("testI32(-1)", expect(c.test_i32(-1)$(.$aw)?, -1));
         r.check("testI32(min)", expect(c.test_i32(i32::MIN)$(.$aw)?, i32::MIN));
+        // Compact's zigzag varints change length at these.
+        for value in [i32::MAX, 0, 63, 64, -64, -65, 8191, 8192, -8193, 1_048_575, 1_048_576, 134_217_727, 134_217_728] {
+            r.check(&format!("testI32({value})"), expect(c.test_i32(value)$(.$aw)?, value));
+        }
         r.check("testI64(-34359738368)", expect(c.test_i64(-34359738368)$(.$aw)?, -34359738368));
         r.check("testI64(max)", expect(c.test_i64(i64::MAX)$(.$aw)?, i64::MAX));
+        for value in [i64::MIN, 0, 1 << 31, -(1 << 31) - 1, 1 << 53, (1 << 53) + 1, -(1 << 62)] {
+            r.check(&format!("testI64({value})"), expect(c.test_i64(value)$(.$aw)?, value));
+        }
         r.check("testDouble(-5.2098523)", expect(c.test_double(-5.2098523)$(.$aw)?, -5.2098523));
         r.check("testDouble(-0.000_341_012_439_638_598_3)", expect(c.test_double(-0.000_341_012_439_638_598_3)$(.$aw)?, -0.000_341_012_439_638_598_3));
+        // Compared bit for bit: -0.0 is not 0.0, and NaN is NaN.
+        for value in [-0.0, 0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::MAX, f64::MIN_POSITIVE, 5e-324, 1e-300, 0.1, 123456789.123456789] {
+            r.check(&format!("testDouble({value:e})"), match c.test_double(value)$(.$aw)? {
+                Ok(got) if got.to_bits() == value.to_bits() || (got.is_nan() && value.is_nan()) => Ok(()),
+                Ok(got) => Err(format!("got {got:e} ({:#x}), expected {value:e} ({:#x})", got.to_bits(), value.to_bits())),
+                Err(e) => Err(format!("error: {e}")),
+            });
+        }
         let binary: Vec<u8> = (0..=255u8).collect();
         r.check("testBinary", expect(c.test_binary(binary.clone())$(.$aw)?, binary));
         r.check("testBinary(empty)", expect(c.test_binary(Vec::new())$(.$aw)?, Vec::new()));
+        let large: Vec<u8> = (0..1 << 20).map(|i: u32| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
+        r.check("testBinary(1 MiB)", expect(c.test_binary(large.clone())$(.$aw)?, large));
         if $uuid {
             let uuid = *b"\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff";
             r.check("testUuid", expect(c.test_uuid(uuid)$(.$aw)?, uuid));
         }
         r.check("testStruct", expect(c.test_struct(xtruct())$(.$aw)?, xtruct()));
+        let extremes = Xtruct { string_thing: "\u{0}🦀".into(), byte_thing: i8::MIN, i32_thing: i32::MAX, i64_thing: i64::MIN };
+        r.check("testStruct(extremes)", expect(c.test_struct(extremes.clone())$(.$aw)?, extremes.clone()));
         let nest = Xtruct2 { byte_thing: 1, struct_thing: xtruct(), i32_thing: 5 };
         r.check("testNest", expect(c.test_nest(nest.clone())$(.$aw)?, nest));
+        let nest = Xtruct2 { byte_thing: -128, struct_thing: extremes, i32_thing: i32::MIN };
+        r.check("testNest(extremes)", expect(c.test_nest(nest.clone())$(.$aw)?, nest));
         let map: BTreeMap<i32, i32> = (0..5).map(|i| (i, i - 10)).collect();
         r.check("testMap", expect(c.test_map(map.clone())$(.$aw)?, map));
         let string_map: BTreeMap<String, String> = [("a", "2"), ("b", "blah"), ("some", "thing"), ("🦀", "crab")]
             .into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         r.check("testStringMap", expect(c.test_string_map(string_map.clone())$(.$aw)?, string_map));
+        let map: BTreeMap<i32, i32> = [(i32::MIN, i32::MAX), (-1, 0), (i32::MAX, i32::MIN)].into();
+        r.check("testMap(extremes)", expect(c.test_map(map.clone())$(.$aw)?, map));
         let set: BTreeSet<i32> = (-2..3).collect();
         r.check("testSet", expect(c.test_set(set.clone())$(.$aw)?, set));
+        let set: BTreeSet<i32> = (0..10_000).map(|i| i * 31 - 150_000).collect();
+        r.check("testSet(10,000)", expect(c.test_set(set.clone())$(.$aw)?, set));
         let list: Vec<i32> = (-2..3).collect();
         r.check("testList", expect(c.test_list(list.clone())$(.$aw)?, list));
         r.check("testList(empty)", expect(c.test_list(Vec::new())$(.$aw)?, Vec::new()));
+        let long_list: Vec<i32> = (0..100_000).map(|i| i * 7919 - 300_000).collect();
+        r.check("testList(100,000)", expect(c.test_list(long_list.clone())$(.$aw)?, long_list));
+        r.check("testMap(empty)", expect(c.test_map(BTreeMap::new())$(.$aw)?, BTreeMap::new()));
+        r.check("testSet(empty)", expect(c.test_set(BTreeSet::new())$(.$aw)?, BTreeSet::new()));
+        let big_map: BTreeMap<String, String> = (0..2_000).map(|i| (format!("k{i}é"), "v".repeat(i % 50))).collect();
+        r.check("testStringMap(2,000)", expect(c.test_string_map(big_map.clone())$(.$aw)?, big_map));
         for value in [Numberz::ONE, Numberz::TWO, Numberz::FIVE, Numberz::EIGHT] {
             r.check(&format!("testEnum({})", value.0), expect(c.test_enum(value)$(.$aw)?, value));
         }
@@ -166,5 +225,9 @@ macro_rules! run_checks {
             Err(e) => Err(e.to_string()),
         });
         r.check("testI32(after oneway)", expect(c.test_i32(-42)$(.$aw)?, -42));
+        let oneway = c.test_oneway(0)$(.$aw)?;
+        r.check("testOneway(0)", oneway.map_err(|e| e.to_string()));
+        r.check("testString(after oneway)", expect(c.test_string("after".into())$(.$aw)?, "after".to_string()));
+
     }};
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use thrift_interop::args::{Flags, UDP_ONEWAY_SECONDS};
-use thrift_interop::checks::Report;
+use thrift_interop::checks::{self, Report};
 use thrift_interop::run_checks;
 use thrift_interop::types::{
     SecondServiceAsyncClient, SecondServiceClient, ThriftTestAsyncClient, ThriftTestClient,
@@ -49,6 +49,11 @@ fn main() {
     }
     let addr = format!("{}:{}", flags.host, flags.port);
     let mut report = Report::default();
+    if flags.expect_refusal {
+        let refused = expect_refusal(&flags, &addr, tls.as_ref(), &options);
+        report.check("connection refused", refused);
+        finish(&report);
+    }
     if flags.udp() {
         udp_calls(&flags, &addr, options, &mut report);
         finish(&report);
@@ -78,6 +83,7 @@ fn main() {
                 }
                 let client = ThriftTestAsyncClient::new(channel(main_options));
                 run_checks!(&mut report, &client, flags.uuid, await);
+                unknown_method_async(&mut report, &client).await;
                 if flags.multiplexed {
                     let mut second = options.clone();
                     second.service = Some("SecondService".into());
@@ -101,56 +107,7 @@ fn main() {
                 async move {
                     let started = Instant::now();
                     loop {
-                        let plain = Plain::new(&flags.sasl_user, &flags.sasl_password);
-                        let connected = match (&flags.domain_socket, &tls) {
-                            (Some(path), None) if flags.sasl => {
-                                match tokio::net::UnixStream::connect(path).await {
-                                    Ok(stream) => {
-                                        asynchronous::Connection::new_sasl(
-                                            stream,
-                                            plain,
-                                            options.clone(),
-                                        )
-                                        .await
-                                    }
-                                    Err(e) => Err(e.into()),
-                                }
-                            }
-                            (None, Some(config)) if flags.sasl => {
-                                asynchronous::Connection::connect_tls_sasl(
-                                    addr.as_str(),
-                                    &flags.host,
-                                    Arc::clone(config),
-                                    plain,
-                                    options.clone(),
-                                )
-                                .await
-                            }
-                            (None, None) if flags.sasl => {
-                                asynchronous::Connection::connect_sasl(
-                                    addr.as_str(),
-                                    plain,
-                                    options.clone(),
-                                )
-                                .await
-                            }
-                            (Some(path), _) => {
-                                asynchronous::Connection::connect_unix(path, options.clone()).await
-                            }
-                            (None, Some(config)) => {
-                                asynchronous::Connection::connect_tls(
-                                    addr.as_str(),
-                                    &flags.host,
-                                    Arc::clone(config),
-                                    options.clone(),
-                                )
-                                .await
-                            }
-                            (None, None) => {
-                                asynchronous::Connection::connect(addr.as_str(), options.clone())
-                                    .await
-                            }
-                        };
+                        let connected = connect_async(flags, &addr, tls.as_ref(), &options).await;
                         match connected {
                             Ok(c) => return c,
                             Err(e) if started.elapsed() > Duration::from_secs(10) => {
@@ -171,6 +128,7 @@ fn main() {
             }
             let client = ThriftTestAsyncClient::new(connect(main_options).await);
             run_checks!(&mut report, &client, flags.uuid, await);
+            unknown_method_async(&mut report, &client).await;
             if flags.multiplexed {
                 let mut second = options.clone();
                 second.service = Some("SecondService".into());
@@ -201,6 +159,7 @@ fn main() {
         }
         let mut client = ThriftTestClient::new(channel(main_options));
         run_checks!(&mut report, &mut client, flags.uuid);
+        unknown_method(&mut report, client.channel_mut());
         if flags.multiplexed {
             let mut second = options.clone();
             second.service = Some("SecondService".into());
@@ -238,6 +197,7 @@ fn main() {
         }
         let mut client = ThriftTestClient::new(connect(main_options));
         run_checks!(&mut report, &mut client, flags.uuid);
+        unknown_method(&mut report, client.channel_mut());
         if flags.multiplexed {
             // A second connection, as Apache's multiplexed clients open one per service.
             let mut second = options.clone();
@@ -294,10 +254,136 @@ fn udp_calls(flags: &Flags, addr: &str, options: blocking::ClientOptions, report
     }
 }
 
+/// A call of a method the server does not have gets `UNKNOWN_METHOD`, and the connection
+/// serves the next call.
+fn unknown_method(report: &mut Report, channel: &mut impl thrift_runtime::rpc::Channel) {
+    use thrift_interop::types::{
+        ThriftTestTestI32Args, ThriftTestTestI32Result, ThriftTestTestVoidArgs,
+        ThriftTestTestVoidResult,
+    };
+    let got = channel
+        .call::<_, ThriftTestTestVoidResult>(checks::NO_SUCH_METHOD, &ThriftTestTestVoidArgs {});
+    report.check("noSuchMethod", checks::unknown_method(got));
+    let next = channel
+        .call::<_, ThriftTestTestI32Result>("testI32", &ThriftTestTestI32Args { thing: 7 })
+        .map(|r| r.success);
+    report.check("testI32(after noSuchMethod)", checks::expect(next, Some(7)));
+}
+
+/// [`unknown_method`] with an async client.
+async fn unknown_method_async<C: thrift_runtime::rpc::AsyncChannel>(
+    report: &mut Report,
+    client: &ThriftTestAsyncClient<C>,
+) {
+    use thrift_interop::types::{ThriftTestTestVoidArgs, ThriftTestTestVoidResult};
+    use thrift_runtime::rpc::call_async;
+    let got = call_async::<_, _, ThriftTestTestVoidResult>(
+        client.channel(),
+        checks::NO_SUCH_METHOD,
+        &ThriftTestTestVoidArgs {},
+    )
+    .await;
+    report.check("noSuchMethod", checks::unknown_method(got));
+    report.check(
+        "testI32(after noSuchMethod)",
+        checks::expect(client.test_i32(7).await, 7),
+    );
+}
+
 /// Prints the summary and exits, non-zero if anything failed.
 fn finish(report: &Report) -> ! {
     println!("{} passed, {} failed", report.passed, report.failed);
     std::process::exit(if report.failed > 0 { 1 } else { 0 });
+}
+
+/// An async connection, as the flags say: TCP or a Unix domain socket, under TLS, then
+/// authenticated (a Unix socket with TLS is refused at the start).
+async fn connect_async(
+    flags: &Flags,
+    addr: &str,
+    tls: Option<&Arc<tls::rustls::ClientConfig>>,
+    options: &blocking::ClientOptions,
+) -> thrift_runtime::Result<asynchronous::Connection> {
+    let options = options.clone();
+    let plain = || Plain::new(&flags.sasl_user, &flags.sasl_password).authzid(&flags.sasl_authzid);
+    match (&flags.domain_socket, tls) {
+        (Some(path), _) if flags.sasl => {
+            let stream = tokio::net::UnixStream::connect(path).await?;
+            asynchronous::Connection::new_sasl(stream, plain(), options).await
+        }
+        (Some(path), _) => asynchronous::Connection::connect_unix(path, options).await,
+        (None, Some(config)) if flags.sasl => {
+            asynchronous::Connection::connect_tls_sasl(
+                addr,
+                &flags.host,
+                Arc::clone(config),
+                plain(),
+                options,
+            )
+            .await
+        }
+        (None, Some(config)) => {
+            asynchronous::Connection::connect_tls(addr, &flags.host, Arc::clone(config), options)
+                .await
+        }
+        (None, None) if flags.sasl => {
+            asynchronous::Connection::connect_sasl(addr, plain(), options).await
+        }
+        (None, None) => asynchronous::Connection::connect(addr, options).await,
+    }
+}
+
+/// `--expect-refusal`: the server must refuse this client. It connects (retrying while
+/// nothing listens yet, as the server may be starting) and calls `testVoid`: the check
+/// passes when connecting (a TLS handshake, a SASL negotiation) or the call fails.
+fn expect_refusal(
+    flags: &Flags,
+    addr: &str,
+    tls: Option<&Arc<tls::rustls::ClientConfig>>,
+    options: &blocking::ClientOptions,
+) -> checks::Outcome {
+    let started = Instant::now();
+    let not_yet = |e: &thrift_runtime::Error| {
+        e.to_string().contains("Connection refused") && started.elapsed() < Duration::from_secs(10)
+    };
+    let outcome = if flags.asynchronous {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a tokio runtime");
+        runtime.block_on(async {
+            loop {
+                match connect_async(flags, addr, tls, options).await {
+                    Err(e) if not_yet(&e) => tokio::time::sleep(Duration::from_millis(100)).await,
+                    Err(e) => break Err(e),
+                    Ok(connection) => {
+                        break ThriftTestAsyncClient::new(connection).test_void().await;
+                    }
+                }
+            }
+        })
+    } else {
+        loop {
+            match connect_blocking(flags, addr, tls, options) {
+                Err(e) if not_yet(&e) => std::thread::sleep(Duration::from_millis(100)),
+                Err(e) => break Err(e),
+                Ok(stream) => {
+                    break ThriftTestClient::new(blocking::Connection::new(
+                        stream,
+                        options.clone(),
+                    ))
+                    .test_void();
+                }
+            }
+        }
+    };
+    match outcome {
+        Ok(()) => Err("the server answered a client it should have refused".into()),
+        Err(e) => {
+            println!("refused: {e}");
+            Ok(())
+        }
+    }
 }
 
 /// A blocking connection's stream, as the flags say: TCP or a Unix domain socket
@@ -331,7 +417,7 @@ fn connect_blocking(
         None => stream,
     };
     if flags.sasl {
-        let plain = Plain::new(&flags.sasl_user, &flags.sasl_password);
+        let plain = Plain::new(&flags.sasl_user, &flags.sasl_password).authzid(&flags.sasl_authzid);
         let connection = blocking::Connection::new_sasl(stream, plain, options.clone())?;
         return Ok(Box::new(connection.into_inner()));
     }
