@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests and benchmarks need besides Rust: Apache Thrift's compiler (Debian's
-# thrift-compiler) and Python's thrift package (with thrift-sasl and pure-sasl), the trusted
-# peers for interop checks, and openssl for the TLS cells' certificates.
+# thrift-compiler), Python's thrift package (with thrift-sasl and pure-sasl), Apache's Java and
+# C++ libraries (interop/java/setup.sh, interop/cpp/setup.sh), the trusted peers for interop
+# checks, and openssl for the TLS cells' certificates.
 # Idempotent: installs only what is missing.
 #
 # The Python package goes into a virtual environment of its own, target/pyenv in the checkout
@@ -47,6 +48,11 @@ if ! "$PYENV/bin/python" -c 'import thrift, thrift_sasl, puresasl' >/dev/null 2>
     echo "setup: installing the Python thrift, thrift-sasl and pure-sasl packages into $PYENV" >&2
     "$PYENV/bin/python" -m pip install --quiet --disable-pip-version-check thrift thrift-sasl pure-sasl
 fi
+
+# Apache's Java and C++ libraries, the interop matrix's other peers (Debian's libthrift-java
+# with a JDK, libthrift-dev with g++): their own scripts, also run by their build.sh.
+"$ROOT/interop/java/setup.sh"
+"$ROOT/interop/cpp/setup.sh"
 
 thrift --version >&2
 echo "python thrift $("$PYENV/bin/python" -c 'import importlib.metadata as m; print(m.version("thrift"))') ($PYENV)" >&2

@@ -45,8 +45,9 @@ QUIET=1 ARENA=1 interop/run.sh
 # The same vectors through `thrift-codegen decode` and `encode` (no generated code).
 QUIET=1 REENCODE=interop/dynamic_reencode.py interop/run.sh
 interop/py/selftest_rpc.sh
-# RPC against Apache's Python library, and Rust against Rust, blocking and async: every
-# protocol, transport, THeader (zlib too) and multiplexed cell (interop/rpc_matrix.sh).
+# RPC against Apache's Python, Java and C++ libraries, and Rust against Rust, blocking and
+# async: every protocol, transport, THeader (zlib too), multiplexed, TLS, HTTP, SASL and
+# refusal cell each library has (interop/rpc_matrix.sh; the cells run 4 at once).
 QUIET=1 interop/rpc_matrix.sh
 
 # Every fuzz target for 20 s (skipped with a message when there is no nightly toolchain).

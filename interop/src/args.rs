@@ -41,6 +41,9 @@ pub struct Flags {
     /// `--expect-refusal`: the server must refuse this client (its credentials, authzid or
     /// certificate): the client connects and calls `testVoid`, and passes when that fails.
     pub expect_refusal: bool,
+    /// `--no-nul-strings`: the checks' strings carry no NUL (U+0000), for a server whose
+    /// library drops it (Apache's C++ 0.17 JSON reader).
+    pub no_nul_strings: bool,
     /// `--ssl`: TLS below the transport.
     pub ssl: bool,
     /// `--ssl-cert FILE`: the server's certificate chain (PEM), or the client's for mutual
@@ -72,6 +75,7 @@ impl Flags {
             sasl_password: "thrift".into(),
             sasl_authzid: String::new(),
             expect_refusal: false,
+            no_nul_strings: false,
             ssl: false,
             ssl_cert: None,
             ssl_key: None,
@@ -108,6 +112,7 @@ impl Flags {
                 "--sasl-password" => flags.sasl_password = value()?,
                 "--sasl-authzid" => flags.sasl_authzid = value()?,
                 "--expect-refusal" => flags.expect_refusal = true,
+                "--no-nul-strings" => flags.no_nul_strings = true,
                 "--ssl" => flags.ssl = true,
                 "--ssl-cert" => flags.ssl_cert = Some(value()?),
                 "--ssl-key" => flags.ssl_key = Some(value()?),
@@ -124,6 +129,14 @@ impl Flags {
             return Err("--ssl-cert and --ssl-key go together".into());
         }
         Ok(flags)
+    }
+
+    /// What the checks send beyond Apache's calls.
+    pub fn checks(&self) -> crate::checks::CheckOptions {
+        crate::checks::CheckOptions {
+            uuid: self.uuid,
+            nul: !self.no_nul_strings,
+        }
     }
 
     /// `--transport http`: Thrift over HTTP POST.

@@ -102,14 +102,26 @@ pub fn unknown_method<T: std::fmt::Debug>(got: thrift_runtime::Result<T>) -> Out
 /// The method no ThriftTest server has.
 pub const NO_SUCH_METHOD: &str = "noSuchMethod";
 
+/// What the checks send beyond Apache's ThriftTest calls.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckOptions {
+    /// `testUuid` (Apache 0.19 and later).
+    pub uuid: bool,
+    /// Strings with NUL (U+0000) in them, which Apache's C++ 0.17 JSON reader drops.
+    pub nul: bool,
+}
+
 /// Runs every check with `$client` (`.await` appended to each call when given `await`).
 #[macro_export]
 macro_rules! run_checks {
-    ($report:expr, $client:expr, $uuid:expr $(, $aw:tt)?) => {{
+    ($report:expr, $client:expr, $options:expr $(, $aw:tt)?) => {{
         use $crate::checks::*;
         use $crate::types::*;
         use std::collections::{BTreeMap, BTreeSet};
         let r: &mut Report = $report;
+        let options: CheckOptions = $options;
+        // Strings with NUL, or (`--no-nul-strings`) the same without it.
+        let nul = |s: &str| if options.nul { s.to_owned() } else { s.replace('\u{0}', "") };
         let c = $client;
         r.check("testVoid", c.test_void()$(.$aw)?.map_err(|e| e.to_string()));
         r.check("testString", expect(c.test_string("Test".into())$(.$aw)?, "Test".to_string()));
@@ -118,7 +130,7 @@ macro_rules! run_checks {
         r.check("testString(empty)", expect(c.test_string(String::new())$(.$aw)?, String::new()));
         // Every UTF-8 length (1 to 4 bytes) at its boundaries, NUL and the characters JSON
         // escapes, an astral-plane emoji sequence; then a long string of many scripts.
-        let edges = "\u{0}\u{1}\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff} \"\\/\u{8}\u{c}\n\r\t 👩‍👩‍👧‍👦 🏳️‍🌈";
+        let edges = &nul("\u{0}\u{1}\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff} \"\\/\u{8}\u{c}\n\r\t 👩‍👩‍👧‍👦 🏳️‍🌈");
         r.check("testString(edges)", expect(c.test_string(edges.into())$(.$aw)?, edges.to_string()));
         let long: String = unicode.chars().cycle().take(300_000).collect();
         r.check("testString(long, 1 MiB)", expect(c.test_string(long.clone())$(.$aw)?, long));
@@ -155,12 +167,12 @@ macro_rules! run_checks {
         r.check("testBinary(empty)", expect(c.test_binary(Vec::new())$(.$aw)?, Vec::new()));
         let large: Vec<u8> = (0..1 << 20).map(|i: u32| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
         r.check("testBinary(1 MiB)", expect(c.test_binary(large.clone())$(.$aw)?, large));
-        if $uuid {
+        if options.uuid {
             let uuid = *b"\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff";
             r.check("testUuid", expect(c.test_uuid(uuid)$(.$aw)?, uuid));
         }
         r.check("testStruct", expect(c.test_struct(xtruct())$(.$aw)?, xtruct()));
-        let extremes = Xtruct { string_thing: "\u{0}🦀".into(), byte_thing: i8::MIN, i32_thing: i32::MAX, i64_thing: i64::MIN };
+        let extremes = Xtruct { string_thing: nul("\u{0}🦀"), byte_thing: i8::MIN, i32_thing: i32::MAX, i64_thing: i64::MIN };
         r.check("testStruct(extremes)", expect(c.test_struct(extremes.clone())$(.$aw)?, extremes.clone()));
         let nest = Xtruct2 { byte_thing: 1, struct_thing: xtruct(), i32_thing: 5 };
         r.check("testNest", expect(c.test_nest(nest.clone())$(.$aw)?, nest));

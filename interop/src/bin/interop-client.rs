@@ -82,7 +82,7 @@ fn main() {
                     main_options.service = Some("ThriftTest".into());
                 }
                 let client = ThriftTestAsyncClient::new(channel(main_options));
-                run_checks!(&mut report, &client, flags.uuid, await);
+                run_checks!(&mut report, &client, flags.checks(), await);
                 unknown_method_async(&mut report, &client).await;
                 if flags.multiplexed {
                     let mut second = options.clone();
@@ -127,7 +127,7 @@ fn main() {
                 main_options.service = Some("ThriftTest".into());
             }
             let client = ThriftTestAsyncClient::new(connect(main_options).await);
-            run_checks!(&mut report, &client, flags.uuid, await);
+            run_checks!(&mut report, &client, flags.checks(), await);
             unknown_method_async(&mut report, &client).await;
             if flags.multiplexed {
                 let mut second = options.clone();
@@ -158,7 +158,7 @@ fn main() {
             main_options.service = Some("ThriftTest".into());
         }
         let mut client = ThriftTestClient::new(channel(main_options));
-        run_checks!(&mut report, &mut client, flags.uuid);
+        run_checks!(&mut report, &mut client, flags.checks());
         unknown_method(&mut report, client.channel_mut());
         if flags.multiplexed {
             let mut second = options.clone();
@@ -196,7 +196,7 @@ fn main() {
             main_options.service = Some("ThriftTest".into());
         }
         let mut client = ThriftTestClient::new(connect(main_options));
-        run_checks!(&mut report, &mut client, flags.uuid);
+        run_checks!(&mut report, &mut client, flags.checks());
         unknown_method(&mut report, client.channel_mut());
         if flags.multiplexed {
             // A second connection, as Apache's multiplexed clients open one per service.
