@@ -155,7 +155,7 @@ macro_rules! run_checks {
         r.check("testDouble(-5.2098523)", expect(c.test_double(-5.2098523)$(.$aw)?, -5.2098523));
         r.check("testDouble(-0.000_341_012_439_638_598_3)", expect(c.test_double(-0.000_341_012_439_638_598_3)$(.$aw)?, -0.000_341_012_439_638_598_3));
         // Compared bit for bit: -0.0 is not 0.0, and NaN is NaN.
-        for value in [-0.0, 0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::MAX, f64::MIN_POSITIVE, 5e-324, 1e-300, 0.1, 123456789.123456789] {
+        for value in [-0.0, 0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::MAX, f64::MIN_POSITIVE, 5e-324, 1e-300, 0.1, std::f64::consts::PI * 1e8] {
             r.check(&format!("testDouble({value:e})"), match c.test_double(value)$(.$aw)? {
                 Ok(got) if got.to_bits() == value.to_bits() || (got.is_nan() && value.is_nan()) => Ok(()),
                 Ok(got) => Err(format!("got {got:e} ({:#x}), expected {value:e} ({:#x})", got.to_bits(), value.to_bits())),

@@ -15,6 +15,8 @@ use thrift_interop::types::{
 use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
 use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous};
 
+mod support;
+
 /// `testI32(5)`, old-style, sequence id 9.
 const CALL: &[u8] = b"\x00\x00\x00\x07testI32\x01\x00\x00\x00\x09\x08\x00\x01\x00\x00\x00\x05\x00";
 /// Its reply in strict binary.
@@ -29,15 +31,8 @@ fn framed(message: &[u8]) -> Vec<u8> {
 
 fn start(asynchronous: bool) -> (SocketAddr, Box<dyn std::any::Any>) {
     if asynchronous {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        let listener = runtime
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .unwrap();
-        let addr = listener.local_addr().unwrap();
+        let runtime = support::runtime();
+        let (listener, addr) = support::tokio_listener(&runtime);
         let processor = ThriftTestAsyncProcessor::new(TestHandler);
         runtime
             .spawn(asynchronous::Server::new(ServerOptions::default()).serve(listener, processor));

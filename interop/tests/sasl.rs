@@ -86,15 +86,8 @@ fn server_options() -> ServerOptions {
 
 fn start(asynchronous: bool) -> (SocketAddr, Box<dyn std::any::Any>) {
     if asynchronous {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        let listener = runtime
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .unwrap();
-        let addr = listener.local_addr().unwrap();
+        let runtime = support::runtime();
+        let (listener, addr) = support::tokio_listener(&runtime);
         let listener = asynchronous::SaslListener::new(listener, config());
         let processor = ThriftTestAsyncProcessor::new(TestHandler);
         runtime.spawn(asynchronous::Server::new(server_options()).serve(listener, processor));
@@ -284,15 +277,8 @@ fn proxy_config() -> Arc<SaslServerConfig> {
 
 fn start_who_am_i(asynchronous: bool) -> (SocketAddr, Box<dyn std::any::Any>) {
     if asynchronous {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        let listener = runtime
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .unwrap();
-        let addr = listener.local_addr().unwrap();
+        let runtime = support::runtime();
+        let (listener, addr) = support::tokio_listener(&runtime);
         let listener = asynchronous::SaslListener::new(listener, proxy_config());
         runtime.spawn(asynchronous::Server::new(server_options()).serve(listener, WhoAmI));
         (addr, Box::new(runtime))
@@ -358,15 +344,8 @@ fn an_authorization_identity_must_be_allowed_and_handlers_see_both_identities() 
 fn start_tls_sasl(asynchronous: bool, certs: &Certs) -> (SocketAddr, Box<dyn std::any::Any>) {
     let tls = certs.server(false);
     if asynchronous {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        let listener = runtime
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .unwrap();
-        let addr = listener.local_addr().unwrap();
+        let runtime = support::runtime();
+        let (listener, addr) = support::tokio_listener(&runtime);
         let listener = asynchronous::SaslListener::new(
             asynchronous::TlsListener::new(listener, tls),
             proxy_config(),

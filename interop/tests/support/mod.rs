@@ -104,3 +104,21 @@ pub fn refusing() -> SocketAddr {
     drop(listener);
     addr
 }
+
+/// A tokio runtime of two worker threads with IO and timers, for the async servers of a test.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A tokio listener on a free loopback port, bound in `runtime`, and its address.
+pub fn tokio_listener(runtime: &tokio::runtime::Runtime) -> (tokio::net::TcpListener, SocketAddr) {
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    (listener, addr)
+}
