@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/protocol/TCompactProtocol.h>
@@ -20,6 +22,9 @@ using apache::thrift::protocol::TProtocol;
 using apache::thrift::transport::TTransport;
 
 const char* const HOST = "127.0.0.1";
+
+// THeader info (key/value) headers, in the order of the flags that gave them.
+typedef std::vector<std::pair<std::string, std::string> > InfoHeaders;
 
 struct Flags {
   std::string host = HOST;
@@ -35,6 +40,10 @@ struct Flags {
   // client only
   bool expect_refusal = false;
   bool binary_old_style = false;
+  InfoHeaders headers; // --header KEY=VALUE: sent on every call
+  bool check_echo = false; // --check-echo: every reply carries each header back as echo-KEY
+  // server only
+  InfoHeaders expect_headers; // --expect-header KEY=VALUE: required on every THeader call
 };
 
 [[noreturn]] inline void usage_error(const char* prog, const std::string& why) {
@@ -42,8 +51,19 @@ struct Flags {
   std::exit(2);
 }
 
+// KEY=VALUE of --header / --expect-header (KEY not empty, each KEY once).
+inline void add_info_header(const char* prog, const std::string& flag, const std::string& kv,
+                            InfoHeaders& into) {
+  auto eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0) usage_error(prog, flag + ": not KEY=VALUE: " + kv);
+  std::string key = kv.substr(0, eq);
+  for (const auto& h : into)
+    if (h.first == key) usage_error(prog, flag + ": " + key + " given twice");
+  into.emplace_back(key, kv.substr(eq + 1));
+}
+
 // Parses the flags; `client` says which side (the client has --host, --header-payload,
-// --expect-refusal and --binary-old-style).
+// --header, --expect-refusal and --binary-old-style; the server --expect-header).
 inline Flags parse_flags(int argc, char** argv, bool client) {
   const char* prog = client ? "tt_client" : "tt_server";
   Flags f;
@@ -101,6 +121,12 @@ inline Flags parse_flags(int argc, char** argv, bool client) {
       f.header_payload = value();
       if (f.header_payload != "binary" && f.header_payload != "compact")
         usage_error(prog, "--header-payload: binary or compact, not " + f.header_payload);
+    } else if (client && a == "--header") {
+      add_info_header(prog, a, value(), f.headers);
+    } else if (client && a == "--check-echo") {
+      f.check_echo = true;
+    } else if (!client && a == "--expect-header") {
+      add_info_header(prog, a, value(), f.expect_headers);
     } else if (client && a == "--expect-refusal") {
       f.expect_refusal = true;
     } else if (client && a == "--binary-old-style") {
@@ -113,9 +139,9 @@ inline Flags parse_flags(int argc, char** argv, bool client) {
                   "[--transport buffered|framed|http] [--multiplexed] [--zlib] "
                   "[--domain-socket PATH] [--ssl --ssl-cert FILE --ssl-key FILE --ssl-ca FILE]%s\n",
                   prog,
-                  client ? " [--host H] [--header-payload binary|compact] [--expect-refusal] "
-                           "[--binary-old-style] [--no-nul-strings]"
-                         : "");
+                  client ? " [--host H] [--header-payload binary|compact] [--header KEY=VALUE]... "
+                           "[--expect-refusal] [--binary-old-style] [--no-nul-strings]"
+                         : " [--expect-header KEY=VALUE]...");
       std::exit(0);
     } else {
       usage_error(prog, "unknown flag " + a);
@@ -125,6 +151,10 @@ inline Flags parse_flags(int argc, char** argv, bool client) {
   if (!f.header_payload.empty() && f.protocol != "header")
     usage_error(prog, "--header-payload needs --protocol header");
   if (f.header_payload.empty()) f.header_payload = "binary";
+  if (!f.headers.empty() && f.protocol != "header")
+    usage_error(prog, "--header needs --protocol header");
+  if (!f.expect_headers.empty() && f.protocol != "header")
+    usage_error(prog, "--expect-header needs --protocol header");
   if (!f.ssl && (!f.ssl_cert.empty() || !f.ssl_key.empty() || !f.ssl_ca.empty()))
     usage_error(prog, "--ssl-cert, --ssl-key and --ssl-ca need --ssl");
   if (f.ssl_cert.empty() != f.ssl_key.empty())
@@ -152,6 +182,13 @@ inline Flags parse_flags(int argc, char** argv, bool client) {
 const uint32_t ZLIB_BUFFER = 4u << 20;
 
 struct HeaderBuffers : apache::thrift::transport::THeaderTransport {
+  // Whether the last frame read was a THeader frame (not framed or unframed binary/compact,
+  // which a THeaderTransport also reads); its info headers (getHeaders()) are those of the
+  // last THeader frame read, kept across frames of other kinds.
+  static bool header_frame(const apache::thrift::transport::THeaderTransport& t) {
+    uint16_t apache::thrift::transport::THeaderTransport::*client_type = &HeaderBuffers::clientType;
+    return t.*client_type == THRIFT_HEADER_CLIENT_TYPE;
+  }
   static void presize(apache::thrift::transport::THeaderTransport& t) {
     t.resizeTransformBuffer(ZLIB_BUFFER);
     uint32_t apache::thrift::transport::THeaderTransport::*transform_size = &HeaderBuffers::tBufSize_;

@@ -5,7 +5,7 @@
 //             [--transport buffered|framed|http] [--multiplexed] [--zlib]
 //             [--header-payload binary|compact] [--domain-socket PATH]
 //             [--ssl --ssl-ca FILE [--ssl-cert FILE --ssl-key FILE]]
-//             [--expect-refusal] [--binary-old-style]
+//             [--header KEY=VALUE]... [--expect-refusal] [--binary-old-style]
 //
 // Opens one connection (retrying for up to 10 s while the server starts) and calls every
 // ThriftTest method with the checks of Apache's test clients (test/cpp/src/TestClient.cpp,
@@ -20,6 +20,8 @@
 // must carry its call's sequence id (with THeader also in the frame header), the bare method
 // name (no "Service:" prefix, also for multiplexed calls) and type REPLY or EXCEPTION.
 //
+//   --header KEY=VALUE  (header only, repeatable) every call carries this THeader info header;
+//                       every reply must carry it back as echo-KEY=VALUE (else the call fails)
 //   --expect-refusal    the server must refuse the connection (TLS: an untrusted certificate):
 //                       PASS when the first call fails at the transport, FAIL when it is answered
 //   --binary-old-style  (binary only) write the old unversioned (non-strict) message headers,
@@ -84,6 +86,11 @@ double now() {
 
 // ---------------------------------------------------------------- reply checks
 
+// A check of a call's result failed (the connection is fine).
+struct CheckFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // A reply that does not belong to the call just made: the connection is out of step.
 class ReplyMismatch : public TProtocolException {
 public:
@@ -97,16 +104,27 @@ struct CallLog {
   int32_t sent = 0;
 };
 
-// Numbers the calls and checks that each reply matches its call.
+// Numbers the calls and checks that each reply matches its call. With THeader info headers
+// (--header), puts them on every call (Apache's 0.17 THeaderTransport clears its write headers
+// once it has flushed a THeader frame) and, with --check-echo, checks that every reply carries
+// each of them back as `echo-KEY` (the echo of this peer's server; our Rust server sends no
+// reply headers yet).
 class PedanticProtocol : public TProtocolDecorator {
 public:
-  PedanticProtocol(std::shared_ptr<TProtocol> inner, std::shared_ptr<CallLog> calls)
+  PedanticProtocol(std::shared_ptr<TProtocol> inner, std::shared_ptr<CallLog> calls,
+                   peer::InfoHeaders info_headers, bool check_echo)
     : TProtocolDecorator(inner),
       calls_(std::move(calls)),
-      header_(std::dynamic_pointer_cast<THeaderTransport>(inner->getTransport())) {}
+      header_(std::dynamic_pointer_cast<THeaderTransport>(inner->getTransport())),
+      info_headers_(std::move(info_headers)),
+      check_echo_(check_echo) {}
 
   uint32_t writeMessageBegin_virt(const std::string& name, const TMessageType type,
                                   const int32_t) override {
+    if (header_) {
+      header_->clearHeaders(); // left by a call that failed before its flush
+      for (const auto& h : info_headers_) header_->setHeader(h.first, h.second);
+    }
     calls_->last_seqid++;
     auto colon = name.rfind(':');
     std::string method = colon == std::string::npos ? name : name.substr(colon + 1);
@@ -137,9 +155,29 @@ public:
     return n;
   }
 
+  // After the whole reply is read (the connection stays in step): the echoed info headers.
+  uint32_t readMessageEnd_virt() override {
+    uint32_t n = TProtocolDecorator::readMessageEnd_virt();
+    if (header_ && check_echo_ && !info_headers_.empty()) {
+      const auto& got = header_->getHeaders();
+      for (const auto& h : info_headers_) {
+        auto it = got.find("echo-" + h.first);
+        if (it == got.end())
+          throw CheckFailed("reply to " + calls_->method + " lacks info header echo-" + h.first
+                            + "=" + h.second);
+        if (it->second != h.second)
+          throw CheckFailed("reply to " + calls_->method + " has info header echo-" + h.first
+                            + "=" + it->second + ", expected echo-" + h.first + "=" + h.second);
+      }
+    }
+    return n;
+  }
+
 private:
   std::shared_ptr<CallLog> calls_;
   std::shared_ptr<THeaderTransport> header_;
+  peer::InfoHeaders info_headers_;
+  bool check_echo_;
 };
 
 // THttpClient with two workarounds for Apache's C++ 0.17 THttpClient, which keeps one
@@ -275,7 +313,9 @@ struct Connection {
       }
       protocol = header;
     }
-    auto pedantic = std::make_shared<PedanticProtocol>(protocol, std::make_shared<CallLog>());
+    auto pedantic
+        = std::make_shared<PedanticProtocol>(protocol, std::make_shared<CallLog>(), f.headers,
+                                             f.check_echo);
     if (f.multiplexed) {
       tt = std::make_shared<ThriftTestClient>(
           std::make_shared<TMultiplexedProtocol>(pedantic, "ThriftTest"));
@@ -311,10 +351,6 @@ struct Connection {
 };
 
 // ---------------------------------------------------------------- comparison
-
-struct CheckFailed : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 std::string shorten(const std::string& text, size_t limit = 120) {
   if (text.size() <= limit) return text;
@@ -712,7 +748,11 @@ Checks make_checks(const peer::Flags& f) {
   add("testException(\"TException\")", [](Connection& c) {
     try {
       c.tt->testException("TException");
-    } catch (const TApplicationException&) {
+    } catch (const TApplicationException& e) {
+      // not the refusal of a server that requires info headers (tt_server --expect-header)
+      std::string what = e.what();
+      if (what.rfind("missing info header ", 0) == 0)
+        throw CheckFailed("TApplicationException: " + what + " (the call was not served)");
       return;
     }
     throw CheckFailed("returned, expected TApplicationException");

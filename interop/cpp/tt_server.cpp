@@ -4,6 +4,7 @@
 //   tt_server [--port N] [--protocol binary|compact|json|header]
 //             [--transport buffered|framed|http] [--multiplexed] [--zlib]
 //             [--domain-socket PATH] [--ssl --ssl-cert FILE --ssl-key FILE [--ssl-ca FILE]]
+//             [--expect-header KEY=VALUE]...
 //
 // Serves on 127.0.0.1 with one thread per connection (TThreadedServer) until killed; prints
 // `listening on 127.0.0.1:N` (or `listening on PATH`), flushed, once it accepts connections.
@@ -14,6 +15,12 @@
 //   --protocol header  THeaderProtocol: answers THeader clients and plain binary/compact
 //                      clients, framed or not, each in its own dialect
 //   --zlib             (header only) compress replies to THeader clients with zlib
+//   --expect-header KEY=VALUE
+//                      (header only, repeatable) every call in a THeader frame must carry this
+//                      info header, else it is answered with a TApplicationException
+//                      (INTERNAL_ERROR, `missing info header KEY=VALUE`) and not served (a oneway
+//                      call: that line on stdout); header servers always echo a THeader call's
+//                      info headers on its reply as echo-KEY=VALUE (see InfoHeaderProcessor)
 //   --transport http   THttpServer (one POST per call, HTTPS with --ssl). Apache's THttpServer
 //                      never answers a oneway POST; this server answers it with an empty
 //                      200 response before running the call (see OnewayAnsweringProtocol), so
@@ -28,6 +35,7 @@
 #include <thread>
 #include <unistd.h>
 
+#include <thrift/TApplicationException.h>
 #include <thrift/TToString.h>
 #include <thrift/protocol/TProtocolDecorator.h>
 #include <thrift/processor/TMultiplexedProcessor.h>
@@ -213,6 +221,78 @@ private:
   std::shared_ptr<TProcessor> inner_;
 };
 
+// THeader info headers, once per call (outside TMultiplexedProcessor): reads the call's message
+// header itself, then hands the call on to the inner processor through Apache's
+// StoredMessageProtocol (as TMultiplexedProcessor does). For a call that came in a THeader
+// frame:
+//  - its info headers go back on the reply as echo-KEY=VALUE (write headers of the output
+//    transport, which Apache's THeaderTransport clears once it has flushed the reply);
+//  - with --expect-header, each expected KEY=VALUE must be among its info headers (read
+//    headers); if one is missing or has another value, the call is read to its end and not
+//    served: a TApplicationException (INTERNAL_ERROR, `missing info header KEY=VALUE`)
+//    answers it, or for a oneway call that line is printed on stdout.
+// Calls in other framings (plain binary/compact clients of a header server) are not checked.
+class InfoHeaderProcessor : public TProcessor {
+public:
+  InfoHeaderProcessor(std::shared_ptr<TProcessor> inner, peer::InfoHeaders expected,
+                      bool multiplexed)
+    : inner_(std::move(inner)), expected_(std::move(expected)), multiplexed_(multiplexed) {}
+
+  bool process(std::shared_ptr<TProtocol> in, std::shared_ptr<TProtocol> out,
+               void* context) override {
+    std::string name;
+    TMessageType type;
+    int32_t seqid;
+    in->readMessageBegin(name, type, seqid);
+    auto in_header = std::dynamic_pointer_cast<THeaderTransport>(in->getTransport());
+    auto out_header = std::dynamic_pointer_cast<THeaderTransport>(out->getTransport());
+    if (out_header) out_header->clearHeaders(); // left by a reply that was never flushed
+    if (in_header && peer::HeaderBuffers::header_frame(*in_header)
+        && (type == T_CALL || type == T_ONEWAY)) {
+      const auto& got = in_header->getHeaders();
+      if (out_header && type == T_CALL) {
+        for (const auto& h : got) out_header->setHeader("echo-" + h.first, h.second);
+      }
+      for (const auto& h : expected_) {
+        auto it = got.find(h.first);
+        if (it == got.end() || it->second != h.second) {
+          refuse(in, out, name, type, seqid, "missing info header " + h.first + "=" + h.second);
+          return true;
+        }
+      }
+    }
+    auto stored = std::make_shared<StoredMessageProtocol>(in, name, type, seqid);
+    return inner_->process(stored, out, context);
+  }
+
+private:
+  void refuse(const std::shared_ptr<TProtocol>& in, const std::shared_ptr<TProtocol>& out,
+              const std::string& name, TMessageType type, int32_t seqid, const std::string& why) {
+    in->skip(T_STRUCT);
+    in->readMessageEnd();
+    in->getTransport()->readEnd();
+    if (type == T_ONEWAY) {
+      std::printf("%s\n", why.c_str());
+      std::fflush(stdout);
+      return;
+    }
+    // named as the served reply would be: without the "Service:" prefix of multiplexed calls
+    std::string reply_name = name;
+    auto colon = name.find(':');
+    if (multiplexed_ && colon != std::string::npos) reply_name = name.substr(colon + 1);
+    TApplicationException x(TApplicationException::INTERNAL_ERROR, why);
+    out->writeMessageBegin(reply_name, T_EXCEPTION, seqid);
+    x.write(out.get());
+    out->writeMessageEnd();
+    out->getTransport()->writeEnd();
+    out->getTransport()->flush();
+  }
+
+  std::shared_ptr<TProcessor> inner_;
+  peer::InfoHeaders expected_;
+  bool multiplexed_;
+};
+
 // Says where the server listens once it does (TServerFramework::serve calls preServe after
 // listen()).
 class Announcer : public TServerEventHandler {
@@ -292,6 +372,8 @@ int main(int argc, char** argv) {
                            std::make_shared<SecondServiceProcessor>(std::make_shared<SecondHandler>()));
     processor = mux;
   }
+  if (f.protocol == "header")
+    processor = std::make_shared<InfoHeaderProcessor>(processor, f.expect_headers, f.multiplexed);
   if (f.transport == "http") processor = std::make_shared<OnewayAnsweringProcessor>(processor);
 
   try {

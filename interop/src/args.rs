@@ -41,6 +41,11 @@ pub struct Flags {
     /// `--expect-refusal`: the server must refuse this client (its credentials, authzid or
     /// certificate): the client connects and calls `testVoid`, and passes when that fails.
     pub expect_refusal: bool,
+    /// `--header KEY=VALUE` (repeatable, THeader): info headers a client sends with every call.
+    pub headers: Vec<(String, String)>,
+    /// `--expect-header KEY=VALUE` (repeatable): a server answers a call that does not carry
+    /// these info headers with an exception instead of serving it.
+    pub expect_headers: Vec<(String, String)>,
     /// `--no-nul-strings`: the checks' strings carry no NUL (U+0000), for a server whose
     /// library drops it (Apache's C++ 0.17 JSON reader).
     pub no_nul_strings: bool,
@@ -76,6 +81,8 @@ impl Flags {
             sasl_authzid: String::new(),
             expect_refusal: false,
             no_nul_strings: false,
+            headers: Vec::new(),
+            expect_headers: Vec::new(),
             ssl: false,
             ssl_cert: None,
             ssl_key: None,
@@ -113,6 +120,8 @@ impl Flags {
                 "--sasl-authzid" => flags.sasl_authzid = value()?,
                 "--expect-refusal" => flags.expect_refusal = true,
                 "--no-nul-strings" => flags.no_nul_strings = true,
+                "--header" => flags.headers.push(key_value(&value()?)?),
+                "--expect-header" => flags.expect_headers.push(key_value(&value()?)?),
                 "--ssl" => flags.ssl = true,
                 "--ssl-cert" => flags.ssl_cert = Some(value()?),
                 "--ssl-key" => flags.ssl_key = Some(value()?),
@@ -227,8 +236,17 @@ impl Flags {
         };
         let mut options = ClientOptions::new(protocol, transport);
         options.zlib = self.zlib;
+        options.headers = self.headers.clone();
         options.timeout = Some(std::time::Duration::from_secs(30));
         Ok(options)
+    }
+}
+
+/// `KEY=VALUE` of `--header` and `--expect-header`.
+fn key_value(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.is_empty() => Ok((key.to_owned(), value.to_owned())),
+        _ => Err(format!("not KEY=VALUE: {text}")),
     }
 }
 

@@ -20,6 +20,7 @@ use thrift_runtime::rpc::{
     AsyncMultiplexedProcessor, AsyncProcessor, Message, MultiplexedProcessor, Processor,
     asynchronous, http, udp,
 };
+use thrift_runtime::{ApplicationException, ApplicationExceptionKind};
 
 fn main() -> std::io::Result<()> {
     let flags = match Flags::parse() {
@@ -30,6 +31,9 @@ fn main() -> std::io::Result<()> {
         }
     };
     let addr = format!("127.0.0.1:{}", flags.port);
+    if !flags.expect_headers.is_empty() {
+        let _ = EXPECTED_HEADERS.set(flags.expect_headers.clone());
+    }
     if let Some(path) = &flags.domain_socket {
         // A socket file left by an earlier run would make binding fail.
         let _ = std::fs::remove_file(path);
@@ -194,6 +198,48 @@ fn serve_udp(addr: &str, asynchronous: bool) -> std::io::Result<()> {
     }
 }
 
+/// `--expect-header`: the info headers every call must carry (empty: no check).
+static EXPECTED_HEADERS: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+
+/// Serves a call only if it carries the `--expect-header` info headers: one that does not is
+/// answered with an `INTERNAL_ERROR` exception naming the first header missing (a oneway
+/// call is not served, and the server says so on stdout).
+struct ExpectHeaders<P>(P);
+
+impl<P> ExpectHeaders<P> {
+    /// The exception for a call without the expected headers, if it lacks one.
+    fn missing(call: &Message) -> Option<ApplicationException> {
+        let expected = EXPECTED_HEADERS.get()?;
+        let (key, value) = expected
+            .iter()
+            .find(|(key, value)| !call.headers().iter().any(|(k, v)| k == key && v == value))?;
+        let why = format!("missing info header {key}={value}");
+        println!("{why}");
+        Some(ApplicationException::new(
+            ApplicationExceptionKind::INTERNAL_ERROR,
+            why,
+        ))
+    }
+}
+
+impl<P: Processor> Processor for ExpectHeaders<P> {
+    fn process(&self, call: &Message, out: &mut Vec<u8>) -> thrift_runtime::Result<()> {
+        match Self::missing(call) {
+            Some(e) => call.reply_exception(out, &e),
+            None => self.0.process(call, out),
+        }
+    }
+}
+
+impl<P: AsyncProcessor> AsyncProcessor for ExpectHeaders<P> {
+    async fn process(&self, call: &Message, out: &mut Vec<u8>) -> thrift_runtime::Result<()> {
+        match Self::missing(call) {
+            Some(e) => call.reply_exception(out, &e),
+            None => self.0.process(call, out).await,
+        }
+    }
+}
+
 /// Prints `received testOneway(N)` for each `testOneway` call, then hands it on.
 struct Announce<P>(P);
 
@@ -250,7 +296,8 @@ fn async_processor(multiplexed: bool) -> AsyncMultiplexedProcessor {
 }
 
 fn serve_blocking(listener: impl blocking::Listener, multiplexed: bool) -> std::io::Result<()> {
-    Server::new(ServerOptions::default()).serve(listener, blocking_processor(multiplexed))
+    Server::new(ServerOptions::default())
+        .serve(listener, ExpectHeaders(blocking_processor(multiplexed)))
 }
 
 fn serve_http_blocking(
@@ -279,6 +326,6 @@ async fn serve_async(
     multiplexed: bool,
 ) -> std::io::Result<()> {
     asynchronous::Server::new(ServerOptions::default())
-        .serve(listener, async_processor(multiplexed))
+        .serve(listener, ExpectHeaders(async_processor(multiplexed)))
         .await
 }
