@@ -153,9 +153,11 @@ run_cell() { # dir client server extra name client_flags server_flags
         sleep 0.05
     done
     if [ "$started" = 0 ]; then
-        echo "FAIL $client -> $server $name: the $server server did not start:"
-        sed 's/^/    /' "$dir/server"
-        kill "$server_pid" 2>/dev/null || true
+        {
+            echo "the $server server did not start:"
+            sed 's/^/    /' "$dir/server"
+        } >"$dir/client"
+        stop_server "$server_pid"
         return 1
     fi
     # `listening on HOST:PORT`, or `listening on PATH` for a Unix domain socket.
