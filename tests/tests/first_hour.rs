@@ -297,3 +297,33 @@ fn a_runtime_of_another_version_fails_the_build_saying_why() {
         String::from_utf8_lossy(&generated.stderr)
     );
 }
+
+/// The generator's warnings reach a `build.rs` user as `check` prints them (located, with the
+/// source line and the caret), as cargo warnings; the build goes on.
+#[test]
+fn a_field_without_an_id_is_a_located_cargo_warning() {
+    let idl = "struct Span {\n  1: string name\n  i64 duration\n}\n".to_owned();
+    let main = "#![allow(dead_code)]\nmod idl {\n    include!(concat!(env!(\"OUT_DIR\"), \"/thrift.rs\"));\n}\n\nfn main() {}\n";
+    let dir = user_crate("readme-warning", main, &[("span.thrift", idl)]);
+    let out = cargo(&dir, &["build"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the build failed:\n{stderr}");
+    let located = stderr
+        .lines()
+        .find(|l| {
+            l.starts_with("warning: ")
+                && l.contains(
+                    "idl/span.thrift:3:7: warning: no field id for `duration`; assigned -1",
+                )
+        })
+        .unwrap_or_else(|| panic!("no located warning in:\n{stderr}"));
+    assert!(!located.contains("\\n"), "escaped: {located}");
+    assert!(
+        stderr.contains("i64 duration"),
+        "no source line in:\n{stderr}"
+    );
+    assert!(
+        stderr.lines().any(|l| l.contains('|') && l.contains('^')),
+        "no caret in:\n{stderr}"
+    );
+}

@@ -430,7 +430,7 @@ impl Builder {
         self.generate_with_warnings(files).map(|(files, _)| files)
     }
 
-    /// [`Builder::generate`], with the warnings (rendered) of the `rust.*` annotations.
+    /// [`Builder::generate`], with every warning, rendered as `check` renders it.
     pub(crate) fn generate_with_warnings<P: AsRef<Path>>(
         &self,
         files: impl IntoIterator<Item = P>,
@@ -444,12 +444,20 @@ impl Builder {
         ))
     }
 
-    /// The generated files and the warnings of the `rust.*` annotations.
+    /// The generated files and every warning: the checker's (a field without an id, an
+    /// unknown annotation...) and those of the `rust.*` annotations.
     fn generate_checked(
         &self,
         checked: &Checked,
     ) -> Result<(Vec<GeneratedFile>, Vec<thrift_idl_parser::Diagnostic>), Error> {
-        let (model, warnings) = configure(checked, &self.options)?;
+        let (model, annotation_warnings) = configure(checked, &self.options)?;
+        let mut warnings: Vec<thrift_idl_parser::Diagnostic> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| !d.is_error())
+            .cloned()
+            .collect();
+        warnings.extend(annotation_warnings);
         let mut out: Vec<GeneratedFile> = model
             .files()
             .filter(|file| !model.externs.contains_key(file))
@@ -505,13 +513,7 @@ impl Builder {
                 .ok_or(Error::NoOutDir)?,
         };
         let (generated, warnings) = self.generate_checked(&checked)?;
-        // Shown by cargo during the build (one line each: `path:line:col: warning: ...`).
-        for warning in &warnings {
-            let text = warning.render(&checked.program.sources);
-            if let Some(first) = text.lines().next() {
-                println!("cargo:warning={first}");
-            }
-        }
+        print!("{}", cargo_warnings(&warnings, &checked.program.sources));
         // The files in a folder named after the include file (`thrift/` beside `thrift.rs`),
         // so that no other generator writing into OUT_DIR (Apache's `thrift --gen rs -out`
         // writes `echo.rs` for `echo.thrift`) overwrites them or is overwritten.
@@ -533,4 +535,22 @@ impl Builder {
         };
         write_if_changed(&out_dir.join(&self.options.include_file), &include)
     }
+}
+
+/// The warnings as cargo shows them during a build: each line of each warning as `check`
+/// renders it (`path:line:col: warning: ...`, the source line, the caret) as a
+/// `cargo:warning=` line.
+fn cargo_warnings(
+    warnings: &[thrift_idl_parser::Diagnostic],
+    sources: &thrift_idl_parser::SourceMap,
+) -> String {
+    let mut out = String::new();
+    for warning in warnings {
+        for line in warning.render(sources).lines() {
+            out.push_str("cargo:warning=");
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }

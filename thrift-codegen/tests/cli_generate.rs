@@ -266,3 +266,23 @@ fn mapping_flags_match_the_builder_options() {
         );
     }
 }
+
+/// `generate` prints the warnings `check` prints (located, with the source line), and still
+/// generates.
+#[test]
+fn warnings_are_printed_as_check_prints_them() {
+    let dir = scratch("warnings");
+    std::fs::create_dir_all(&dir).unwrap();
+    let idl = dir.join("span.thrift");
+    std::fs::write(&idl, "struct Span {\n  1: string name\n  i64 duration\n}\n").unwrap();
+    let out = run(&["generate", "-o", "-", idl.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("span.thrift:3:7: warning: no field id for `duration`; assigned -1"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("3 |   i64 duration"), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pub struct Span"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
