@@ -925,3 +925,102 @@ fn both_servers_answer_old_style_binary_calls() {
         assert!(response.ends_with(reply), "{kind:?}: {text}");
     }
 }
+
+/// Sends `body` in a POST on a new connection; the status line and the response's body.
+fn post(addr: SocketAddr, body: &[u8]) -> (String, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut request = format!(
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(body);
+    stream.write_all(&request).unwrap();
+    let mut response = Vec::new();
+    let mut buf = [0; 4096];
+    let (head, len) = loop {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => panic!("no whole response: {response:?}"),
+            Ok(n) => response.extend_from_slice(&buf[..n]),
+        }
+        if let Some(end) = response.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&response[..end]).into_owned();
+            let len: usize = head
+                .lines()
+                .find_map(|l| {
+                    l.to_ascii_lowercase()
+                        .strip_prefix("content-length:")
+                        .map(|v| v.trim().parse().unwrap())
+                })
+                .expect("a content-length");
+            response.drain(..end + 4);
+            break (head, len);
+        }
+    };
+    while response.len() < len {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => response.extend_from_slice(&buf[..n]),
+        }
+    }
+    let status = head.lines().next().unwrap_or_default().to_owned();
+    (status, String::from_utf8_lossy(&response).into_owned())
+}
+
+/// A `400` says what was wrong and where, for a developer sending calls from a browser or a
+/// script: the byte at which the message breaks, the method called, the first bytes of what is
+/// no message; bounded, never the body itself.
+#[test]
+fn a_bad_request_says_what_and_where() {
+    let long_name = "m".repeat(10_000);
+    let long_call = format!(r#"[1,"{long_name}",1,1,{{"1":"#);
+    let cases: [(&[u8], &[&str]); 7] = [
+        (
+            b"[",
+            &["a body of 1 bytes is too short for a Thrift message"],
+        ),
+        (
+            br#"{"method":"testI32"}"#,
+            &[
+                "not a Thrift message: the body starts with 7b 22 6d 65 74 68 6f 64 (\"{\\\"method\"), where a binary message starts with 80 01",
+            ],
+        ),
+        (
+            br#"[1,"testI32",1,1,{"1":{"i32":]}}]"#,
+            &[
+                "malformed Json message at byte ",
+                " of 33: ",
+                "(calling `testI32`)",
+            ],
+        ),
+        (
+            br#"[1,"testVoid",1,1,{}]xyz"#,
+            &[
+                "3 bytes after the end of the Json message at byte 21: one call per request (calling `testVoid`)",
+            ],
+        ),
+        (
+            br#"[1,"testVoid",2,1,{}]"#,
+            &["a Reply message is not a call (calling `testVoid`)"],
+        ),
+        (
+            b"\x80\x01\x00",
+            &["malformed Binary message at byte 0 of 3: "],
+        ),
+        (long_call.as_bytes(), &["(calling `mmmm", "mmm...`)"]),
+    ];
+    for kind in KINDS {
+        let server = start(kind, None);
+        for (body, expected) in &cases {
+            let (status, why) = post(server.addr, body);
+            assert_eq!(status, "HTTP/1.1 400 Bad Request", "{kind:?}");
+            for part in *expected {
+                assert!(why.contains(part), "{kind:?}: {why:?} lacks {part:?}");
+            }
+            assert!(why.len() < 400, "{kind:?}: bounded: {why}");
+        }
+    }
+}

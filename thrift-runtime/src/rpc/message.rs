@@ -160,6 +160,16 @@ impl ProtocolKind {
         with_protocol!(self, P => value.encode::<P>(out))
     }
 
+    /// Reads the message at the start of `bytes` to its end: where the reading stopped (the
+    /// message's end, or the byte at which it failed) and how.
+    pub(crate) fn read_to_end(self, bytes: &[u8], limits: ReadLimits) -> (usize, Result<()>) {
+        with_protocol!(self, P => {
+            let mut r = P::reader(SliceInput::new(bytes), limits);
+            let read = skip_message(&mut r);
+            (r.input().position(), read)
+        })
+    }
+
     /// The length of the whole message at the start of `bytes` (an unframed transport's
     /// message ends where its struct does), or `None` when `bytes` holds only part of it.
     /// Malformed input is an error; so is a message longer than `limits.max_message_size`.

@@ -270,17 +270,19 @@ fn request<S: Stream, P: Processor + ?Sized>(
     incoming.consume();
     let keep_alive = framing.keep_alive;
     let content_type = content_type.as_deref().unwrap_or(CONTENT_TYPE);
-    let Some(call) = one_call(body, options.limits.read) else {
-        let why = b"not one whole Thrift call";
-        return answer(
-            stream_of(incoming),
-            400,
-            "text/plain",
-            why,
-            keep_alive,
-            http11,
-            options,
-        );
+    let call = match one_call(body, options.limits.read) {
+        Ok(call) => call,
+        Err(why) => {
+            return answer(
+                stream_of(incoming),
+                400,
+                "text/plain; charset=utf-8",
+                why.as_bytes(),
+                keep_alive,
+                http11,
+                options,
+            );
+        }
     };
     let stream = stream_of(incoming);
     if call.kind() == MessageType::Oneway {

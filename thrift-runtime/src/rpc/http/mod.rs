@@ -46,14 +46,61 @@ use crate::rpc::message::{Message, ProtocolKind};
 use crate::wire::MessageType;
 
 /// The call a request's body carries, as both servers take it: one whole message (binary,
-/// compact or JSON, detected), a call or a oneway call; `None` for anything else.
-pub(crate) fn one_call(body: Bytes, limits: ReadLimits) -> Option<Message> {
-    let protocol = ProtocolKind::detect(&body).ok()??;
-    if protocol.message_len(&body, limits).ok()? != Some(body.len()) {
-        return None;
+/// compact or JSON, detected), a call or a oneway call. Anything else is refused with what
+/// was wrong and where, for the `400`'s body: the byte at which the message is malformed, the
+/// method it called if its header was read; bounded (the first bytes in hex, a method name
+/// cut at 64 characters, the reader's own message), never the body itself.
+pub(crate) fn one_call(body: Bytes, limits: ReadLimits) -> std::result::Result<Message, String> {
+    let protocol = match ProtocolKind::detect(&body) {
+        Ok(Some(protocol)) => protocol,
+        Ok(None) => {
+            return Err(format!(
+                "a body of {} bytes is too short for a Thrift message",
+                body.len()
+            ));
+        }
+        Err(_) => {
+            let first = &body[..body.len().min(8)];
+            let hex: Vec<String> = first.iter().map(|b| format!("{b:02x}")).collect();
+            return Err(format!(
+                "not a Thrift message: the body starts with {} (\"{}\"), where a binary message starts with 80 01, a compact one with 82, a JSON one with [1,",
+                hex.join(" "),
+                String::from_utf8_lossy(first).escape_debug()
+            ));
+        }
+    };
+    // The header first: errors name the method called.
+    let header = Message::parse(body.clone(), protocol, limits);
+    let calling = match &header {
+        Ok(call) => {
+            let name: String = call.name().chars().take(64).collect();
+            let cut = if name.len() < call.name().len() {
+                "..."
+            } else {
+                ""
+            };
+            format!(" (calling `{name}{cut}`)")
+        }
+        Err(_) => String::new(),
+    };
+    let (end, read) = protocol.read_to_end(&body, limits);
+    if let Err(e) = read {
+        return Err(format!(
+            "malformed {protocol:?} message at byte {end} of {}: {e}{calling}",
+            body.len()
+        ));
     }
-    let call = Message::parse(body, protocol, limits).ok()?;
-    matches!(call.kind(), MessageType::Call | MessageType::Oneway).then_some(call)
+    if end != body.len() {
+        return Err(format!(
+            "{} bytes after the end of the {protocol:?} message at byte {end}: one call per request{calling}",
+            body.len() - end
+        ));
+    }
+    let call = header.map_err(|e| format!("malformed {protocol:?} message: {e}"))?;
+    match call.kind() {
+        MessageType::Call | MessageType::Oneway => Ok(call),
+        kind => Err(format!("a {kind:?} message is not a call{calling}")),
+    }
 }
 
 /// Why a body was not read.

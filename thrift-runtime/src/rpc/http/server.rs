@@ -125,8 +125,9 @@ impl<P: AsyncProcessor + 'static> HttpService<P> {
                 return status(http::StatusCode::BAD_REQUEST, "the body could not be read");
             }
         };
-        let Some(call) = super::one_call(body, self.limits.read) else {
-            return status(http::StatusCode::BAD_REQUEST, "not one whole Thrift call");
+        let call = match super::one_call(body, self.limits.read) {
+            Ok(call) => call,
+            Err(why) => return status(http::StatusCode::BAD_REQUEST, why),
         };
         let reply_type = content_type.unwrap_or(http::HeaderValue::from_static(CONTENT_TYPE));
         if call.kind() == MessageType::Oneway {
@@ -169,8 +170,8 @@ impl<P: AsyncProcessor + 'static> HttpService<P> {
 /// What a reply's buffer holds before it grows.
 const REPLY_ROOM: usize = 1024;
 
-fn status(code: http::StatusCode, why: &'static str) -> http::Response<Full<Bytes>> {
-    let mut response = http::Response::new(Full::new(Bytes::from_static(why.as_bytes())));
+fn status(code: http::StatusCode, why: impl Into<Bytes>) -> http::Response<Full<Bytes>> {
+    let mut response = http::Response::new(Full::new(why.into()));
     *response.status_mut() = code;
     response.headers_mut().insert(
         http::header::CONTENT_TYPE,
