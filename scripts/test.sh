@@ -21,6 +21,11 @@ done
 # What a build.rs user compiles: the generator and parser with their default features.
 cargo clippy -p thrift-codegen -p thrift-idl-parser --lib --locked -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features --locked --quiet
+# The runtime's docs as a user crate enabling some features builds them: no warning either.
+for features in "" blocking,sasl async,http,blocking blocking,tls,sasl,udp async,tls,sasl,udp; do
+    RUSTDOCFLAGS="-D warnings" cargo doc -p thrift-runtime --no-deps --no-default-features \
+        --features "$features" --locked --quiet
+done
 # The published crates' API, documented item by item.
 RUSTDOCFLAGS="-D warnings -D missing_docs" cargo doc -p thrift-idl-parser -p thrift-runtime -p thrift-codegen \
     --no-deps --all-features --locked --quiet
