@@ -2,7 +2,7 @@
 # Installs what the tests and benchmarks need besides Rust: Apache Thrift's compiler (Debian's
 # thrift-compiler), Python's thrift package (with thrift-sasl and pure-sasl), Apache's Java and
 # C++ libraries (interop/java/setup.sh, interop/cpp/setup.sh), the trusted peers for interop
-# checks, and openssl for the TLS cells' certificates.
+# checks, openssl for the TLS cells' certificates, and mdBook for the guide.
 # Idempotent: installs only what is missing.
 #
 # The Python package goes into a virtual environment of its own, target/pyenv in the checkout
@@ -53,6 +53,14 @@ fi
 # with a JDK, libthrift-dev with g++): their own scripts, also run by their build.sh.
 "$ROOT/interop/java/setup.sh"
 "$ROOT/interop/cpp/setup.sh"
+
+# mdBook, which renders the guide (docs/), from crates.io into target/tools (one version, built
+# once per checkout).
+MDBOOK_VERSION=0.5.4
+if ! "$ROOT/target/tools/bin/mdbook" --version 2>/dev/null | grep -q "v$MDBOOK_VERSION"; then
+    echo "setup: installing mdbook $MDBOOK_VERSION into target/tools" >&2
+    cargo install --quiet --locked mdbook --version "$MDBOOK_VERSION" --root "$ROOT/target/tools"
+fi
 
 thrift --version >&2
 echo "python thrift $("$PYENV/bin/python" -c 'import importlib.metadata as m; print(m.version("thrift"))') ($PYENV)" >&2

@@ -34,9 +34,15 @@ cargo test --workspace --all-features --locked
 ./scripts/package.sh
 # The README's first quick-start command.
 cargo run --quiet --locked -p thrift-examples >/dev/null
-# The examples that run on their own (each starts the stand-in servers it calls).
-for example in tower hive-metastore-sasl jaeger https-client axum-json-http; do
-    cargo run --quiet --locked -p thrift-examples --bin "$example" >/dev/null
+
+# The guide (docs/): rendered by mdBook with every link and include resolving, and the
+# commands of its pages run: the first service (server and client, blocking then async), the
+# mapping's options, the real services and production examples (each starts the stand-in
+# servers it calls), the IDL tools as a CI job runs them.
+target/tools/bin/mdbook build docs >/dev/null
+python3 docs/check_links.py
+for page in first-service mapping real-services production idl-tools; do
+    "docs/$page.sh" >/dev/null
 done
 
 # Interop with Apache Thrift: first the harness checks itself against Apache alone, then

@@ -3,7 +3,7 @@
 //! the `Places` service, served and called blocking and async (`src/bin`).
 //!
 //! A server in the same process, on a port the kernel chooses, stopped by dropping its
-//! handle (as the README shows it):
+//! handle (as the guide's services reference shows it):
 //!
 //! ```
 //! use thrift_examples::idl::tutorial::{PlacesClient, PlacesProcessor};
@@ -23,11 +23,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+// ANCHOR: idl
 /// The generated code: `pub mod shared` and `pub mod tutorial`, one per IDL file.
 pub mod idl {
     include!(concat!(env!("OUT_DIR"), "/thrift.rs"));
 }
+// ANCHOR_END: idl
 
+// ANCHOR: handler
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -65,7 +68,9 @@ impl Places for PlaceBook {
         Ok(())
     }
 }
+// ANCHOR_END: handler
 
+// ANCHOR: async-handler
 impl PlacesAsync for PlaceBook {
     async fn get(&self, name: String) -> Result<Place, PlacesGetError> {
         Places::get(self, name)
@@ -79,6 +84,7 @@ impl PlacesAsync for PlaceBook {
         Places::forget(self, name)
     }
 }
+// ANCHOR_END: async-handler
 
 /// The place both example clients store and read back.
 pub fn lighthouse() -> Place {

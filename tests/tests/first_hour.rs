@@ -1,5 +1,5 @@
 //! A new user's first hour, as separate crates built with cargo: a binary crate that follows
-//! the README (`build.rs` with the `Builder`, `mod idl { include!(…) }` in `main.rs`) on
+//! the guide (`build.rs` with the `Builder`, `mod idl { include!(…) }` in `main.rs`) on
 //! Jaeger's and Parquet's IDL compiles with zero warnings under clippy `-D warnings`, and a
 //! typo in its IDL fails the build with the located diagnostic as `check` prints it, not an
 //! escaped string.
@@ -25,7 +25,7 @@ fn corpus() -> PathBuf {
 }
 
 /// Writes a user crate named `name` with `main.rs` and the IDL files `idl`, laid out as the
-/// README says.
+/// guide's first page (docs/src/first-service.md) says.
 fn user_crate(name: &str, main: &str, idl: &[(&str, String)]) -> PathBuf {
     let dir = workspace().join("target/first-hour").join(name);
     let _ = std::fs::remove_dir_all(dir.join("src"));

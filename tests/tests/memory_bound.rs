@@ -12,7 +12,7 @@
 //! `BTreeMap` leaf of 11 slots from a 1-entry map of 4 bytes; a `HashMap`'s buckets at up to
 //! twice the entries). `k` covers the fixed cost: the error box, the first node of a map.
 //!
-//! The constants are the ones the README's "Security and limits" section gives.
+//! The constants are the ones docs/src/reference/security.md gives.
 
 use bytes::BytesMut;
 use thrift_runtime::rpc::ProtocolKind;

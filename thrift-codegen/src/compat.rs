@@ -13,7 +13,8 @@
 //!
 //! Each change is located in the new version (or, when it has nothing there, at the old
 //! one's path) with the old location as a note; [`Change::diagnostic`] renders it like the
-//! checker's diagnostics. The rules, by [`Change::rule`], are listed in the README.
+//! checker's diagnostics. The rules, by [`Change::rule`], are listed in the guide's reference
+//! (docs/src/reference/idl-tools.md).
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -50,7 +51,7 @@ impl Class {
 /// One difference between the old and the new version.
 #[derive(Debug, Clone)]
 pub struct Change {
-    /// What kind of difference: `field-removed`, `field-type-changed`… (see the README).
+    /// What kind of difference: `field-removed`, `field-type-changed`… (see docs/src/reference/idl-tools.md).
     pub rule: &'static str,
     /// Its effect.
     pub class: Class,

@@ -5,7 +5,7 @@
 //! ([`thrift_runtime::unknown::Value`], the one `keep_unknown_fields` keeps unknown fields
 //! in) with the runtime's readers and their limits, then named and typed with the IDL; JSON is
 //! turned into that model with the IDL, then written with the runtime's writers. The JSON is
-//! the one the generated types' serde support gives (README, "serde"): structs as objects of
+//! the one the generated types' serde support gives (docs/src/reference/mapping.md, "serde"): structs as objects of
 //! field names, unions as `{"variant": value}`, enums by name (or number when unnamed),
 //! binaries and uuids as arrays of byte values, maps with string, integer, bool or enum keys as
 //! objects and others as arrays of `[key, value]` pairs; doubles that JSON has no number for are

@@ -347,14 +347,15 @@ fn every_rule_fires_on_its_fixture_both_ways() {
             assert_eq!(changes(from, to), expected, "{} ({way})", case.name);
         }
     }
-    // Every rule the README lists has a fixture.
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-            .unwrap();
-    let section = readme
-        .split("### Breaking changes: `thrift-codegen compat`")
+    // Every rule the guide's reference lists has a fixture.
+    let reference = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/src/reference/idl-tools.md"),
+    )
+    .unwrap();
+    let section = reference
+        .split("## Breaking changes: `thrift-codegen compat`")
         .nth(1)
-        .expect("README section on compat")
+        .expect("the reference's section on compat")
         .split("\n## ")
         .next()
         .unwrap();
@@ -365,10 +366,16 @@ fn every_rule_fires_on_its_fixture_both_ways() {
         .collect();
     assert!(!listed.is_empty());
     for rule in &listed {
-        assert!(rules.contains(rule), "README rule `{rule}` has no fixture");
+        assert!(
+            rules.contains(rule),
+            "the reference's rule `{rule}` has no fixture"
+        );
     }
     for rule in &rules {
-        assert!(listed.contains(rule), "rule `{rule}` is not in the README");
+        assert!(
+            listed.contains(rule),
+            "rule `{rule}` is not in docs/src/reference/idl-tools.md"
+        );
     }
     let _ = std::fs::remove_dir_all(&base);
 }

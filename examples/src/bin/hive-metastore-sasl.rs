@@ -44,6 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
 
+    // ANCHOR: pool
     // Every connection of the pool negotiates SASL PLAIN when it opens; connecting tries the
     // endpoints in order and stays with the first that answers.
     let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
@@ -61,7 +62,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         },
     )?;
     let mut metastore = ThriftHiveMetastoreClient::new(pool.clone());
+    // ANCHOR_END: pool
 
+    // ANCHOR: calls
     println!("databases: {:?}", metastore.get_all_databases()?);
     let database = metastore.get_database("default".into())?;
     println!("default is at {}", database.location_uri);
@@ -71,6 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         other => println!("unexpected: {other:?}"),
     }
+    // ANCHOR_END: calls
 
     if !stand_ins.is_empty() {
         // The first metastore goes away: the next call's connection closes under it, the
@@ -117,6 +121,7 @@ impl ThriftHiveMetastore for StandIn {
     }
 }
 
+// ANCHOR: stand_in
 /// A stand-in metastore on a port of the kernel's choosing, taking SASL PLAIN as `hive`.
 fn stand_in(name: &'static str) -> std::io::Result<ServerHandle> {
     let sasl = SaslServerConfig::new().plain(|c| c.user == "hive" && c.password == "s3cret");
@@ -124,3 +129,4 @@ fn stand_in(name: &'static str) -> std::io::Result<ServerHandle> {
     Server::new(ServerOptions::default())
         .spawn(listener, ThriftHiveMetastoreProcessor::new(StandIn(name)))
 }
+// ANCHOR_END: stand_in

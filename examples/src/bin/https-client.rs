@@ -32,6 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         _ => return Err("usage: https-client [https://HOST/PATH CA.pem]".into()),
     };
+    // ANCHOR: clients
     let config = tls::client_config(&ca, None)?;
     let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
 
@@ -52,6 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("async: got {:?} at {:?}", place.name, place.location);
         Ok::<_, Box<dyn std::error::Error>>(())
     })?;
+    // ANCHOR_END: clients
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
@@ -71,8 +73,10 @@ fn stand_in(dir: &Path) -> Result<ServerHandle, Box<dyn std::error::Error>> {
     std::fs::write(dir.join("server.pem"), cert.pem())?;
     std::fs::write(dir.join("server.key"), key.serialize_pem())?;
 
+    // ANCHOR: server
     let config = tls::server_config(dir.join("server.pem"), dir.join("server.key"), None)?;
     let listener = TlsListener::new(TcpListener::bind("127.0.0.1:0")?, config);
     let processor = PlacesProcessor::new(PlaceBook::default());
     Ok(HttpServer::new(ServerOptions::default()).spawn(listener, processor)?)
+    // ANCHOR_END: server
 }

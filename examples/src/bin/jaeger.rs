@@ -45,6 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let batch = batch("checkout", "charge card");
 
+    // ANCHOR: agent
     // To the agent: what Jaeger's client libraries send.
     let options = ClientOptions::new(ProtocolKind::Compact, Transport::Buffered);
     let mut agent = AgentClient::new(UdpClient::connect(agent.as_str(), options)?);
@@ -53,13 +54,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let spans = received.recv_timeout(Duration::from_secs(5))?;
         println!("agent received {spans}");
     }
+    // ANCHOR_END: agent
 
+    // ANCHOR: collector
     // To the collector: the batch itself as the body.
     let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
     let url = format!("{collector}/api/traces?format=jaeger.thrift");
     let mut collector = HttpConnection::new(&url, options)?;
     let (status, _) = collector.post(&batch)?;
     println!("collector answered {status}");
+    // ANCHOR_END: collector
     Ok(())
 }
 

@@ -54,6 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for _ in 0..3 {
             let calls = Arc::new(AtomicUsize::new(0));
             counters.push(Arc::clone(&calls));
+            // ANCHOR: layers
             // The server: the generated processor inside tower layers.
             let service = ServiceBuilder::new()
                 .timeout(Duration::from_secs(1))
@@ -68,6 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 service,
                 std::future::pending(),
             ));
+            // ANCHOR_END: layers
             let options = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
             let connection = Connection::connect(addr, options).await?;
             connections.push(PendingRequests::new(
@@ -76,11 +78,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ));
         }
 
+        // ANCHOR: balance
         // The client: a balancer over the three connections, behind a buffer so it can be
         // shared, as the channel of the generated client.
         let balance = Balance::new(ServiceList::new(connections));
         let channel = ServiceChannel::new(Buffer::new(balance, 64), ProtocolKind::Compact);
         let places = PlacesAsyncClient::new(channel);
+        // ANCHOR_END: balance
 
         let mut tasks = Vec::new();
         for _ in 0..60 {

@@ -92,5 +92,5 @@ pub fn module_code(model: &Model<'_>, file: FileId) -> String {
 }
 
 /// The `thrift_runtime::__codegen::CONTRACT` this generator writes code for (the two crates
-/// are released together; see the README's version policy).
+/// are released together; see the version policy, docs/src/reference/versions.md).
 pub(crate) const RUNTIME_CONTRACT: u32 = 1;

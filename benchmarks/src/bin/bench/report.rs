@@ -481,7 +481,7 @@ pub fn targets(results: &[Scenario]) -> Vec<Target> {
             .map(|(_, id)| format!("max over those decodes ({id})"))
             .unwrap_or_default(),
         note: if most.as_ref().is_some_and(|(a, _)| *a > 0.0) {
-            "sets and maps are built again (README, `decode_into`): their entries are read over \
+            "sets and maps are built again (docs/src/reference/generating.md, `decode_into`): their entries are read over \
              the old ones, but std's B-trees allocate their nodes again (the large struct: 5 maps \
              and sets, 50 more in its `inners`)"
                 .into()

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The command docs/src/production.md ends with (between the ANCHOR lines): three servers
+# behind a timeout and a concurrency limit, one client balancing over them. The graceful
+# shutdown of the async server runs in first-service.sh. CI runs this script, so the
+# command stays true.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cargo build --quiet --locked -p thrift-examples --bins
+
+# ANCHOR: tower
+cargo run -p thrift-examples --bin tower
+# ANCHOR_END: tower
