@@ -99,3 +99,21 @@ pub fn lighthouse() -> Place {
         attachments: BTreeMap::new(),
     }
 }
+
+/// A CA, and a certificate for `localhost` it signed, written to `dir` as PEM files (`ca.pem`,
+/// `server.pem`, `server.key`), for the TLS examples' stand-in servers: made for each run, none
+/// is checked in. A real service has its certificates from its operator.
+pub fn stand_in_certificates(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
+    let ca_key = KeyPair::generate()?;
+    let mut ca = CertificateParams::new(Vec::<String>::new())?;
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = ca.self_signed(&ca_key)?;
+    let key = KeyPair::generate()?;
+    let cert =
+        CertificateParams::new(vec!["localhost".to_owned()])?.signed_by(&key, &ca, &ca_key)?;
+    std::fs::write(dir.join("ca.pem"), ca.pem())?;
+    std::fs::write(dir.join("server.pem"), cert.pem())?;
+    std::fs::write(dir.join("server.key"), key.serialize_pem())?;
+    Ok(())
+}

@@ -61,17 +61,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// A stand-in HTTPS server on a port of the kernel's choosing: a CA, and a certificate for
 /// `localhost` it signed, written to `dir` as PEM files and read back as a user would.
 fn stand_in(dir: &Path) -> Result<ServerHandle, Box<dyn std::error::Error>> {
-    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
-    let ca_key = KeyPair::generate()?;
-    let mut ca = CertificateParams::new(Vec::<String>::new())?;
-    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    let ca = ca.self_signed(&ca_key)?;
-    let key = KeyPair::generate()?;
-    let cert =
-        CertificateParams::new(vec!["localhost".to_owned()])?.signed_by(&key, &ca, &ca_key)?;
-    std::fs::write(dir.join("ca.pem"), ca.pem())?;
-    std::fs::write(dir.join("server.pem"), cert.pem())?;
-    std::fs::write(dir.join("server.key"), key.serialize_pem())?;
+    thrift_examples::stand_in_certificates(dir)?;
 
     // ANCHOR: server
     let config = tls::server_config(dir.join("server.pem"), dir.join("server.key"), None)?;

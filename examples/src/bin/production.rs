@@ -8,7 +8,6 @@
 //! stops the server.
 
 use std::net::TcpListener;
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -66,7 +65,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir =
         std::env::temp_dir().join(format!("thrift-production-example-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
-    certificates(&dir)?;
+    thrift_examples::stand_in_certificates(&dir)?;
 
     // ANCHOR: options
     let options = ServerOptions {
@@ -129,21 +128,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     server.shutdown();
     // ANCHOR_END: shutdown
     let _ = std::fs::remove_dir_all(&dir);
-    Ok(())
-}
-
-/// A CA, and a certificate for `localhost` it signed, written to `dir` as PEM files.
-fn certificates(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
-    let ca_key = KeyPair::generate()?;
-    let mut ca = CertificateParams::new(Vec::<String>::new())?;
-    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    let ca = ca.self_signed(&ca_key)?;
-    let key = KeyPair::generate()?;
-    let cert =
-        CertificateParams::new(vec!["localhost".to_owned()])?.signed_by(&key, &ca, &ca_key)?;
-    std::fs::write(dir.join("ca.pem"), ca.pem())?;
-    std::fs::write(dir.join("server.pem"), cert.pem())?;
-    std::fs::write(dir.join("server.key"), key.serialize_pem())?;
     Ok(())
 }
