@@ -161,7 +161,8 @@ impl ProtocolKind {
     }
 
     /// Reads the message at the start of `bytes` to its end: where the reading stopped (the
-    /// message's end, or the byte at which it failed) and how.
+    /// message's end, or the byte at which it failed) and how (for the HTTP servers' `400`).
+    #[cfg(feature = "http")]
     pub(crate) fn read_to_end(self, bytes: &[u8], limits: ReadLimits) -> (usize, Result<()>) {
         with_protocol!(self, P => {
             let mut r = P::reader(SliceInput::new(bytes), limits);
