@@ -77,30 +77,6 @@ pub mod asynchronous;
 #[cfg(feature = "tower")]
 pub mod layers;
 
-/// The old name of [`asynchronous`]: it shadowed the `tokio` crate after
-/// `use thrift_runtime::rpc::tokio;`.
-#[cfg(feature = "async")]
-#[deprecated(
-    since = "0.1.0",
-    note = "renamed `rpc::asynchronous` (the old name shadowed the `tokio` crate); removed in 0.2"
-)]
-#[doc(hidden)]
-pub mod tokio {
-    pub use super::asynchronous::*;
-}
-
-/// The old name of [`layers`]: it shadowed the `tower` crate after
-/// `use thrift_runtime::rpc::tower;`.
-#[cfg(feature = "tower")]
-#[deprecated(
-    since = "0.1.0",
-    note = "renamed `rpc::layers` (the old name shadowed the `tower` crate); removed in 0.2"
-)]
-#[doc(hidden)]
-pub mod tower {
-    pub use super::layers::*;
-}
-
 #[cfg(feature = "tls")]
 pub mod tls;
 

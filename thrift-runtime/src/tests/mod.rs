@@ -51,17 +51,6 @@ pub(crate) fn bin_reader(bytes: &[u8]) -> BinaryReader<SliceInput<'_>> {
 pub(crate) fn cpt_reader(bytes: &[u8]) -> CompactReader<SliceInput<'_>> {
     CompactReader::new(SliceInput::new(bytes))
 }
+
 #[cfg(feature = "blocking")]
 mod rpc;
-
-/// The renamed modules' old paths still name the same items (deprecated, for one release).
-#[cfg(all(feature = "async", feature = "tower"))]
-#[test]
-#[allow(deprecated)]
-fn the_old_module_paths_still_resolve() {
-    let new: fn(crate::rpc::ServerOptions) -> crate::rpc::asynchronous::Server =
-        crate::rpc::tokio::Server::new;
-    let _ = new;
-    fn same<T>(_: Option<T>, _: Option<T>) {}
-    same::<crate::rpc::layers::ServiceChannel>(None::<crate::rpc::tower::ServiceChannel>, None);
-}
