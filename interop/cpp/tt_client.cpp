@@ -65,7 +65,8 @@ using namespace thrift::test;
 namespace {
 
 const double CONNECT_TIMEOUT = 10.0; // seconds to keep retrying the first connect
-const int CALL_TIMEOUT_MS = 10000;   // socket timeout for every call
+const int CALL_TIMEOUT_MS = 30000;   // socket timeout for every call (as our client: a 1 MiB
+                                     // JSON string to a debug build under the matrix's load)
 const double ONEWAY_LIMIT = 0.5;     // seconds a oneway call may take
 const int MAX_BROKEN_IN_A_ROW = 3;   // connection-breaking failures in a row before giving up
 

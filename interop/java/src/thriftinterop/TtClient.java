@@ -60,7 +60,7 @@ import thrift.test.Xtruct2;
  */
 public final class TtClient {
   static final int CONNECT_TIMEOUT_MS = 10_000; // keep retrying the first connect this long
-  static final int CALL_TIMEOUT_MS = 10_000; // socket timeout for every call
+  static final int CALL_TIMEOUT_MS = 30_000; // socket timeout for every call (as our client)
   static final double ONEWAY_LIMIT_S = 0.5; // a oneway call must not wait for the server
   static final int MAX_BROKEN_IN_A_ROW = 3;
 
