@@ -22,280 +22,306 @@ use Class::{Safe, Source, Wire};
 
 const E: &str = "enum E { A = 1, B = 2 }\nexception Oops { 1: string why }\n";
 
-fn cases() -> Vec<Case> {
-    vec![
-        Case {
-            name: "required field removed",
-            old: &[(
+/// A struct's fields: removed, renumbered, retyped, renamed, with another requiredness or
+/// default.
+const STRUCT_FIELD_CASES: &[Case] = &[
+    Case {
+        name: "required field removed",
+        old: &[(
+            "a.thrift",
+            "struct S { 1: required i32 a, 2: optional i32 b }",
+        )],
+        new: &[("a.thrift", "struct S { 2: optional i32 b }")],
+        forward: &[("field-removed", Wire)],
+        backward: &[("field-added", Wire)],
+    },
+    Case {
+        name: "optional field removed",
+        old: &[("a.thrift", "struct S { 1: optional i32 a, 2: i32 b }")],
+        new: &[("a.thrift", "struct S { 2: i32 b }")],
+        forward: &[("field-removed", Source)],
+        backward: &[("field-added", Safe)],
+    },
+    Case {
+        name: "field id changed",
+        old: &[("a.thrift", "struct S { 1: i32 a }")],
+        new: &[("a.thrift", "struct S { 2: i32 a }")],
+        forward: &[("field-id-changed", Wire)],
+        backward: &[("field-id-changed", Wire)],
+    },
+    Case {
+        name: "field type changed on the wire",
+        old: &[("a.thrift", "struct S { 1: i32 a }")],
+        new: &[("a.thrift", "struct S { 1: i64 a }")],
+        forward: &[("field-type-changed", Wire)],
+        backward: &[("field-type-changed", Wire)],
+    },
+    Case {
+        name: "list to set",
+        old: &[("a.thrift", "struct S { 1: list<i32> a }")],
+        new: &[("a.thrift", "struct S { 1: set<i32> a }")],
+        forward: &[("field-type-changed", Wire)],
+        backward: &[("field-type-changed", Wire)],
+    },
+    Case {
+        name: "string to binary (same bytes, another Rust type)",
+        old: &[("a.thrift", "struct S { 1: string a }")],
+        new: &[("a.thrift", "struct S { 1: binary a }")],
+        forward: &[("field-type-changed", Source)],
+        backward: &[("field-type-changed", Source)],
+    },
+    Case {
+        name: "i32 to an enum",
+        old: &[("a.thrift", "enum E { A = 1 }\nstruct S { 1: i32 a }")],
+        new: &[("a.thrift", "enum E { A = 1 }\nstruct S { 1: E a }")],
+        forward: &[("field-type-changed", Source)],
+        backward: &[("field-type-changed", Source)],
+    },
+    Case {
+        name: "a typedef for the same type is no change",
+        old: &[("a.thrift", "struct S { 1: i64 a }")],
+        new: &[("a.thrift", "typedef i64 Id\nstruct S { 1: Id a }")],
+        forward: &[("definition-added", Safe)],
+        backward: &[("definition-removed", Source)],
+    },
+    Case {
+        name: "field renamed",
+        old: &[("a.thrift", "struct S { 1: i32 a }")],
+        new: &[("a.thrift", "struct S { 1: i32 b }")],
+        forward: &[("field-renamed", Source)],
+        backward: &[("field-renamed", Source)],
+    },
+    Case {
+        name: "a rename with the same Rust name is no change",
+        old: &[("a.thrift", "struct S { 1: i32 userId }")],
+        new: &[("a.thrift", "struct S { 1: i32 user_id }")],
+        forward: &[],
+        backward: &[],
+    },
+    Case {
+        name: "optional to required",
+        old: &[("a.thrift", "struct S { 1: optional i32 a }")],
+        new: &[("a.thrift", "struct S { 1: required i32 a }")],
+        forward: &[("field-requiredness-changed", Wire)],
+        backward: &[("field-requiredness-changed", Wire)],
+    },
+    Case {
+        name: "optional to default requiredness",
+        old: &[("a.thrift", "struct S { 1: optional i32 a }")],
+        new: &[("a.thrift", "struct S { 1: i32 a }")],
+        forward: &[("field-requiredness-changed", Source)],
+        backward: &[("field-requiredness-changed", Source)],
+    },
+    Case {
+        name: "field default changed",
+        old: &[("a.thrift", "struct S { 1: i32 a = 1 }")],
+        new: &[("a.thrift", "struct S { 1: i32 a = 2 }")],
+        forward: &[("field-default-changed", Safe)],
+        backward: &[("field-default-changed", Safe)],
+    },
+];
+
+/// An enum's values: removed, renumbered, renamed.
+const ENUM_VALUE_CASES: &[Case] = &[
+    Case {
+        name: "enum value removed",
+        old: &[("a.thrift", "enum E { A = 1, B = 2 }")],
+        new: &[("a.thrift", "enum E { A = 1 }")],
+        forward: &[("enum-value-removed", Wire)],
+        backward: &[("enum-value-added", Safe)],
+    },
+    Case {
+        name: "enum value renumbered",
+        old: &[("a.thrift", "enum E { A = 1 }")],
+        new: &[("a.thrift", "enum E { A = 2 }")],
+        forward: &[("enum-value-changed", Wire)],
+        backward: &[("enum-value-changed", Wire)],
+    },
+    Case {
+        name: "enum value renamed",
+        old: &[("a.thrift", "enum E { A = 1 }")],
+        new: &[("a.thrift", "enum E { C = 1 }")],
+        forward: &[("enum-value-renamed", Source)],
+        backward: &[("enum-value-renamed", Source)],
+    },
+];
+
+/// Whole definitions: removed, of another kind, moved, retyped, revalued, renamed in Rust; and
+/// no change at all.
+const DEFINITION_CASES: &[Case] = &[
+    Case {
+        name: "struct removed",
+        old: &[("a.thrift", "struct S {}\nstruct T {}")],
+        new: &[("a.thrift", "struct S {}")],
+        forward: &[("definition-removed", Source)],
+        backward: &[("definition-added", Safe)],
+    },
+    Case {
+        name: "service removed",
+        old: &[("a.thrift", "service S { void f() }\nservice T { void g() }")],
+        new: &[("a.thrift", "service S { void f() }")],
+        forward: &[("definition-removed", Wire)],
+        backward: &[("definition-added", Safe)],
+    },
+    Case {
+        name: "struct to union",
+        old: &[("a.thrift", "struct S { 1: i32 a }")],
+        new: &[("a.thrift", "union S { 1: i32 a }")],
+        forward: &[("definition-kind-changed", Wire)],
+        backward: &[("definition-kind-changed", Wire)],
+    },
+    Case {
+        name: "struct to exception",
+        old: &[("a.thrift", "struct S { 1: i32 a }")],
+        new: &[("a.thrift", "exception S { 1: i32 a }")],
+        forward: &[("definition-kind-changed", Source)],
+        backward: &[("definition-kind-changed", Source)],
+    },
+    Case {
+        name: "typedef to struct",
+        old: &[("a.thrift", "typedef i32 S")],
+        new: &[("a.thrift", "struct S { 1: i32 a }")],
+        forward: &[("definition-kind-changed", Wire)],
+        backward: &[("definition-kind-changed", Wire)],
+    },
+    Case {
+        // The include graph is compared as a whole: `T` is found in the other file, and
+        // `U.t` still names it.
+        name: "definition moved to another file",
+        old: &[
+            ("a.thrift", "include \"b.thrift\"\nstruct U { 1: b.T t }"),
+            ("b.thrift", "struct T { 1: i32 x }"),
+        ],
+        new: &[
+            (
                 "a.thrift",
-                "struct S { 1: required i32 a, 2: optional i32 b }",
-            )],
-            new: &[("a.thrift", "struct S { 2: optional i32 b }")],
-            forward: &[("field-removed", Wire)],
-            backward: &[("field-added", Wire)],
-        },
-        Case {
-            name: "optional field removed",
-            old: &[("a.thrift", "struct S { 1: optional i32 a, 2: i32 b }")],
-            new: &[("a.thrift", "struct S { 2: i32 b }")],
-            forward: &[("field-removed", Source)],
-            backward: &[("field-added", Safe)],
-        },
-        Case {
-            name: "field id changed",
-            old: &[("a.thrift", "struct S { 1: i32 a }")],
-            new: &[("a.thrift", "struct S { 2: i32 a }")],
-            forward: &[("field-id-changed", Wire)],
-            backward: &[("field-id-changed", Wire)],
-        },
-        Case {
-            name: "field type changed on the wire",
-            old: &[("a.thrift", "struct S { 1: i32 a }")],
-            new: &[("a.thrift", "struct S { 1: i64 a }")],
-            forward: &[("field-type-changed", Wire)],
-            backward: &[("field-type-changed", Wire)],
-        },
-        Case {
-            name: "list to set",
-            old: &[("a.thrift", "struct S { 1: list<i32> a }")],
-            new: &[("a.thrift", "struct S { 1: set<i32> a }")],
-            forward: &[("field-type-changed", Wire)],
-            backward: &[("field-type-changed", Wire)],
-        },
-        Case {
-            name: "string to binary (same bytes, another Rust type)",
-            old: &[("a.thrift", "struct S { 1: string a }")],
-            new: &[("a.thrift", "struct S { 1: binary a }")],
-            forward: &[("field-type-changed", Source)],
-            backward: &[("field-type-changed", Source)],
-        },
-        Case {
-            name: "i32 to an enum",
-            old: &[("a.thrift", "enum E { A = 1 }\nstruct S { 1: i32 a }")],
-            new: &[("a.thrift", "enum E { A = 1 }\nstruct S { 1: E a }")],
-            forward: &[("field-type-changed", Source)],
-            backward: &[("field-type-changed", Source)],
-        },
-        Case {
-            name: "a typedef for the same type is no change",
-            old: &[("a.thrift", "struct S { 1: i64 a }")],
-            new: &[("a.thrift", "typedef i64 Id\nstruct S { 1: Id a }")],
-            forward: &[("definition-added", Safe)],
-            backward: &[("definition-removed", Source)],
-        },
-        Case {
-            name: "field renamed",
-            old: &[("a.thrift", "struct S { 1: i32 a }")],
-            new: &[("a.thrift", "struct S { 1: i32 b }")],
-            forward: &[("field-renamed", Source)],
-            backward: &[("field-renamed", Source)],
-        },
-        Case {
-            name: "a rename with the same Rust name is no change",
-            old: &[("a.thrift", "struct S { 1: i32 userId }")],
-            new: &[("a.thrift", "struct S { 1: i32 user_id }")],
-            forward: &[],
-            backward: &[],
-        },
-        Case {
-            name: "optional to required",
-            old: &[("a.thrift", "struct S { 1: optional i32 a }")],
-            new: &[("a.thrift", "struct S { 1: required i32 a }")],
-            forward: &[("field-requiredness-changed", Wire)],
-            backward: &[("field-requiredness-changed", Wire)],
-        },
-        Case {
-            name: "optional to default requiredness",
-            old: &[("a.thrift", "struct S { 1: optional i32 a }")],
-            new: &[("a.thrift", "struct S { 1: i32 a }")],
-            forward: &[("field-requiredness-changed", Source)],
-            backward: &[("field-requiredness-changed", Source)],
-        },
-        Case {
-            name: "field default changed",
-            old: &[("a.thrift", "struct S { 1: i32 a = 1 }")],
-            new: &[("a.thrift", "struct S { 1: i32 a = 2 }")],
-            forward: &[("field-default-changed", Safe)],
-            backward: &[("field-default-changed", Safe)],
-        },
-        Case {
-            name: "enum value removed",
-            old: &[("a.thrift", "enum E { A = 1, B = 2 }")],
-            new: &[("a.thrift", "enum E { A = 1 }")],
-            forward: &[("enum-value-removed", Wire)],
-            backward: &[("enum-value-added", Safe)],
-        },
-        Case {
-            name: "enum value renumbered",
-            old: &[("a.thrift", "enum E { A = 1 }")],
-            new: &[("a.thrift", "enum E { A = 2 }")],
-            forward: &[("enum-value-changed", Wire)],
-            backward: &[("enum-value-changed", Wire)],
-        },
-        Case {
-            name: "enum value renamed",
-            old: &[("a.thrift", "enum E { A = 1 }")],
-            new: &[("a.thrift", "enum E { C = 1 }")],
-            forward: &[("enum-value-renamed", Source)],
-            backward: &[("enum-value-renamed", Source)],
-        },
-        Case {
-            name: "struct removed",
-            old: &[("a.thrift", "struct S {}\nstruct T {}")],
-            new: &[("a.thrift", "struct S {}")],
-            forward: &[("definition-removed", Source)],
-            backward: &[("definition-added", Safe)],
-        },
-        Case {
-            name: "service removed",
-            old: &[("a.thrift", "service S { void f() }\nservice T { void g() }")],
-            new: &[("a.thrift", "service S { void f() }")],
-            forward: &[("definition-removed", Wire)],
-            backward: &[("definition-added", Safe)],
-        },
-        Case {
-            name: "struct to union",
-            old: &[("a.thrift", "struct S { 1: i32 a }")],
-            new: &[("a.thrift", "union S { 1: i32 a }")],
-            forward: &[("definition-kind-changed", Wire)],
-            backward: &[("definition-kind-changed", Wire)],
-        },
-        Case {
-            name: "struct to exception",
-            old: &[("a.thrift", "struct S { 1: i32 a }")],
-            new: &[("a.thrift", "exception S { 1: i32 a }")],
-            forward: &[("definition-kind-changed", Source)],
-            backward: &[("definition-kind-changed", Source)],
-        },
-        Case {
-            name: "typedef to struct",
-            old: &[("a.thrift", "typedef i32 S")],
-            new: &[("a.thrift", "struct S { 1: i32 a }")],
-            forward: &[("definition-kind-changed", Wire)],
-            backward: &[("definition-kind-changed", Wire)],
-        },
-        Case {
-            // The include graph is compared as a whole: `T` is found in the other file, and
-            // `U.t` still names it.
-            name: "definition moved to another file",
-            old: &[
-                ("a.thrift", "include \"b.thrift\"\nstruct U { 1: b.T t }"),
-                ("b.thrift", "struct T { 1: i32 x }"),
-            ],
-            new: &[
-                (
-                    "a.thrift",
-                    "include \"b.thrift\"\nstruct T { 1: i32 x }\nstruct U { 1: T t }",
-                ),
-                ("b.thrift", "const i32 KEEP = 1"),
-            ],
-            forward: &[("definition-moved", Source), ("definition-added", Safe)],
-            backward: &[("definition-moved", Source), ("definition-removed", Source)],
-        },
-        Case {
-            name: "typedef changed",
-            old: &[("a.thrift", "typedef i32 Id")],
-            new: &[("a.thrift", "typedef i64 Id")],
-            forward: &[("typedef-changed", Wire)],
-            backward: &[("typedef-changed", Wire)],
-        },
-        Case {
-            name: "const type changed (consts are not sent)",
-            old: &[("a.thrift", "const i32 X = 1")],
-            new: &[("a.thrift", "const i64 X = 1")],
-            forward: &[("const-type-changed", Source)],
-            backward: &[("const-type-changed", Source)],
-        },
-        Case {
-            name: "const value changed",
-            old: &[("a.thrift", "const i32 X = 1")],
-            new: &[("a.thrift", "const i32 X = 2")],
-            forward: &[("const-value-changed", Safe)],
-            backward: &[("const-value-changed", Safe)],
-        },
-        Case {
-            name: "function removed",
-            old: &[("a.thrift", "service S { void f(), void g() }")],
-            new: &[("a.thrift", "service S { void f() }")],
-            forward: &[("function-removed", Wire)],
-            backward: &[("function-added", Safe)],
-        },
-        Case {
-            name: "oneway changed",
-            old: &[("a.thrift", "service S { oneway void f() }")],
-            new: &[("a.thrift", "service S { void f() }")],
-            forward: &[("function-oneway-changed", Wire)],
-            backward: &[("function-oneway-changed", Wire)],
-        },
-        Case {
-            name: "result type changed",
-            old: &[("a.thrift", "service S { i32 f() }")],
-            new: &[("a.thrift", "service S { i64 f() }")],
-            forward: &[("function-return-changed", Wire)],
-            backward: &[("function-return-changed", Wire)],
-        },
-        Case {
-            name: "void to a result",
-            old: &[("a.thrift", "service S { void f() }")],
-            new: &[("a.thrift", "service S { i32 f() }")],
-            forward: &[("function-return-changed", Wire)],
-            backward: &[("function-return-changed", Wire)],
-        },
-        Case {
-            name: "parameter added",
-            old: &[("a.thrift", "service S { void f(1: i32 x) }")],
-            new: &[("a.thrift", "service S { void f(1: i32 x, 2: i32 y) }")],
-            forward: &[("field-added", Source)],
-            backward: &[("field-removed", Source)],
-        },
-        Case {
-            name: "parameter type changed",
-            old: &[("a.thrift", "service S { void f(1: i32 x) }")],
-            new: &[("a.thrift", "service S { void f(1: string x) }")],
-            forward: &[("field-type-changed", Wire)],
-            backward: &[("field-type-changed", Wire)],
-        },
-        Case {
-            name: "exception added",
-            old: &[(
-                "a.thrift",
-                "exception Oops { 1: string why }\nservice S { void f() }",
-            )],
-            new: &[(
-                "a.thrift",
-                "exception Oops { 1: string why }\nservice S { void f() throws (1: Oops o) }",
-            )],
-            forward: &[("field-added", Wire)],
-            backward: &[("field-removed", Source)],
-        },
-        Case {
-            name: "extends removed",
-            old: &[(
-                "a.thrift",
-                "service P { void p() }\nservice S extends P { void f() }",
-            )],
-            new: &[("a.thrift", "service P { void p() }\nservice S { void f() }")],
-            forward: &[
-                ("service-extends-changed", Source),
-                ("function-removed", Wire),
-            ],
-            backward: &[("service-extends-changed", Source)],
-        },
-        Case {
-            name: "rust.name changed",
-            old: &[("a.thrift", "struct S { 1: i32 a } (rust.name = \"First\")")],
-            new: &[("a.thrift", "struct S { 1: i32 a } (rust.name = \"Second\")")],
-            forward: &[("rust-name-changed", Source)],
-            backward: &[("rust-name-changed", Source)],
-        },
-        Case {
-            name: "the same file",
-            old: &[("a.thrift", E)],
-            new: &[("a.thrift", E)],
-            forward: &[],
-            backward: &[],
-        },
+                "include \"b.thrift\"\nstruct T { 1: i32 x }\nstruct U { 1: T t }",
+            ),
+            ("b.thrift", "const i32 KEEP = 1"),
+        ],
+        forward: &[("definition-moved", Source), ("definition-added", Safe)],
+        backward: &[("definition-moved", Source), ("definition-removed", Source)],
+    },
+    Case {
+        name: "typedef changed",
+        old: &[("a.thrift", "typedef i32 Id")],
+        new: &[("a.thrift", "typedef i64 Id")],
+        forward: &[("typedef-changed", Wire)],
+        backward: &[("typedef-changed", Wire)],
+    },
+    Case {
+        name: "const type changed (consts are not sent)",
+        old: &[("a.thrift", "const i32 X = 1")],
+        new: &[("a.thrift", "const i64 X = 1")],
+        forward: &[("const-type-changed", Source)],
+        backward: &[("const-type-changed", Source)],
+    },
+    Case {
+        name: "const value changed",
+        old: &[("a.thrift", "const i32 X = 1")],
+        new: &[("a.thrift", "const i32 X = 2")],
+        forward: &[("const-value-changed", Safe)],
+        backward: &[("const-value-changed", Safe)],
+    },
+    Case {
+        name: "rust.name changed",
+        old: &[("a.thrift", "struct S { 1: i32 a } (rust.name = \"First\")")],
+        new: &[("a.thrift", "struct S { 1: i32 a } (rust.name = \"Second\")")],
+        forward: &[("rust-name-changed", Source)],
+        backward: &[("rust-name-changed", Source)],
+    },
+    Case {
+        name: "the same file",
+        old: &[("a.thrift", E)],
+        new: &[("a.thrift", E)],
+        forward: &[],
+        backward: &[],
+    },
+];
+
+/// Services: functions removed, made oneway, with another result, parameters or exceptions,
+/// and `extends`.
+const SERVICE_CASES: &[Case] = &[
+    Case {
+        name: "function removed",
+        old: &[("a.thrift", "service S { void f(), void g() }")],
+        new: &[("a.thrift", "service S { void f() }")],
+        forward: &[("function-removed", Wire)],
+        backward: &[("function-added", Safe)],
+    },
+    Case {
+        name: "oneway changed",
+        old: &[("a.thrift", "service S { oneway void f() }")],
+        new: &[("a.thrift", "service S { void f() }")],
+        forward: &[("function-oneway-changed", Wire)],
+        backward: &[("function-oneway-changed", Wire)],
+    },
+    Case {
+        name: "result type changed",
+        old: &[("a.thrift", "service S { i32 f() }")],
+        new: &[("a.thrift", "service S { i64 f() }")],
+        forward: &[("function-return-changed", Wire)],
+        backward: &[("function-return-changed", Wire)],
+    },
+    Case {
+        name: "void to a result",
+        old: &[("a.thrift", "service S { void f() }")],
+        new: &[("a.thrift", "service S { i32 f() }")],
+        forward: &[("function-return-changed", Wire)],
+        backward: &[("function-return-changed", Wire)],
+    },
+    Case {
+        name: "parameter added",
+        old: &[("a.thrift", "service S { void f(1: i32 x) }")],
+        new: &[("a.thrift", "service S { void f(1: i32 x, 2: i32 y) }")],
+        forward: &[("field-added", Source)],
+        backward: &[("field-removed", Source)],
+    },
+    Case {
+        name: "parameter type changed",
+        old: &[("a.thrift", "service S { void f(1: i32 x) }")],
+        new: &[("a.thrift", "service S { void f(1: string x) }")],
+        forward: &[("field-type-changed", Wire)],
+        backward: &[("field-type-changed", Wire)],
+    },
+    Case {
+        name: "exception added",
+        old: &[(
+            "a.thrift",
+            "exception Oops { 1: string why }\nservice S { void f() }",
+        )],
+        new: &[(
+            "a.thrift",
+            "exception Oops { 1: string why }\nservice S { void f() throws (1: Oops o) }",
+        )],
+        forward: &[("field-added", Wire)],
+        backward: &[("field-removed", Source)],
+    },
+    Case {
+        name: "extends removed",
+        old: &[(
+            "a.thrift",
+            "service P { void p() }\nservice S extends P { void f() }",
+        )],
+        new: &[("a.thrift", "service P { void p() }\nservice S { void f() }")],
+        forward: &[
+            ("service-extends-changed", Source),
+            ("function-removed", Wire),
+        ],
+        backward: &[("service-extends-changed", Source)],
+    },
+];
+
+/// Every fixture, by what the change is to.
+fn cases() -> impl Iterator<Item = &'static Case> {
+    [
+        STRUCT_FIELD_CASES,
+        ENUM_VALUE_CASES,
+        DEFINITION_CASES,
+        SERVICE_CASES,
     ]
+    .into_iter()
+    .flatten()
 }
 
 fn write(dir: &Path, files: &[(&str, &str)]) -> PathBuf {
@@ -335,7 +361,7 @@ fn scratch(name: &str) -> PathBuf {
 fn every_rule_fires_on_its_fixture_both_ways() {
     let base = scratch("rules");
     let mut rules = BTreeSet::new();
-    for (index, case) in cases().iter().enumerate() {
+    for (index, case) in cases().enumerate() {
         let old = write(&base.join(format!("{index}/old")), case.old);
         let new = write(&base.join(format!("{index}/new")), case.new);
         for (from, to, expected, way) in [
