@@ -225,71 +225,41 @@ fn encoded<P: Protocol>(f: impl FnOnce(&mut P::Writer<&mut Vec<u8>>) -> Result<(
 /// Hand-made inputs, each aimed at one way to make a decoder allocate more than the input
 /// pays for.
 fn adversarial() -> Vec<Vec<u8>> {
+    let mut out = huge_length_prefixes();
+    out.extend(huge_compact_counts());
+    out.extend(deep_nesting());
+    out.extend(many_empty_containers());
+    out.extend(repeated_maps());
+    out.extend(bad_varints());
+    out
+}
+
+/// Huge and negative length prefixes on every string, binary and container field (binary
+/// protocol).
+fn huge_length_prefixes() -> Vec<Vec<u8>> {
+    // What comes before the 4-byte big-endian length or count.
+    const BEFORE_LENGTH: [&[u8]; 6] = [
+        &[11, 0, 8],         // field 8 string
+        &[15, 0, 1, 15],     // field 1 list of lists
+        &[15, 0, 9, 11],     // field 9 list of binaries
+        &[13, 0, 3, 11, 13], // field 3 map of string to map
+        &[14, 0, 2, 11],     // field 2 set of strings
+        &[15, 0, 1, 12],     // field 1 list of structs
+    ];
     let mut out = Vec::new();
-    // Huge and negative length prefixes on every string, binary and container field.
     for len in [i32::MAX, i32::MAX / 2, 1 << 24, -1, i32::MIN] {
-        out.push(vec![
-            11,
-            0,
-            8,
-            (len >> 24) as u8,
-            (len >> 16) as u8,
-            (len >> 8) as u8,
-            len as u8,
-        ]);
-        out.push(vec![
-            15,
-            0,
-            1,
-            15,
-            (len >> 24) as u8,
-            (len >> 16) as u8,
-            (len >> 8) as u8,
-            len as u8,
-        ]);
-        out.push(vec![
-            15,
-            0,
-            9,
-            11,
-            (len >> 24) as u8,
-            (len >> 16) as u8,
-            (len >> 8) as u8,
-            len as u8,
-        ]);
-        out.push(vec![
-            13,
-            0,
-            3,
-            11,
-            13,
-            (len >> 24) as u8,
-            (len >> 16) as u8,
-            (len >> 8) as u8,
-            len as u8,
-        ]);
-        out.push(vec![
-            14,
-            0,
-            2,
-            11,
-            (len >> 24) as u8,
-            (len >> 16) as u8,
-            (len >> 8) as u8,
-            len as u8,
-        ]);
-        out.push(vec![
-            15,
-            0,
-            1,
-            12,
-            (len >> 24) as u8,
-            (len >> 16) as u8,
-            (len >> 8) as u8,
-            len as u8,
-        ]);
+        for before in BEFORE_LENGTH {
+            let mut bytes = before.to_vec();
+            bytes.extend_from_slice(&len.to_be_bytes());
+            out.push(bytes);
+        }
     }
-    // The same in compact: a varint count up to 2^31 - 1, or over.
+    out
+}
+
+/// The same in compact: a varint count up to 2^31 - 1, or over.
+fn huge_compact_counts() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
     for count in [
         &[0xff, 0xff, 0xff, 0xff, 0x07][..],
         &[0xff, 0xff, 0xff, 0xff, 0x0f],
@@ -310,8 +280,13 @@ fn adversarial() -> Vec<Vec<u8>> {
             out.push(bytes);
         }
     }
-    // Deep nesting: far past the depth limit, in both protocols, through lists, structs,
-    // unions and boxes.
+    out
+}
+
+/// Deep nesting: far past the depth limit, in both protocols, through lists, structs, unions
+/// and boxes.
+fn deep_nesting() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
     for depth in [63, 64, 65, 1000, 100_000] {
         let mut tree = Vec::new();
         for _ in 0..depth {
@@ -325,7 +300,12 @@ fn adversarial() -> Vec<Vec<u8>> {
         lists.extend([15, 0, 0, 0, 1].repeat(depth));
         out.push(lists);
     }
-    // Many empty containers: the cheapest element on the wire for the largest in memory.
+    out
+}
+
+/// Many empty containers: the cheapest element on the wire for the largest in memory.
+fn many_empty_containers() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
     for n in [1usize, 10, 1000, 100_000] {
         let count = (n as u32).to_be_bytes();
         // matrix: list of n empty list<i32>.
@@ -373,7 +353,12 @@ fn adversarial() -> Vec<Vec<u8>> {
         }
         out.push(c);
     }
-    // Repeated maps: the same map field again and again (each one replaces the last).
+    out
+}
+
+/// Repeated maps: the same map field again and again (each one replaces the last).
+fn repeated_maps() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
     for n in [10usize, 1000] {
         // by_bytes = {[1, 2]: true}; again as field 7 after field 7 (the long form).
         let map = [0x01, 0x81, 0x02, 1, 2, 0x01];
@@ -395,8 +380,13 @@ fn adversarial() -> Vec<Vec<u8>> {
         b.push(0);
         out.push(b);
     }
-    // Truncated varints, and 10-byte varints with overflow bits, as field values, lengths
-    // and counts.
+    out
+}
+
+/// Truncated varints, and 10-byte varints with overflow bits, as field values, lengths and
+/// counts.
+fn bad_varints() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
     for varint in [
         &[0x80][..],
         &[0xff, 0xff, 0xff],

@@ -25,6 +25,8 @@ use thrift_tests::golden::fixture_enums::enums::{Color, Signed, UsesEnums};
 use thrift_tests::golden::fixture_recursion::recursion::{Node, Tree, Wrapper};
 use thrift_tests::golden::fixture_unions::unions::{Expr, HasUnion, Point, Shape};
 
+mod support;
+
 /// Encodes with `P`, checks the size, decodes, re-encodes: same bytes, and the same value
 /// when the value equals itself (NaN does not).
 fn round_trip<T, P>(value: &T)
@@ -109,42 +111,9 @@ fn double() -> impl Strategy<Value = f64> {
     ]
 }
 
+/// Any `BaseTypes`, its double often a special value ([`double`]).
 fn base_types() -> impl Strategy<Value = BaseTypes> {
-    (
-        (
-            any::<bool>(),
-            any::<i8>(),
-            any::<i8>(),
-            any::<i16>(),
-            any::<i32>(),
-        ),
-        (
-            any::<i64>(),
-            double(),
-            ".{0,40}",
-            vec(any::<u8>(), 0..64),
-            any::<[u8; 16]>(),
-        ),
-    )
-        .prop_map(
-            |(
-                (a_bool, a_byte, an_i8, an_i16, an_i32),
-                (an_i64, a_double, a_string, a_binary, a_uuid),
-            )| {
-                BaseTypes {
-                    a_bool,
-                    a_byte,
-                    an_i8,
-                    an_i16,
-                    an_i32,
-                    an_i64,
-                    a_double,
-                    a_string,
-                    a_binary,
-                    a_uuid,
-                }
-            },
-        )
+    support::base_types(double(), ".{0,40}", vec(any::<u8>(), 0..64))
 }
 
 fn requiredness() -> impl Strategy<Value = Requiredness> {
