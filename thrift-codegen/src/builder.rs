@@ -7,8 +7,9 @@ use thrift_idl_parser::{Checked, Loader, check_files};
 use crate::emit::module_code;
 use crate::error::Error;
 use crate::model::configure;
-use crate::options::{AttributeTarget, MappingChoice, Options};
+use crate::options::{AttributeTarget, Collections, Options, Strings};
 use crate::output::{GeneratedFile, module_tree, write_if_changed};
+use crate::path_map::PathMap;
 
 /// Generates Rust code from IDL files.
 ///
@@ -27,6 +28,16 @@ use crate::output::{GeneratedFile, module_tree, write_if_changed};
 ///     include!(concat!(env!("OUT_DIR"), "/thrift.rs"));
 /// }
 /// ```
+///
+/// The options that name parts of the IDL (`arena_inline`, `borrowed_types`, `skip_fields`,
+/// `only`, `type_attribute` and kin, `extern_path`, `boxed`, `strings_for`,
+/// `collections_for`, `keep_unknown_fields`) take [IDL paths](PathMap#idl-paths), one rule for
+/// all: `.`, `file`, `file.Definition` or `file.Definition.member`, each selecting what it
+/// names and everything inside it; an option applies to the parts of the kinds it takes among
+/// those, and a path (but `.`) that selects none of them is an [`Error::Options`]. Every
+/// option is also reachable by name ([`Builder::set`]) and, but for where
+/// [`Builder::compile`] writes, as a flag of `thrift-codegen generate` (`boxed` is
+/// `--boxed PATH`).
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
     options: Options,
@@ -85,15 +96,15 @@ impl Builder {
         self
     }
 
-    /// In arena mode ([`Builder::arena`]), holds these `optional` struct fields inline
-    /// (`Option<TRef<'de>>`) instead of as references into the arena
-    /// (`Option<&'de TRef<'de>>`): IDL paths `file.Type.field`. By reference, an unset struct
-    /// costs one word and a set one a word more than inline; so inline is smaller for a field
-    /// that (nearly) every message sets, which only the user knows from the writer: in a
-    /// Parquet footer, `ColumnChunk.meta_data` and `ColumnMetaData.statistics`. A path that
-    /// names no `optional` struct field of a struct or exception, names a field boxed (by
-    /// [`Builder::boxed`], `rust.box`, or to break a recursion), or is given without arena mode
-    /// is an [`Error::Options`].
+    /// In arena mode ([`Builder::arena`]), holds the `optional` struct fields that `paths`
+    /// select ([IDL paths](PathMap#idl-paths): takes the `optional` fields of structs and
+    /// exceptions whose type is a struct, union or exception) inline (`Option<TRef<'de>>`)
+    /// instead of as references into the arena (`Option<&'de TRef<'de>>`). By reference, an
+    /// unset struct costs one word and a set one a word more than inline; so inline is smaller
+    /// for a field that (nearly) every message sets, which only the user knows from the
+    /// writer: in a Parquet footer, `ColumnChunk.meta_data` and `ColumnMetaData.statistics`. A
+    /// path selecting a field that is boxed (by [`Builder::boxed`], `rust.box`, or to break a
+    /// recursion), or the option without arena mode, is an [`Error::Options`].
     ///
     /// ```no_run
     /// thrift_codegen::Builder::new()
@@ -106,55 +117,54 @@ impl Builder {
         &mut self,
         paths: impl IntoIterator<Item = S>,
     ) -> &mut Builder {
-        self.options
-            .arena_inline
-            .extend(paths.into_iter().map(Into::into));
+        self.options.arena_inline.insert_paths(paths);
         self
     }
 
-    /// Generates borrowing forms only for these types (and the types they hold, which their
-    /// borrowing forms need): IDL paths `file.Type`, the file's name without `.thrift`, such
-    /// as `parquet.FileMetaData`. A path naming no struct, union or exception is an
-    /// [`Error::Options`]. Implies [`Builder::borrowed`]`(true)`.
+    /// Generates borrowing forms only for the types that `paths` select ([IDL
+    /// paths](PathMap#idl-paths): takes structs, unions and exceptions, such as
+    /// `parquet.FileMetaData`) and the types they hold, which their borrowing forms need. Calls
+    /// add paths. Implies [`Builder::borrowed`]`(true)`.
     pub fn borrowed_types<S: Into<String>>(
         &mut self,
         paths: impl IntoIterator<Item = S>,
     ) -> &mut Builder {
         self.options.borrowed = true;
-        self.options.borrowed_types = Some(paths.into_iter().map(Into::into).collect());
+        self.options
+            .borrowed_types
+            .get_or_insert_with(PathMap::new)
+            .insert_paths(paths);
         self
     }
 
-    /// Fields that decoding reads past instead of into the value (selective decoding): IDL
-    /// paths `file.Type.field`, such as `parquet.ColumnMetaData.statistics`, naming fields of
-    /// structs or exceptions. A skipped field is skipped on the wire like an unknown field,
-    /// without allocating, in the owned and the borrowing forms; the decoded value holds the
-    /// field's default (`None` for an optional field, the IDL default or `Default::default()`
-    /// otherwise, also for a `required` one, which is then not checked). Encoding is
-    /// unchanged: a value decoded this way encodes its default in the skipped field's place.
-    /// For readers that need part of a large message, as a Parquet reader that wants the schema
-    /// and row-group sizes without column statistics. A path naming no such field is an
-    /// [`Error::Options`].
+    /// Fields that decoding reads past instead of into the value (selective decoding): those
+    /// that `paths` select ([IDL paths](PathMap#idl-paths): takes the fields of structs and
+    /// exceptions, such as `parquet.ColumnMetaData.statistics`; a union's cannot be skipped,
+    /// the value would have no variant). A skipped field is skipped on the wire like an unknown
+    /// field, without allocating, in the owned and the borrowing forms; the decoded value holds
+    /// the field's default (`None` for an optional field, the IDL default or
+    /// `Default::default()` otherwise, also for a `required` one, which is then not checked).
+    /// Encoding is unchanged: a value decoded this way encodes its default in the skipped
+    /// field's place. For readers that need part of a large message, as a Parquet reader that
+    /// wants the schema and row-group sizes without column statistics.
     pub fn skip_fields<S: Into<String>>(
         &mut self,
         paths: impl IntoIterator<Item = S>,
     ) -> &mut Builder {
-        self.options
-            .skip_fields
-            .extend(paths.into_iter().map(Into::into));
+        self.options.skip_fields.insert_paths(paths);
         self
     }
 
-    /// Generates only what these IDL paths name and what they reach, nothing else: for a
-    /// client of three methods of a large shared IDL, the code (and its compile time) of
-    /// those three methods and their types. A path is `file.Definition` (a struct, union,
-    /// exception, enum, typedef, const or service; a service keeps all its functions, the
-    /// inherited ones too) or `file.Service.function` (that function only; the service keeps
-    /// its name, its traits, processors and clients, with the functions named). What is
-    /// reached: the types that fields, parameters, results, exceptions and typedefs name
-    /// (through containers), the consts and enums that defaults and const values name, and the
-    /// service a service extends. Modules keep their paths; a file with nothing kept is an
-    /// empty module. Calls add paths; a path that names nothing is an [`Error::Options`].
+    /// Generates only what `paths` select ([IDL paths](PathMap#idl-paths): takes definitions
+    /// and service functions) and what they reach, nothing else: for a client of three
+    /// methods of a large shared IDL, the code (and its compile time) of those three methods
+    /// and their types. A service selected keeps all its functions, the inherited ones too; a
+    /// function selected alone (`file.Service.function`) keeps its service, with its name,
+    /// traits, processors and clients, with the functions selected. What is reached: the types
+    /// that fields, parameters, results, exceptions and typedefs name (through containers),
+    /// the consts and enums that defaults and const values name, and the service a service
+    /// extends. Modules keep their paths; a file with nothing kept is an empty module. Calls
+    /// add paths.
     ///
     /// ```no_run
     /// thrift_codegen::Builder::new()
@@ -168,19 +178,18 @@ impl Builder {
     pub fn only<S: Into<String>>(&mut self, paths: impl IntoIterator<Item = S>) -> &mut Builder {
         self.options
             .only
-            .get_or_insert_with(Vec::new)
-            .extend(paths.into_iter().map(Into::into));
+            .get_or_insert_with(PathMap::new)
+            .insert_paths(paths);
         self
     }
 
     /// Adds attributes to the generated structs, unions, exceptions and enums (the owned form;
-    /// [`Builder::ref_type_attribute`] for the borrowing forms) that `path` names: `.` for
-    /// every type, `file` for a file's (its name without `.thrift`), `file.Type` for one.
-    /// `attribute` is Rust attribute syntax, one or more: `#[derive(serde::Serialize)]`,
+    /// [`Builder::ref_type_attribute`] for the borrowing forms) that `path` selects ([IDL
+    /// path](PathMap#idl-paths): `.` for every type, `file` for a file's, `file.Type` for
+    /// one). `attribute` is Rust attribute syntax, one or more: `#[derive(serde::Serialize)]`,
     /// `#[serde(rename_all = "camelCase")] #[non_exhaustive]`. They follow the generated
-    /// `#[derive(...)]` (so derive helpers may be used), in the order the calls were made. A
-    /// path that names nothing, or an attribute that does not parse, is an
-    /// [`Error::Options`].
+    /// `#[derive(...)]` (so derive helpers may be used), after the IDL's `rust.attr`, in the
+    /// order the calls were made. An attribute that does not parse is an [`Error::Options`].
     ///
     /// ```no_run
     /// thrift_codegen::Builder::new()
@@ -194,7 +203,7 @@ impl Builder {
         path: impl Into<String>,
         attribute: impl Into<String>,
     ) -> &mut Builder {
-        self.attribute(AttributeTarget::Type, path.into(), attribute.into())
+        self.attribute(AttributeTarget::Type, path, attribute)
     }
 
     /// [`Builder::type_attribute`] for the borrowing forms (`FooRef<'de>`).
@@ -203,18 +212,19 @@ impl Builder {
         path: impl Into<String>,
         attribute: impl Into<String>,
     ) -> &mut Builder {
-        self.attribute(AttributeTarget::RefType, path.into(), attribute.into())
+        self.attribute(AttributeTarget::RefType, path, attribute)
     }
 
-    /// Adds attributes to the fields (a union's variants too) of the owned form that `path`
-    /// names: `file.Type.field` for one, or any shorter path for all fields below it (`.`,
-    /// `file`, `file.Type`). Otherwise as [`Builder::type_attribute`].
+    /// Adds attributes to the fields of structs, unions (their variants) and exceptions, in
+    /// the owned form, that `path` selects ([IDL path](PathMap#idl-paths): one field
+    /// `file.Type.field`, or all fields under `.`, `file`, `file.Type`). Otherwise as
+    /// [`Builder::type_attribute`].
     pub fn field_attribute(
         &mut self,
         path: impl Into<String>,
         attribute: impl Into<String>,
     ) -> &mut Builder {
-        self.attribute(AttributeTarget::Field, path.into(), attribute.into())
+        self.attribute(AttributeTarget::Field, path, attribute)
     }
 
     /// [`Builder::field_attribute`] for the fields of the borrowing forms.
@@ -223,56 +233,56 @@ impl Builder {
         path: impl Into<String>,
         attribute: impl Into<String>,
     ) -> &mut Builder {
-        self.attribute(AttributeTarget::RefField, path.into(), attribute.into())
+        self.attribute(AttributeTarget::RefField, path, attribute)
     }
 
     fn attribute(
         &mut self,
         target: AttributeTarget,
-        path: String,
-        attribute: String,
+        path: impl Into<String>,
+        attribute: impl Into<String>,
     ) -> &mut Builder {
-        self.options.attributes.push((target, path, attribute));
+        self.options
+            .attributes_mut(target)
+            .insert(path, attribute.into());
         self
     }
 
-    /// Takes the types of an included IDL file from an existing crate instead of generating
-    /// them again: `idl_path` is the file's name without `.thrift` (`common`), `rust_path`
-    /// the module that crate generated for it (`::common_types::common`). Nothing is
-    /// generated for that file; every reference to its types, constants and services names
-    /// them through `rust_path`. Two crates that include one common IDL then share its types
-    /// (a value decoded by one is the other's type). The other crate must generate that file
-    /// with the same type-mapping options (strings, collections, borrowing forms); a struct
-    /// used as a set element or map key (which changes its doubles to `OrderedF64`) must be
-    /// one in that crate too. A path naming no loaded file, or a `rust_path` that is not a
-    /// path, is an [`Error::Options`].
+    /// Takes the types of the included IDL files that `idl_path` selects ([IDL
+    /// path](PathMap#idl-paths): takes files, such as `common`) from an existing crate
+    /// instead of generating them again: `rust_path` is the module that crate generated for
+    /// the file (`::common_types::common`). Nothing is generated for that file; every
+    /// reference to its types, constants and services names them through `rust_path`. Two
+    /// crates that include one common IDL then share its types (a value decoded by one is the
+    /// other's type). The other crate must generate that file with the same type-mapping
+    /// options (strings, collections, borrowing forms); a struct used as a set element or map
+    /// key (which changes its doubles to `OrderedF64`) must be one in that crate too. A
+    /// `rust_path` that is not a path is an [`Error::Options`].
     pub fn extern_path(
         &mut self,
         idl_path: impl Into<String>,
         rust_path: impl Into<String>,
     ) -> &mut Builder {
-        self.options
-            .extern_paths
-            .push((idl_path.into(), rust_path.into()));
+        self.options.extern_paths.insert(idl_path, rust_path.into());
         self
     }
 
-    /// Holds these fields as `Box<T>` (the field's type must be a struct, union or
-    /// exception): IDL paths `file.Type.field`. For a large struct held inline by many small
-    /// values, or a union whose variants differ much in size (`rust.box` on a field in the IDL
-    /// does the same). Recursive fields are boxed anyway. A path naming no such field is an
-    /// [`Error::Options`].
+    /// Holds the fields that `paths` select as `Box<T>` ([IDL paths](PathMap#idl-paths):
+    /// takes the fields of structs, unions and exceptions whose type is a struct, union or
+    /// exception). For a large struct held inline by many small values, or a union whose
+    /// variants differ much in size (`rust.box` on a field in the IDL does the same).
+    /// Recursive fields are boxed anyway.
     pub fn boxed<S: Into<String>>(&mut self, paths: impl IntoIterator<Item = S>) -> &mut Builder {
-        self.options.boxed.extend(paths.into_iter().map(Into::into));
+        self.options.boxed.insert_paths(paths);
         self
     }
 
-    /// Maps the strings and binaries of the fields under `path` (`.`, `file`, `file.Type`,
-    /// `file.Type.field`) with `strings` instead of the global [`Builder::strings`]: for
-    /// example `Strings::Bytes` for the one large payload field that should slice the input
-    /// buffer, `String` elsewhere. Rules apply in the order given (a later one wins), after
-    /// the IDL's `rust.type` annotations; typedefs used by such a field are spelled out there.
-    /// A path naming no field is an [`Error::Options`].
+    /// Maps the strings and binaries of the fields that `path` selects ([IDL
+    /// path](PathMap#idl-paths): takes the fields of structs, unions and exceptions) with
+    /// `strings` instead of the global [`Builder::strings`]: for example `Strings::Bytes` for
+    /// the one large payload field that should slice the input buffer, `String` elsewhere.
+    /// Where several paths select a field the last one given wins, after the IDL's `rust.type`
+    /// annotations; typedefs used by such a field are spelled out there.
     ///
     /// ```no_run
     /// use thrift_codegen::{Builder, Collections, Strings};
@@ -282,28 +292,20 @@ impl Builder {
     ///     .compile(["idl/storage.thrift"])?;
     /// # Ok::<(), thrift_codegen::Error>(())
     /// ```
-    pub fn strings_for(
-        &mut self,
-        path: impl Into<String>,
-        strings: crate::options::Strings,
-    ) -> &mut Builder {
-        self.options
-            .mapping_rules
-            .push((path.into(), MappingChoice::Strings(strings)));
+    pub fn strings_for(&mut self, path: impl Into<String>, strings: Strings) -> &mut Builder {
+        self.options.strings_for.insert(path, strings);
         self
     }
 
     /// [`Builder::strings_for`] for sets and maps: `Collections::Hash` or `Collections::BTree`
-    /// for the fields under `path` (a struct holding a `HashMap` derives neither `Hash` nor
-    /// `Ord`; sets and maps in set elements and map keys stay `BTree…`).
+    /// for the fields that `path` selects (a struct holding a `HashMap` derives neither `Hash`
+    /// nor `Ord`; sets and maps in set elements and map keys stay `BTree…`).
     pub fn collections_for(
         &mut self,
         path: impl Into<String>,
-        collections: crate::options::Collections,
+        collections: Collections,
     ) -> &mut Builder {
-        self.options
-            .mapping_rules
-            .push((path.into(), MappingChoice::Collections(collections)));
+        self.options.collections_for.insert(path, collections);
         self
     }
 
@@ -322,14 +324,14 @@ impl Builder {
         self
     }
 
-    /// Keeps the fields that the IDL does not declare, in the structs and exceptions under
-    /// these IDL paths (`.` for all, `file`, `file.Type`): each gets a member
-    /// `unknown_fields: thrift_runtime::UnknownFields` that decoding fills and encoding
-    /// writes back, each field where it came among the known ones. A proxy or store that
-    /// decodes and re-encodes a message from a newer peer then gives the same bytes (with the
-    /// same protocol; see `thrift_runtime::unknown`). Unions have no place for them and drop
-    /// them. Off by default, and then costs nothing: unknown fields are skipped without
-    /// allocating. A path naming no struct or exception is an [`Error::Options`].
+    /// Keeps the fields that the IDL does not declare, in the structs and exceptions that
+    /// `paths` select ([IDL paths](PathMap#idl-paths): takes structs and exceptions; `.` for
+    /// all): each gets a member `unknown_fields: thrift_runtime::UnknownFields` that decoding
+    /// fills and encoding writes back, each field where it came among the known ones. A proxy
+    /// or store that decodes and re-encodes a message from a newer peer then gives the same
+    /// bytes (with the same protocol; see `thrift_runtime::unknown`). Unions have no place for
+    /// them and drop them. Off by default, and then costs nothing: unknown fields are skipped
+    /// without allocating.
     ///
     /// ```no_run
     /// thrift_codegen::Builder::new()
@@ -341,9 +343,7 @@ impl Builder {
         &mut self,
         paths: impl IntoIterator<Item = S>,
     ) -> &mut Builder {
-        self.options
-            .keep_unknown
-            .extend(paths.into_iter().map(Into::into));
+        self.options.keep_unknown_fields.insert_paths(paths);
         self
     }
 
@@ -382,13 +382,13 @@ impl Builder {
     }
 
     /// How sets and maps are represented: `BTreeSet`/`BTreeMap` (the default) or
-    /// `HashSet`/`HashMap` (one allocation per decoded set or map); see [`crate::options::Collections`].
-    pub fn collections(&mut self, collections: crate::options::Collections) -> &mut Builder {
+    /// `HashSet`/`HashMap` (one allocation per decoded set or map); see [`Collections`].
+    pub fn collections(&mut self, collections: Collections) -> &mut Builder {
         self.options.collections = collections;
         self
     }
 
-    /// The hasher of the `HashSet`s and `HashMap`s generated with [`crate::options::Collections::Hash`]:
+    /// The hasher of the `HashSet`s and `HashMap`s generated with [`Collections::Hash`]:
     /// the path of a type implementing `BuildHasher + Default + Clone`, such as
     /// `::foldhash::fast::RandomState` or `::ahash::RandomState` (the consuming crate depends
     /// on it). Without it, std's `RandomState` (SipHash 1-3: resistant to HashDoS from
@@ -403,8 +403,8 @@ impl Builder {
     /// How strings and binaries are represented: `String`/`Vec<u8>` (the default), the
     /// runtime's `ByteString`/`Bytes`, slices of the input when decoding from a `Bytes`
     /// (`Foo::decode_bytes`), or `CompactString` (inline up to 24 bytes; the runtime's
-    /// `compact_str` feature) and `Bytes`; see [`crate::options::Strings`].
-    pub fn strings(&mut self, strings: crate::options::Strings) -> &mut Builder {
+    /// `compact_str` feature) and `Bytes`; see [`Strings`].
+    pub fn strings(&mut self, strings: Strings) -> &mut Builder {
         self.options.strings = strings;
         self
     }

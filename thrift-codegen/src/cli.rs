@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::by_name::{NamedOption, OPTIONS, Takes};
+
 /// The parsed command line: `thrift-codegen check …` or `thrift-codegen generate …`.
 #[derive(Debug, Parser)]
 #[command(
@@ -97,16 +99,22 @@ pub enum Command {
     Encode(DynamicArgs),
     /// Generate Rust code: one `.rs` file per IDL file and a `mod.rs` declaring the module
     /// tree, so that `#[path = "DIR/mod.rs"] mod generated;` compiles it all.
-    // Boxed: many options, and clippy's variant-size lint.
+    // Boxed: clippy's variant-size lint.
+    #[command(
+        after_help = "Every option of thrift_codegen::Builder is a flag here, in kebab case \
+(`boxed` is --boxed); the flags apply in the order given.
+
+PATH is an IDL path: `.` (everything), `file` (an IDL file's name without .thrift), \
+`file.Definition`, `file.Definition.member` (a field or a service function). It selects what \
+it names and everything inside it; each option applies to the parts of its kinds there, and a \
+PATH that selects none of them is an error."
+    )]
     Generate(Box<GenerateArgs>),
 }
 
 /// Options of `generate`.
 #[derive(Debug, clap::Args)]
 pub struct GenerateArgs {
-    /// Directory searched for includes not found next to the including file (repeatable).
-    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
-    pub include_dirs: Vec<PathBuf>,
     /// Output directory (one `.rs` per IDL file plus `mod.rs`), or `-` for stdout.
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: String,
@@ -114,85 +122,134 @@ pub struct GenerateArgs {
     /// generated.
     #[arg(long)]
     pub check: bool,
-    /// Path of the runtime crate in generated code.
-    #[arg(long, value_name = "PATH", default_value = "::thrift_runtime")]
-    pub runtime_path: String,
-    /// How sets and maps are represented: `btree` (`BTreeSet`/`BTreeMap`, deterministic
-    /// encoding) or `hash` (`HashSet`/`HashMap`, one allocation per decoded set or map).
-    #[arg(long, value_enum, default_value_t = crate::options::Collections::BTree)]
-    pub collections: crate::options::Collections,
-    /// With `--collections hash`: the hasher of the generated sets and maps, the path of a
-    /// `BuildHasher + Default + Clone` type such as `::foldhash::fast::RandomState`
-    /// (default: std's `RandomState`, SipHash).
-    #[arg(long, value_name = "PATH")]
-    pub hasher: Option<String>,
-    /// How strings and binaries are represented: `std` (`String`/`Vec<u8>`), `bytes`
-    /// (`thrift_runtime::ByteString`/`Bytes`, shared slices when decoding from a `Bytes`) or
-    /// `compact` (`thrift_runtime::CompactString`, inline up to 24 bytes, needs the runtime's
-    /// `compact_str` feature; binaries as `Bytes`).
-    #[arg(long, value_enum, default_value_t = crate::options::Strings::Std)]
-    pub strings: crate::options::Strings,
-    /// Generate nothing for `service`s (types only: no args/result structs, handler traits,
-    /// clients or processors).
-    #[arg(long)]
-    pub no_services: bool,
-    /// Generate no borrowing forms (`FooRef<'de>`, decoded without copying strings): about
-    /// half of the output.
-    #[arg(long, conflicts_with = "borrowed_type")]
-    pub no_borrowed: bool,
-    /// Borrowing forms hold their lists, sets, maps and optional structs in an arena
-    /// (`FooRef::decode_in`; needs the runtime's `arena` feature).
-    #[arg(long, conflicts_with = "no_borrowed")]
-    pub arena: bool,
-    /// Generate borrowing forms only for this type and the types it holds: `file.Type`, the
-    /// file's name without `.thrift`, e.g. `parquet.FileMetaData` (repeatable).
-    #[arg(long = "borrowed-type", value_name = "FILE.TYPE")]
-    pub borrowed_type: Vec<String>,
-    /// Read past this field when decoding instead of into the value (it keeps its default):
-    /// `file.Type.field`, e.g. `parquet.ColumnMetaData.statistics` (repeatable).
-    #[arg(long = "skip-field", value_name = "FILE.TYPE.FIELD")]
-    pub skip_field: Vec<String>,
-    /// Generate only this definition (`file.Type`, `file.Service`) or service function
-    /// (`file.Service.function`) and what it reaches, nothing else (repeatable).
-    #[arg(long = "only", value_name = "PATH")]
-    pub only: Vec<String>,
-    /// Map the strings and binaries of the fields under a path otherwise: `PATH=std`,
-    /// `PATH=bytes` or `PATH=compact`, e.g. `storage.Blob.data=bytes` (repeatable).
-    #[arg(long = "strings-for", value_name = "PATH=STRINGS")]
-    pub strings_for: Vec<String>,
-    /// Map the sets and maps of the fields under a path otherwise: `PATH=btree` or
-    /// `PATH=hash` (repeatable).
-    #[arg(long = "collections-for", value_name = "PATH=COLLECTIONS")]
-    pub collections_for: Vec<String>,
-    /// Derive serde's `Serialize` and `Deserialize` for the generated types (needs the
-    /// runtime's `serde` feature).
-    #[arg(long)]
-    pub serde: bool,
-    /// Keep the fields the IDL does not declare in the structs and exceptions under this
-    /// path (`.`, `file` or `file.Type`) and write them back on encode (repeatable).
-    #[arg(long = "keep-unknown-fields", value_name = "PATH")]
-    pub keep_unknown_fields: Vec<String>,
-    /// Take the types of an included file from another crate's module instead of generating
-    /// them: `FILE=RUST_PATH`, e.g. `common=::common_types::common` (repeatable).
-    #[arg(long = "extern-path", value_name = "FILE=RUST_PATH")]
-    pub extern_path: Vec<String>,
-    /// Add attributes to the types a path names: `PATH=ATTR`, e.g.
-    /// `.=#[derive(serde::Serialize)]` or `tutorial.Place=#[non_exhaustive]` (repeatable).
-    #[arg(long = "type-attribute", value_name = "PATH=ATTR")]
-    pub type_attribute: Vec<String>,
-    /// `--type-attribute` for the borrowing forms (`FooRef<'de>`).
-    #[arg(long = "ref-type-attribute", value_name = "PATH=ATTR")]
-    pub ref_type_attribute: Vec<String>,
-    /// Add attributes to the fields a path names: `PATH=ATTR`, e.g.
-    /// `tutorial.Place.name=#[serde(rename = "title")]` (repeatable).
-    #[arg(long = "field-attribute", value_name = "PATH=ATTR")]
-    pub field_attribute: Vec<String>,
-    /// `--field-attribute` for the fields of the borrowing forms.
-    #[arg(long = "ref-field-attribute", value_name = "PATH=ATTR")]
-    pub ref_field_attribute: Vec<String>,
+    /// The `Builder`'s options, a flag each.
+    #[command(flatten)]
+    pub options: BuilderFlags,
     /// The IDL files to generate code for (their includes are generated too).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+}
+
+/// The flags of `generate` that set the `Builder`'s options, in the order given: one flag
+/// per option of the `Builder` (the table `by_name::OPTIONS`, where each flag is derived
+/// from its option; `--boxed PATH` for `Builder::boxed`), applied through
+/// [`Builder::set`](crate::Builder::set), so that the command line reaches every option the
+/// way `build.rs` does.
+#[derive(Debug, Clone, Default)]
+pub struct BuilderFlags {
+    /// (option, its arguments to `Builder::set`), in command-line order.
+    calls: Vec<(&'static str, Vec<String>)>,
+}
+
+impl BuilderFlags {
+    /// The `Builder` the flags describe.
+    pub fn builder(&self) -> Result<crate::builder::Builder, crate::Error> {
+        let mut builder = crate::builder::Builder::new();
+        for (name, values) in &self.calls {
+            let values: Vec<&str> = values.iter().map(String::as_str).collect();
+            builder.set(name, &values)?;
+        }
+        Ok(builder)
+    }
+}
+
+impl clap::Args for BuilderFlags {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        let flags = OPTIONS
+            .iter()
+            .filter_map(|option| option.flag.map(|flag| flag_arg(option, flag)));
+        cmd.args(flags)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+/// The flag of `option`, as [`Takes`] shapes it.
+fn flag_arg(option: &NamedOption, flag: &'static str) -> clap::Arg {
+    use clap::builder::PossibleValuesParser;
+    use clap::{Arg, ArgAction};
+    let arg = Arg::new(option.name)
+        .long(flag)
+        .help(option.help)
+        .conflicts_with_all(option.conflicts);
+    let arg = match option.short {
+        Some(short) => arg.short(short),
+        None => arg,
+    };
+    match option.takes {
+        Takes::Switch { .. } => arg.action(ArgAction::SetTrue),
+        Takes::Value { name, choices } if !choices.is_empty() => arg
+            .value_name(name)
+            .value_parser(PossibleValuesParser::new(choices))
+            .action(ArgAction::Append),
+        Takes::Value { name, .. } | Takes::PathAnd { name, .. } => {
+            arg.value_name(name).action(ArgAction::Append)
+        }
+        Takes::Paths => arg.value_name("PATH").action(ArgAction::Append),
+    }
+}
+
+impl clap::FromArgMatches for BuilderFlags {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        use clap::parser::ValueSource;
+        let mut calls: Vec<(usize, &'static str, Vec<String>)> = Vec::new();
+        for option in OPTIONS.iter().filter(|option| option.flag.is_some()) {
+            let name = option.name;
+            if matches.value_source(name) != Some(ValueSource::CommandLine) {
+                continue;
+            }
+            if let Takes::Switch { default } = option.takes {
+                let index = matches.index_of(name).unwrap_or_default();
+                calls.push((index, name, vec![(!default).to_string()]));
+                continue;
+            }
+            let values = matches.get_many::<String>(name).into_iter().flatten();
+            let indices = matches.indices_of(name).into_iter().flatten();
+            for (value, index) in values.zip(indices) {
+                calls.push((index, name, arguments(option, value)?));
+            }
+        }
+        calls.sort_by_key(|(index, ..)| *index);
+        Ok(BuilderFlags {
+            calls: calls
+                .into_iter()
+                .map(|(_, name, values)| (name, values))
+                .collect(),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+/// The arguments to `Builder::set` of one flag's value: `PATH=VALUE` split in two (a usage
+/// error when it is not, or when the value is no choice of the option's), others as they are.
+fn arguments(option: &NamedOption, value: &str) -> Result<Vec<String>, clap::Error> {
+    let Takes::PathAnd { name, choices } = option.takes else {
+        return Ok(vec![value.to_string()]);
+    };
+    match value.split_once('=') {
+        Some((path, choice)) if choices.is_empty() || choices.contains(&choice) => {
+            Ok(vec![path.to_string(), choice.to_string()])
+        }
+        _ => {
+            let flag = option.flag.unwrap_or(option.name);
+            let choices = if choices.is_empty() {
+                String::new()
+            } else {
+                let (_, right) = name.split_once('=').unwrap_or(("", name));
+                format!(" ({right}: {})", choices.join(", "))
+            };
+            Err(clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("--{flag} takes `{name}`{choices}, got `{value}`"),
+            ))
+        }
+    }
 }
 
 /// How `check` prints diagnostics (`--error-format`).
@@ -360,97 +417,6 @@ pub fn run(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode
             }
         }
     }
-}
-
-/// The `Builder` the flags of `generate` describe: the one place the CLI maps flags to
-/// options. A flag whose value does not parse is an error message (exit code 2).
-fn builder(args: &GenerateArgs) -> Result<crate::builder::Builder, String> {
-    let mut builder = crate::builder::Builder::new();
-    for dir in &args.include_dirs {
-        builder.include_dir(dir);
-    }
-    builder.runtime_path(&args.runtime_path);
-    builder.collections(args.collections);
-    if let Some(hasher) = &args.hasher {
-        builder.hasher(hasher);
-    }
-    builder.strings(args.strings);
-    builder.services(!args.no_services);
-    if args.no_borrowed {
-        builder.borrowed(false);
-    } else if !args.borrowed_type.is_empty() {
-        builder.borrowed_types(&args.borrowed_type);
-    }
-    if args.arena {
-        builder.arena(true);
-    }
-    builder.skip_fields(&args.skip_field);
-    if !args.only.is_empty() {
-        builder.only(&args.only);
-    }
-    builder.keep_unknown_fields(&args.keep_unknown_fields);
-    builder.serde(args.serde);
-    for (flag, values) in [
-        ("--strings-for", &args.strings_for),
-        ("--collections-for", &args.collections_for),
-    ] {
-        for value in values {
-            let choice = value.split_once('=').and_then(|(path, choice)| {
-                if flag == "--strings-for" {
-                    let strings =
-                        <crate::options::Strings as ValueEnum>::from_str(choice, true).ok()?;
-                    Some(builder.strings_for(path, strings))
-                } else {
-                    let collections =
-                        <crate::options::Collections as ValueEnum>::from_str(choice, true).ok()?;
-                    Some(builder.collections_for(path, collections))
-                }
-            });
-            if choice.is_none() {
-                return Err(format!(
-                    "error: {flag} takes `PATH=CHOICE` ({}), got `{value}`",
-                    if flag == "--strings-for" {
-                        "std, bytes or compact"
-                    } else {
-                        "btree or hash"
-                    }
-                ));
-            }
-        }
-    }
-    type Add = fn(&mut crate::builder::Builder, String, String) -> &mut crate::builder::Builder;
-    let attributes: [(&str, &[String], Add); 5] = [
-        ("--extern-path", &args.extern_path, |b, f, p| {
-            b.extern_path(f, p)
-        }),
-        ("--type-attribute", &args.type_attribute, |b, p, a| {
-            b.type_attribute(p, a)
-        }),
-        (
-            "--ref-type-attribute",
-            &args.ref_type_attribute,
-            |b, p, a| b.ref_type_attribute(p, a),
-        ),
-        ("--field-attribute", &args.field_attribute, |b, p, a| {
-            b.field_attribute(p, a)
-        }),
-        (
-            "--ref-field-attribute",
-            &args.ref_field_attribute,
-            |b, p, a| b.ref_field_attribute(p, a),
-        ),
-    ];
-    for (flag, values, add) in attributes {
-        for value in values {
-            let Some((path, attribute)) = value.split_once('=') else {
-                return Err(format!(
-                    "error: {flag} takes two values joined by `=`, got `{value}`"
-                ));
-            };
-            add(&mut builder, path.to_string(), attribute.to_string());
-        }
-    }
-    Ok(builder)
 }
 
 /// A loader searching `include_dirs` in order.
@@ -633,10 +599,10 @@ fn convert(
 }
 
 fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> ExitCode {
-    let builder = match builder(&args) {
+    let builder = match args.options.builder() {
         Ok(builder) => builder,
-        Err(message) => {
-            let _ = writeln!(stderr, "{message}");
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -697,4 +663,59 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         }
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// The flags derived from the options table make a valid command line (no two alike,
+    /// conflicts naming flags that exist).
+    #[test]
+    fn the_command_line_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
+
+    /// The `Builder` options apply in the order the flags were given, whichever flags they
+    /// are.
+    #[test]
+    fn builder_flags_keep_their_order() {
+        use clap::Parser;
+        let cli = super::Cli::try_parse_from([
+            "thrift-codegen",
+            "generate",
+            "-o",
+            "-",
+            "--boxed",
+            "a.B.c",
+            "--serde",
+            "--strings-for",
+            "a.B=bytes",
+            "-I",
+            "idl",
+            "--boxed",
+            "a.B.d",
+            "x.thrift",
+        ])
+        .unwrap();
+        let super::Command::Generate(args) = cli.command else {
+            panic!("not generate");
+        };
+        let calls: Vec<(&str, Vec<&str>)> = args
+            .options
+            .calls
+            .iter()
+            .map(|(name, values)| (*name, values.iter().map(String::as_str).collect()))
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                ("boxed", vec!["a.B.c"]),
+                ("serde", vec!["true"]),
+                ("strings_for", vec!["a.B", "bytes"]),
+                ("include_dir", vec!["idl"]),
+                ("boxed", vec!["a.B.d"]),
+            ]
+        );
+    }
 }

@@ -82,6 +82,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod builder;
+mod by_name;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod compat;
@@ -93,11 +94,13 @@ mod ident;
 mod model;
 mod options;
 mod output;
+mod path_map;
 
 pub use builder::Builder;
 pub use error::Error;
 pub use options::{Collections, Strings};
 pub use output::{GeneratedFile, mod_rs, single_file};
+pub use path_map::PathMap;
 
 /// The crate's README, whose examples are compiled as doctests.
 #[cfg(doctest)]

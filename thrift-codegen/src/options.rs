@@ -1,14 +1,17 @@
 //! Every option of generation in one value: [`Builder`](crate::builder::Builder) owns an [`Options`]
-//! and its setters fill it, the CLI fills a `Builder` in one function (`cli::builder`), and
-//! the model reads the options when it is made (`model::configure`). Adding an option is a
-//! field here, a setter, a flag, and the code that reads it.
+//! and its setters fill it, the command line and other text reach the setters by name
+//! ([`crate::by_name`]), and the model reads the options when it is made
+//! (`model::configure`). Every option naming parts of the IDL holds them in a
+//! [`PathMap`], which has the one rule of what a path selects. Adding an option is a field
+//! here, a setter, a row of `by_name::OPTIONS`, and the code that reads it.
 
 use std::path::PathBuf;
+
+use crate::path_map::PathMap;
 
 /// How `string` and `binary` are represented in the owned types ([`Builder::strings`](crate::builder::Builder::strings),
 /// `thrift-codegen generate --strings`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Strings {
     /// `String` and `Vec<u8>` (the default): one allocation and copy per decoded value.
     #[default]
@@ -28,13 +31,11 @@ pub enum Strings {
 /// How `set<T>` and `map<K, V>` are represented in the owned types
 /// ([`Builder::collections`](crate::builder::Builder::collections), `thrift-codegen generate --collections`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Collections {
     /// `BTreeSet` / `BTreeMap` (the default): deterministic encoding (entries in key order),
     /// and structs holding them can derive `Hash` and `Ord`. Decoding allocates one node per
     /// eleven or so entries.
     #[default]
-    #[cfg_attr(feature = "cli", value(name = "btree"))]
     BTree,
     /// `HashSet` / `HashMap`: decoding allocates each set or map once (sized from the header),
     /// and lookups are hashed. Entries are encoded in the map's iteration order, which differs
@@ -45,8 +46,38 @@ pub enum Collections {
     Hash,
 }
 
+impl Strings {
+    /// The names options give the choices (`--strings bytes`, `strings_for(path, bytes)` in
+    /// text), in the order of the variants.
+    pub(crate) const NAMES: &'static [&'static str] = &["std", "bytes", "compact"];
+
+    /// The choice `name` names (any case).
+    pub(crate) fn from_name(name: &str) -> Option<Strings> {
+        match name.to_ascii_lowercase().as_str() {
+            "std" => Some(Strings::Std),
+            "bytes" => Some(Strings::Bytes),
+            "compact" => Some(Strings::Compact),
+            _ => None,
+        }
+    }
+}
+
+impl Collections {
+    /// [`Strings::NAMES`] for the collections.
+    pub(crate) const NAMES: &'static [&'static str] = &["btree", "hash"];
+
+    /// The choice `name` names (any case).
+    pub(crate) fn from_name(name: &str) -> Option<Collections> {
+        match name.to_ascii_lowercase().as_str() {
+            "btree" => Some(Collections::BTree),
+            "hash" => Some(Collections::Hash),
+            _ => None,
+        }
+    }
+}
+
 /// Which items an attribute rule (`Builder::type_attribute` and kin) adds its attributes to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum AttributeTarget {
     /// Structs, unions, exceptions and enums, the owned form.
     Type,
@@ -102,23 +133,50 @@ pub(crate) struct Options {
     /// The borrowing forms hold containers and optional structs in an arena
     /// (`Builder::arena`).
     pub(crate) arena: bool,
-    /// `Some`: borrowing forms only for these types (IDL paths) and what they hold.
-    pub(crate) borrowed_types: Option<Vec<String>>,
-    pub(crate) skip_fields: Vec<String>,
-    /// `Some`: generate only these definitions and service functions (IDL paths) and what
-    /// they reach.
-    pub(crate) only: Option<Vec<String>>,
-    /// (target, IDL path, attributes as written), in the order given.
-    pub(crate) attributes: Vec<(AttributeTarget, String, String)>,
-    /// (IDL file name without `.thrift`, Rust path of its module in another crate).
-    pub(crate) extern_paths: Vec<(String, String)>,
-    pub(crate) boxed: Vec<String>,
     /// Optional struct fields held inline in arena mode (`Builder::arena_inline`).
-    pub(crate) arena_inline: Vec<String>,
-    pub(crate) keep_unknown: Vec<String>,
+    pub(crate) arena_inline: PathMap<()>,
+    /// `Some`: borrowing forms only for the types selected and what they hold.
+    pub(crate) borrowed_types: Option<PathMap<()>>,
+    pub(crate) skip_fields: PathMap<()>,
+    /// `Some`: generate only the definitions and service functions selected and what they
+    /// reach.
+    pub(crate) only: Option<PathMap<()>>,
+    /// Attributes as written, by the paths of the items they go on (`Builder::type_attribute`
+    /// and kin).
+    pub(crate) type_attributes: PathMap<String>,
+    pub(crate) ref_type_attributes: PathMap<String>,
+    pub(crate) field_attributes: PathMap<String>,
+    pub(crate) ref_field_attributes: PathMap<String>,
+    /// The Rust path of the module in another crate that holds the files selected.
+    pub(crate) extern_paths: PathMap<String>,
+    pub(crate) boxed: PathMap<()>,
+    pub(crate) keep_unknown_fields: PathMap<()>,
     pub(crate) serde: bool,
-    /// (IDL path, choice), in the order given: later rules win.
-    pub(crate) mapping_rules: Vec<(String, MappingChoice)>,
+    /// Per-path mappings of strings and collections: the last path selecting a field wins.
+    pub(crate) strings_for: PathMap<Strings>,
+    pub(crate) collections_for: PathMap<Collections>,
+}
+
+impl Options {
+    /// The attribute paths of the rules of `target`.
+    pub(crate) fn attributes(&self, target: AttributeTarget) -> &PathMap<String> {
+        match target {
+            AttributeTarget::Type => &self.type_attributes,
+            AttributeTarget::RefType => &self.ref_type_attributes,
+            AttributeTarget::Field => &self.field_attributes,
+            AttributeTarget::RefField => &self.ref_field_attributes,
+        }
+    }
+
+    /// [`Options::attributes`], to add to.
+    pub(crate) fn attributes_mut(&mut self, target: AttributeTarget) -> &mut PathMap<String> {
+        match target {
+            AttributeTarget::Type => &mut self.type_attributes,
+            AttributeTarget::RefType => &mut self.ref_type_attributes,
+            AttributeTarget::Field => &mut self.field_attributes,
+            AttributeTarget::RefField => &mut self.ref_field_attributes,
+        }
+    }
 }
 
 impl Default for Options {
@@ -135,16 +193,40 @@ impl Default for Options {
             services: true,
             borrowed: true,
             arena: false,
+            arena_inline: PathMap::new(),
             borrowed_types: None,
-            skip_fields: Vec::new(),
+            skip_fields: PathMap::new(),
             only: None,
-            attributes: Vec::new(),
-            extern_paths: Vec::new(),
-            boxed: Vec::new(),
-            arena_inline: Vec::new(),
-            keep_unknown: Vec::new(),
+            type_attributes: PathMap::new(),
+            ref_type_attributes: PathMap::new(),
+            field_attributes: PathMap::new(),
+            ref_field_attributes: PathMap::new(),
+            extern_paths: PathMap::new(),
+            boxed: PathMap::new(),
+            keep_unknown_fields: PathMap::new(),
             serde: false,
-            mapping_rules: Vec::new(),
+            strings_for: PathMap::new(),
+            collections_for: PathMap::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Collections, Strings};
+
+    /// Every name of a choice names it, and the names are in the order of the variants.
+    #[test]
+    fn choice_names_name_the_choices() {
+        let strings: Vec<Strings> = Strings::NAMES
+            .iter()
+            .map(|name| Strings::from_name(name).unwrap())
+            .collect();
+        assert_eq!(strings, [Strings::Std, Strings::Bytes, Strings::Compact]);
+        let collections: Vec<Collections> = Collections::NAMES
+            .iter()
+            .map(|name| Collections::from_name(&name.to_uppercase()).unwrap())
+            .collect();
+        assert_eq!(collections, [Collections::BTree, Collections::Hash]);
     }
 }

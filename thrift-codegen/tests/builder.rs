@@ -60,6 +60,15 @@ fn generate_returns_files_in_memory_and_reports_idl_errors() {
     );
 }
 
+/// The code generated for the attributes fixture with the options `configure` sets.
+fn attributes_code(configure: &dyn Fn(&mut Builder)) -> Result<String, thrift_codegen::Error> {
+    let mut builder = Builder::new();
+    configure(&mut builder);
+    builder
+        .generate([fixture("attributes.thrift")])
+        .map(|files| thrift_codegen::single_file(&files))
+}
+
 fn corpus(path: &str) -> PathBuf {
     std::env::var_os("THRIFT_CORPUS")
         .map(PathBuf::from)
@@ -234,13 +243,7 @@ fn without_borrowing_forms_parquet_is_at_most_one_and_a_half_times_apache() {
 /// an options error saying which call and path.
 #[test]
 fn attribute_paths_and_syntax_are_checked() {
-    let code = |configure: &dyn Fn(&mut Builder)| {
-        let mut builder = Builder::new();
-        configure(&mut builder);
-        builder
-            .generate([fixture("attributes.thrift")])
-            .map(|files| thrift_codegen::single_file(&files))
-    };
+    let code = attributes_code;
     let all = code(&|b| {
         b.type_attribute(".", "#[doc(alias = \"everything\")]");
     })
@@ -324,7 +327,7 @@ fn boxes_and_annotations_are_checked() {
         .boxed(["attributes.Tagged.count"])
         .generate([fixture("attributes.thrift")]);
     assert!(
-        matches!(&not_boxable, Err(thrift_codegen::Error::Options(why)) if why.contains("boxed: `attributes.Tagged.count` is not a field whose type is a struct")),
+        matches!(&not_boxable, Err(thrift_codegen::Error::Options(why)) if why.contains("boxed: `attributes.Tagged.count` names no field whose type is a struct")),
         "{not_boxable:?}"
     );
     let bad_box = write("bad_box.thrift", "struct S {\n  1: i32 n (rust.box)\n}\n");
@@ -416,9 +419,15 @@ fn arena_inline_holds_the_named_optional_structs_inline() {
     );
 
     for (path, why) in [
-        ("parquet.ColumnChunk.file_path", "not an optional field"),
-        ("parquet.ColumnChunk.no_such_field", "names no field"),
-        ("parquet.ColumnMetaData.num_values", "not an optional field"),
+        ("parquet.ColumnChunk.file_path", "names no optional field"),
+        (
+            "parquet.ColumnChunk.no_such_field",
+            "names no optional field",
+        ),
+        (
+            "parquet.ColumnMetaData.num_values",
+            "names no optional field",
+        ),
     ] {
         let bad = parquet_code(|b| {
             b.arena(true).arena_inline([path]);
@@ -435,4 +444,104 @@ fn arena_inline_holds_the_named_optional_structs_inline() {
         matches!(&without_arena, Err(thrift_codegen::Error::Options(e)) if e.contains("needs arena mode")),
         "{without_arena:?}"
     );
+}
+
+/// Every option naming IDL paths takes them by one rule (`thrift_codegen::PathMap`): a path
+/// selects what it names and everything inside it, the option applies to the parts of its
+/// kinds among them, and a leading `.` changes nothing.
+#[test]
+fn every_path_option_selects_by_one_rule() {
+    let code = attributes_code;
+    // `Holder`'s struct-typed fields are boxed; `count` (an i32) is not taken, not refused.
+    let by_type = code(&|b| {
+        b.boxed(["attributes.Holder"]);
+    })
+    .unwrap();
+    let by_field = code(&|b| {
+        b.boxed(["attributes.Holder.boxed_by_builder"]);
+    })
+    .unwrap();
+    assert_eq!(by_type, by_field);
+    assert_eq!(
+        by_field,
+        code(&|b| {
+            b.boxed([".attributes.Holder.boxed_by_builder"]);
+        })
+        .unwrap()
+    );
+    // A file: every struct and exception of it keeps unknown fields, no union does.
+    let member = "pub unknown_fields: __rt::UnknownFields";
+    let file = code(&|b| {
+        b.keep_unknown_fields(["attributes"]);
+    })
+    .unwrap();
+    assert_eq!(
+        file,
+        code(&|b| {
+            b.keep_unknown_fields(["."]);
+        })
+        .unwrap()
+    );
+    assert!(file.matches(member).count() >= 4, "{file}");
+    // Fields under a type: skipped; the union's are not taken, so a path naming only them is
+    // refused.
+    assert!(
+        code(&|b| {
+            b.skip_fields(["attributes.Tagged"]);
+        })
+        .is_ok()
+    );
+    let union = code(&|b| {
+        b.skip_fields(["attributes.Choice"]);
+    });
+    assert!(
+        matches!(&union, Err(thrift_codegen::Error::Options(why)) if why.contains("skip_fields: `attributes.Choice` names no field of a struct or exception")),
+        "{union:?}"
+    );
+    // `.` selects the whole program whatever it holds: never an error, also where it takes
+    // nothing.
+    assert!(
+        code(&|b| {
+            b.borrowed_types(["."]).arena(true).arena_inline(["."]);
+        })
+        .is_ok()
+    );
+    // `arena_inline` takes no boxed field: one boxed, the path selects nothing it takes.
+    let boxed = code(&|b| {
+        b.arena(true)
+            .boxed(["attributes.Holder.boxed_by_builder"])
+            .arena_inline(["attributes.Holder"]);
+    });
+    assert!(
+        matches!(&boxed, Err(thrift_codegen::Error::Options(why)) if why.contains("arena_inline: `attributes.Holder` names no optional field") && why.contains("not boxed")),
+        "{boxed:?}"
+    );
+}
+
+/// `Builder::set` reaches every option by name with its values as text, as the command line
+/// and the golden tests' `.options` files do.
+#[test]
+fn options_are_reachable_by_name() {
+    let mut by_name = Builder::new();
+    by_name
+        .set("serde", &["true"])
+        .and_then(|b| b.set("boxed", &["attributes.Holder.boxed_by_builder"]))
+        .and_then(|b| b.set("type_attribute", &["attributes.Tagged", "#[repr(C)]"]))
+        .and_then(|b| b.set("collections_for", &["attributes", "hash"]))
+        .unwrap();
+    let mut by_method = Builder::new();
+    by_method
+        .serde(true)
+        .boxed(["attributes.Holder.boxed_by_builder"])
+        .type_attribute("attributes.Tagged", "#[repr(C)]")
+        .collections_for("attributes", thrift_codegen::Collections::Hash);
+    let generate = |builder: &Builder| {
+        thrift_codegen::single_file(&builder.generate([fixture("attributes.thrift")]).unwrap())
+    };
+    assert_eq!(generate(&by_name), generate(&by_method));
+    let error = Builder::new()
+        .set("box", &["a.B.c"])
+        .map(|_| ())
+        .unwrap_err();
+    assert!(error.to_string().contains("`box` is no option"), "{error}");
 }

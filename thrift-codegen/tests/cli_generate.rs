@@ -20,6 +20,28 @@ fn scratch(name: &str) -> PathBuf {
 
 const FIXTURE: &str = "tests/golden/namespaced.thrift";
 
+/// What `generate -o -` prints with `args` (flags and files), checked to succeed.
+fn generated(args: &[&str]) -> String {
+    let out = run(&[&["generate", "-o", "-"], args].concat());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The checked-in golden file `name`.
+fn golden(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden")
+            .join(name),
+    )
+    .unwrap()
+}
+
 #[test]
 fn writes_one_file_per_idl_file_and_a_mod_rs() {
     let dir = scratch("out");
@@ -201,18 +223,31 @@ fn strings_flag_selects_shared_buffers_or_compact_strings() {
     );
 }
 
-/// The type-mapping flags give byte for byte what the Builder options give (the golden
-/// files generated with them), and a malformed value is a usage error.
+/// The flags give byte for byte what the Builder options give (the golden files generated
+/// with them; every option is a flag, `boxed` is `--boxed PATH`), and a malformed value is a
+/// usage error.
 #[test]
-fn mapping_flags_match_the_builder_options() {
-    let golden = |name: &str| {
-        std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/golden")
-                .join(name),
-        )
-        .unwrap()
-    };
+fn option_flags_match_the_builder_options() {
+    // attributes.options, as flags.
+    let attributes: &[&str] = &[
+        "--type-attribute",
+        "attributes=#[doc(alias = \"attributed\")]",
+        "--type-attribute",
+        "attributes.Tagged=#[repr(C)]",
+        "--ref-type-attribute",
+        "attributes.Tagged=#[derive(Eq)]",
+        "--type-attribute",
+        "attributes.Failed=#[non_exhaustive]",
+        "--field-attribute",
+        "attributes.Tagged.name=#[doc(alias = \"title\")]",
+        "--field-attribute",
+        "attributes.Choice=#[doc(alias = \"option\")]",
+        "--ref-field-attribute",
+        "attributes.Tagged.name=#[doc(alias = \"title_ref\")]",
+        "--boxed",
+        "attributes.Holder.boxed_by_builder",
+        "tests/golden/attributes.thrift",
+    ];
     for (args, expected) in [
         (&["--serde", "tests/golden/serde.thrift"][..], "serde.rs"),
         (
@@ -233,21 +268,22 @@ fn mapping_flags_match_the_builder_options() {
             ][..],
             "mappings.rs",
         ),
+        (attributes, "attributes.rs"),
+        (
+            &["--arena", "tests/golden/unions.thrift"][..],
+            "unions_arena.rs",
+        ),
+        (
+            &[
+                "--keep-unknown-fields",
+                ".",
+                "--serde",
+                "tests/golden/unknown_fields.thrift",
+            ][..],
+            "unknown_fields_serde.rs",
+        ),
     ] {
-        let mut all = vec!["generate", "-o", "-"];
-        all.extend_from_slice(args);
-        let out = run(&all);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert_eq!(
-            String::from_utf8(out.stdout).unwrap(),
-            golden(expected),
-            "{args:?}"
-        );
+        assert_eq!(generated(args), golden(expected), "{args:?}");
     }
     for bad in ["mappings.Mixed.payload", "mappings.Mixed.payload=huge"] {
         let out = run(&[
@@ -261,10 +297,59 @@ fn mapping_flags_match_the_builder_options() {
         assert_eq!(out.status.code(), Some(2), "{bad}");
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert!(
-            stderr.contains("--strings-for takes `PATH=CHOICE`"),
+            stderr.contains("--strings-for takes `PATH=STRINGS` (STRINGS: std, bytes, compact)"),
             "{stderr}"
         );
     }
+}
+
+/// The flags of the path options without a golden file give what the `Builder` gives:
+/// `--arena-inline`, `--borrowed-types`, `--skip-fields`, `--only`, `--extern-path`.
+#[test]
+fn path_flags_give_what_the_builder_gives() {
+    let parquet = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus/apache__parquet-format/src/main/thrift/parquet.thrift");
+    let user = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/extern/idl/user.thrift");
+    let mut arena = thrift_codegen::Builder::new();
+    arena
+        .arena(true)
+        .borrowed_types(["parquet.FileMetaData"])
+        .arena_inline(["parquet.ColumnChunk.meta_data"])
+        .skip_fields(["parquet.ColumnMetaData.statistics"])
+        .only(["parquet.FileMetaData", "parquet.PageHeader"]);
+    let mut shared = thrift_codegen::Builder::new();
+    shared.extern_path("common", "::shared_crate::common");
+    for (flags, builder, file) in [
+        (
+            &[
+                "--arena",
+                "--borrowed-types",
+                "parquet.FileMetaData",
+                "--arena-inline",
+                "parquet.ColumnChunk.meta_data",
+                "--skip-fields",
+                "parquet.ColumnMetaData.statistics",
+                "--only",
+                "parquet.FileMetaData",
+                "--only",
+                "parquet.PageHeader",
+            ][..],
+            &arena,
+            &parquet,
+        ),
+        (
+            &["--extern-path", "common=::shared_crate::common"][..],
+            &shared,
+            &user,
+        ),
+    ] {
+        let expected = thrift_codegen::single_file(&builder.generate([file]).unwrap());
+        let args = [flags, &[file.to_str().unwrap()]].concat();
+        assert_eq!(generated(&args), expected, "{flags:?}");
+    }
+    // Flags that undo each other are refused.
+    let out = run(&["generate", "-o", "-", "--no-borrowed", "--arena", FIXTURE]);
+    assert_eq!(out.status.code(), Some(2));
 }
 
 /// `generate` prints the warnings `check` prints (located, with the source line), and still

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use thrift_codegen::{Builder, Collections, Strings, single_file};
+use thrift_codegen::{Builder, single_file};
 
 /// Every (fixture, builder, golden file) to check: `<name>.rs` from `<name>.thrift` with the
 /// default options, or, where `<name>.options` stands beside the fixture, each golden file it
@@ -46,7 +46,8 @@ fn cases() -> Vec<(PathBuf, Builder, PathBuf)> {
 
 /// A `Builder` from calls written as in Rust, separated by spaces: `serde(true)
 /// strings(bytes) type_attribute("a.B", "#[repr(C)]") boxed("a.B.c", "a.B.d")`. Arguments
-/// are string literals (`\"` and `\\` escaped) or words (`true`, `bytes`, `hash`…).
+/// are string literals (`\"` and `\\` escaped) or words (`true`, `bytes`, `hash`…); each
+/// call reaches its option through `Builder::set`, as the command line's flags do.
 fn builder_from(calls: &str) -> Result<Builder, String> {
     let mut builder = Builder::new();
     let mut rest = calls.trim();
@@ -55,42 +56,8 @@ fn builder_from(calls: &str) -> Result<Builder, String> {
         let name = rest[..open].trim();
         let (args, after) = arguments(&rest[open + 1..])?;
         rest = after.trim_start();
-        let arg = |i: usize| -> Result<&str, String> {
-            args.get(i)
-                .map(String::as_str)
-                .ok_or(format!("`{name}` needs {} arguments", i + 1))
-        };
-        let strings = |word: &str| match word {
-            "bytes" => Ok(Strings::Bytes),
-            "compact" => Ok(Strings::Compact),
-            "std" => Ok(Strings::Std),
-            other => Err(format!("no strings mapping `{other}`")),
-        };
-        let collections = |word: &str| match word {
-            "hash" => Ok(Collections::Hash),
-            "btree" => Ok(Collections::BTree),
-            other => Err(format!("no collections mapping `{other}`")),
-        };
-        match name {
-            "serde" => builder.serde(arg(0)? == "true"),
-            "arena" => builder.arena(arg(0)? == "true"),
-            "strings" => builder.strings(strings(arg(0)?)?),
-            "collections" => builder.collections(collections(arg(0)?)?),
-            "hasher" => builder.hasher(arg(0)?),
-            "strings_for" => builder.strings_for(arg(0)?, strings(arg(1)?)?),
-            "collections_for" => builder.collections_for(arg(0)?, collections(arg(1)?)?),
-            "type_attribute" => builder.type_attribute(arg(0)?, arg(1)?),
-            "ref_type_attribute" => builder.ref_type_attribute(arg(0)?, arg(1)?),
-            "field_attribute" => builder.field_attribute(arg(0)?, arg(1)?),
-            "ref_field_attribute" => builder.ref_field_attribute(arg(0)?, arg(1)?),
-            "boxed" => builder.boxed(args.iter()),
-            "keep_unknown_fields" => builder.keep_unknown_fields(args.iter()),
-            other => {
-                return Err(format!(
-                    "no Builder call `{other}` here (add it to builder_from)"
-                ));
-            }
-        };
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        builder.set(name, &args).map_err(|e| e.to_string())?;
     }
     Ok(builder)
 }

@@ -223,7 +223,12 @@ fn only_generates_a_strict_subset_that_holds_what_is_named() {
 
 #[test]
 fn only_with_a_path_that_names_nothing_is_an_options_error() {
-    for path in ["consts.NOPE", "nope.ALIAS", "consts", "consts.ALIAS.field"] {
+    for path in [
+        "consts.NOPE",
+        "nope.ALIAS",
+        "consts.ALIAS.field",
+        "consts.LABEL.x",
+    ] {
         let err = Builder::new()
             .only([path])
             .generate([fixture("consts.thrift")])
@@ -251,5 +256,28 @@ fn only_output_compiles_without_warnings() {
     assert!(
         clean,
         "generated code of the subsets does not compile cleanly:\n{stderr}"
+    );
+}
+
+/// A shorter path selects more (the rule of every option naming IDL paths): a file keeps
+/// all its definitions, `.` everything.
+#[test]
+fn only_a_file_keeps_the_whole_file() {
+    let generate = |paths: &[&str]| {
+        let mut builder = Builder::new();
+        builder.only(paths.iter().copied());
+        let files = builder.generate([fixture("consts.thrift")]).unwrap();
+        thrift_codegen::single_file(&files)
+    };
+    let full =
+        thrift_codegen::single_file(&Builder::new().generate([fixture("consts.thrift")]).unwrap());
+    assert_eq!(generate(&["."]), full);
+    // Every definition of consts.thrift, and of unions.thrift what they reach.
+    let file = generate(&["consts"]);
+    assert!(file.contains("pub const WIDENED: i64") && file.contains("pub struct Point"));
+    assert_eq!(
+        file,
+        generate(&[".consts"]),
+        "a leading `.` changes nothing"
     );
 }

@@ -16,18 +16,22 @@
 use thrift_idl_parser::ast::{Annotation, Definition};
 use thrift_idl_parser::{DefId, Diagnostic};
 
-use super::attributes::Rule;
+use proc_macro2::TokenStream;
+
+use super::select::Item;
 use super::{Model, Resolved};
-use crate::options::AttributeTarget;
+use crate::options::{AttributeTarget, MappingChoice};
 
 /// What the annotations of a program ask for.
 #[derive(Default)]
 pub struct FromIdl {
     /// Fields to box (checked: their types are structs, unions or exceptions).
     pub boxed: Vec<(DefId, usize)>,
-    pub attributes: Vec<Rule>,
-    /// `rust.type` choices, type rules before field rules.
-    pub mappings: Vec<super::mappings::Rule>,
+    /// `rust.attr`: the owned form's attributes of a type or a field, in program order.
+    pub attributes: Vec<(AttributeTarget, Item, TokenStream)>,
+    /// `rust.type` choices for a type's fields or a field, in program order (a type's before
+    /// its fields').
+    pub mappings: Vec<(Item, MappingChoice)>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -54,7 +58,7 @@ pub fn read(model: &Model<'_>) -> FromIdl {
                 Definition::Const(_) => continue,
             };
             let attributable = matches!(definition, Definition::Struct(_) | Definition::Enum(_));
-            let path = model.type_path(id);
+            let item = Item::Definition(id);
             for annotation in annotations
                 .iter()
                 .filter(|a| a.key.name.starts_with("rust."))
@@ -62,10 +66,10 @@ pub fn read(model: &Model<'_>) -> FromIdl {
                 match annotation.key.name.as_str() {
                     "rust.name" => out.name(annotation),
                     "rust.attr" if attributable => {
-                        out.attribute(AttributeTarget::Type, path.clone(), annotation);
+                        out.attribute(AttributeTarget::Type, item, annotation);
                     }
                     "rust.type" if matches!(definition, Definition::Struct(_)) => {
-                        out.mapping(path.clone(), annotation);
+                        out.mapping(item, annotation);
                     }
                     "rust.box" => out.diagnostics.push(Diagnostic::warning(
                         annotation.span,
@@ -75,8 +79,7 @@ pub fn read(model: &Model<'_>) -> FromIdl {
                 }
             }
             for (field_index, field) in fields.iter().enumerate() {
-                let mut path = path.clone();
-                path.push(field.name.name.clone());
+                let item = Item::Field(id, field_index);
                 for annotation in field
                     .annotations
                     .iter()
@@ -84,10 +87,8 @@ pub fn read(model: &Model<'_>) -> FromIdl {
                 {
                     match annotation.key.name.as_str() {
                         "rust.name" => out.name(annotation),
-                        "rust.attr" => {
-                            out.attribute(AttributeTarget::Field, path.clone(), annotation)
-                        }
-                        "rust.type" => out.mapping(path.clone(), annotation),
+                        "rust.attr" => out.attribute(AttributeTarget::Field, item, annotation),
+                        "rust.type" => out.mapping(item, annotation),
                         "rust.box" if can_box(model, id, field_index) => {
                             out.boxed.push((id, field_index));
                         }
@@ -115,13 +116,9 @@ pub fn read(model: &Model<'_>) -> FromIdl {
 }
 
 impl FromIdl {
-    fn attribute(&mut self, target: AttributeTarget, path: Vec<String>, annotation: &Annotation) {
+    fn attribute(&mut self, target: AttributeTarget, item: Item, annotation: &Annotation) {
         match super::attributes::parse_attributes(&annotation.value) {
-            Ok(attrs) => self.attributes.push(Rule {
-                target,
-                path,
-                attrs,
-            }),
+            Ok(attrs) => self.attributes.push((target, item, attrs)),
             Err(e) => self.diagnostics.push(Diagnostic::error(
                 annotation.span,
                 format!(
@@ -145,9 +142,9 @@ impl FromIdl {
         }
     }
 
-    fn mapping(&mut self, path: Vec<String>, annotation: &Annotation) {
+    fn mapping(&mut self, item: Item, annotation: &Annotation) {
         match super::mappings::parse_rust_type(&annotation.value) {
-            Some(choice) => self.mappings.push(super::mappings::Rule { path, choice }),
+            Some(choice) => self.mappings.push((item, choice)),
             None => self.diagnostics.push(Diagnostic::error(
                 annotation.span,
                 format!(

@@ -1,24 +1,14 @@
-//! Per-path string and collection mappings (`Builder::strings_for`, `Builder::collections_for`,
+//! Per-field string and collection mappings (`Builder::strings_for`, `Builder::collections_for`,
 //! the IDL's `rust.type`): which fields map strings, binaries, sets and maps otherwise than the
-//! global options say. Rules apply to the fields under their IDL path (`.`, `file`,
-//! `file.Type`, `file.Type.field`), later rules over earlier ones.
+//! global options say. Choices apply in order, later ones over earlier ones.
 
 use std::collections::HashMap;
 
 use thrift_idl_parser::DefId;
-use thrift_idl_parser::ast::Definition;
 
-use super::attributes::is_prefix;
 use super::{Mapping, Model};
 
 use crate::options::MappingChoice;
-
-/// One rule: a choice for the fields under a path.
-#[derive(Debug, Clone)]
-pub struct Rule {
-    pub path: Vec<String>,
-    pub choice: MappingChoice,
-}
 
 /// The accepted values of `rust.type`, for messages.
 pub const RUST_TYPES: &str =
@@ -37,61 +27,23 @@ pub fn parse_rust_type(value: &str) -> Option<MappingChoice> {
     })
 }
 
+/// A choice for one field: (struct, field index), and what it maps otherwise.
+pub type FieldChoice = ((DefId, usize), MappingChoice);
+
 impl Model<'_> {
-    /// Every field of every struct, union and exception, with its path.
-    fn all_fields(&self) -> Vec<((DefId, usize), Vec<String>)> {
-        let mut out = Vec::new();
-        for file in self.program.files() {
-            for (index, definition) in file.document.definitions.iter().enumerate() {
-                let Definition::Struct(s) = definition else {
-                    continue;
-                };
-                let id = DefId {
-                    file: file.id,
-                    index,
-                };
-                let type_path = self.type_path(id);
-                for (field_index, field) in s.fields.iter().enumerate() {
-                    let mut path = type_path.clone();
-                    path.push(field.name.name.clone());
-                    out.push(((id, field_index), path));
-                }
+    /// The fields whose mapping `choices` (each for one field, in the order they apply) make
+    /// differ from the global one.
+    pub fn field_mappings_of(&self, choices: &[FieldChoice]) -> HashMap<(DefId, usize), Mapping> {
+        let global = self.global_mapping();
+        let mut out: HashMap<(DefId, usize), Mapping> = HashMap::new();
+        for &(field, choice) in choices {
+            let mapping = out.entry(field).or_insert(global);
+            match choice {
+                MappingChoice::Strings(strings) => mapping.strings = strings,
+                MappingChoice::Collections(collections) => mapping.collections = collections,
             }
         }
-        out
-    }
-
-    /// Whether a path names at least one field.
-    pub fn names_fields(&self, path: &[String]) -> bool {
-        self.all_fields().iter().any(|(_, field)| {
-            let field: Vec<&str> = field.iter().map(String::as_str).collect();
-            is_prefix(path, &field)
-        })
-    }
-
-    /// The fields whose mapping the rules make differ from the global one.
-    pub fn field_mappings_of(&self, rules: &[Rule]) -> HashMap<(DefId, usize), Mapping> {
-        let global = Mapping {
-            strings: self.options.strings,
-            collections: self.options.collections,
-        };
-        let mut out = HashMap::new();
-        if rules.is_empty() {
-            return out;
-        }
-        for (key, path) in self.all_fields() {
-            let path: Vec<&str> = path.iter().map(String::as_str).collect();
-            let mut mapping = global;
-            for rule in rules.iter().filter(|r| is_prefix(&r.path, &path)) {
-                match rule.choice {
-                    MappingChoice::Strings(strings) => mapping.strings = strings,
-                    MappingChoice::Collections(collections) => mapping.collections = collections,
-                }
-            }
-            if mapping != global {
-                out.insert(key, mapping);
-            }
-        }
+        out.retain(|_, mapping| *mapping != global);
         out
     }
 }

@@ -10,6 +10,7 @@ mod keys;
 pub mod mappings;
 mod only;
 mod recursion;
+mod select;
 mod services;
 
 use std::collections::{BTreeSet, HashMap};
@@ -20,12 +21,13 @@ use thrift_idl_parser::ast::{BaseType, Definition, Struct, Type, TypeKind};
 use thrift_idl_parser::{DefId, FileId, Program};
 
 use crate::ident;
-use crate::options::Options;
+use crate::options::{AttributeTarget, Options};
 
 #[cfg(feature = "cli")]
 pub(crate) use configure::annotation_diagnostics;
 pub(crate) use configure::configure;
 pub use derives::Derives;
+pub use select::Item;
 pub use services::ServiceNames;
 
 /// A type with typedefs followed to the end.
@@ -57,8 +59,10 @@ pub struct Model<'p> {
     /// Structs and exceptions that keep the fields they do not know
     /// (`Builder::keep_unknown_fields`).
     pub keep_unknown: BTreeSet<DefId>,
-    /// The user's attributes (`Builder::type_attribute` and kin), in the order given.
-    pub attributes: Vec<attributes::Rule>,
+    /// The attributes of each item and form: the IDL's (`rust.attr`), then the
+    /// `Builder`'s (`type_attribute` and kin) in the order given. Types are
+    /// [`Item::Definition`]s, fields [`Item::Field`]s.
+    pub attributes: HashMap<(AttributeTarget, Item), TokenStream>,
     /// Files whose definitions come from another crate (`Builder::extern_path`): the Rust
     /// path of the module that holds them there. Nothing is generated for these files.
     pub externs: HashMap<FileId, TokenStream>,
@@ -119,19 +123,12 @@ impl<'p> Model<'p> {
             options,
             skipped: BTreeSet::new(),
             keep_unknown: BTreeSet::new(),
-            attributes: Vec::new(),
+            attributes: HashMap::new(),
             externs: HashMap::new(),
             kept: None,
             hasher,
             modules: HashMap::new(),
-            stems: program
-                .files()
-                .map(|file| {
-                    let stem = program.sources.path(file.id).file_stem();
-                    let stem = stem.map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-                    (file.id, stem)
-                })
-                .collect(),
+            stems: select::file_stems(program),
             names: HashMap::new(),
             boxed: BTreeSet::new(),
             inline: BTreeSet::new(),

@@ -1,19 +1,19 @@
-//! What `Builder::only` keeps: the definitions and service functions it names, and
+//! What `Builder::only` keeps: the definitions and service functions its paths select, and
 //! everything they reach, nothing else.
 //!
 //! A definition reaches the definitions its types name (through typedefs and containers),
 //! the consts and enums its values name (field defaults, const values), and, for a service,
 //! the service it extends (whose items the service's own items name) and the args, result
-//! and exception types of each function it keeps. Naming a service keeps all its functions,
-//! inherited ones too; naming `file.Service.function` keeps that function only (with the
-//! service, and its ancestors with none of their other functions).
+//! and exception types of each function it keeps. Selecting a service keeps all its functions,
+//! inherited ones too; selecting `file.Service.function` alone keeps that function only (with
+//! the service, and its ancestors with none of their other functions).
 
 use std::collections::BTreeSet;
 
 use thrift_idl_parser::ast::{ConstValue, ConstValueKind, Definition, Field, Type, TypeKind};
 use thrift_idl_parser::{ConstRef, DefId, FileId, Program};
 
-use crate::error::Error;
+use super::select::Item;
 
 /// The definitions kept, and the service functions kept (declaring service, index in its
 /// functions).
@@ -23,32 +23,32 @@ pub struct Kept {
     pub functions: BTreeSet<(DefId, usize)>,
 }
 
-/// Resolves `paths` (`file.Definition` or `file.Service.function`, the file's name without
-/// `.thrift`) and closes them under "reaches".
-pub fn kept(program: &Program, paths: &[String]) -> Result<Kept, Error> {
+/// What `selected` (definitions and service functions that `only`'s paths select) keeps:
+/// closed under "reaches".
+pub fn kept(program: &Program, selected: impl IntoIterator<Item = Item>) -> Kept {
     let mut kept = Kept::default();
     let mut work = Vec::new();
-    for path in paths {
-        let Some((id, function)) = named(program, path) else {
-            return Err(Error::Options(format!(
-                "only: `{path}` names no definition or service function (paths are `file.Definition` or `file.Service.function`, the file's name without .thrift)"
-            )));
-        };
-        match (function, program.as_service(id)) {
-            (Some(function), _) => {
-                kept.functions.insert(function);
+    for item in selected {
+        match item {
+            Item::Function {
+                service,
+                declaring,
+                index,
+            } => {
+                kept.functions.insert((declaring, index));
+                work.push(service);
             }
-            (None, Some(s)) => {
-                let mut current = Some((id, s));
+            Item::Definition(id) => {
+                let mut current = program.as_service(id).map(|s| (id, s));
                 while let Some((declaring, s)) = current {
                     kept.functions
                         .extend((0..s.functions.len()).map(|index| (declaring, index)));
                     current = program.parent_service(declaring, s);
                 }
+                work.push(id);
             }
-            (None, None) => {}
+            Item::File(_) | Item::Field(..) => {}
         }
-        work.push(id);
     }
     while let Some(id) = work.pop() {
         if !kept.definitions.insert(id) {
@@ -83,36 +83,7 @@ pub fn kept(program: &Program, paths: &[String]) -> Result<Kept, Error> {
             }
         }
     }
-    Ok(kept)
-}
-
-/// The definition `path` names and, when it names a service function, that function (where
-/// it is declared: the service named or one it extends).
-fn named(program: &Program, path: &str) -> Option<(DefId, Option<(DefId, usize)>)> {
-    let in_file = |file: &str, name: &str| {
-        program.files_named(file).find_map(|f| {
-            let index = f
-                .document
-                .definitions
-                .iter()
-                .position(|d| d.name().name == name)?;
-            Some(DefId { file: f.id, index })
-        })
-    };
-    let (file, name) = path.rsplit_once('.')?;
-    if let Some(id) = in_file(file, name) {
-        return Some((id, None));
-    }
-    let (file, service) = file.rsplit_once('.')?;
-    let id = in_file(file, service)?;
-    let mut current = Some((id, program.as_service(id)?));
-    while let Some((declaring, s)) = current {
-        if let Some(index) = s.functions.iter().position(|f| f.name.name == name) {
-            return Some((id, Some((declaring, index))));
-        }
-        current = program.parent_service(declaring, s);
-    }
-    None
+    kept
 }
 
 /// Pushes what types and values name.
