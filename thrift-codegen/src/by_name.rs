@@ -70,14 +70,24 @@ const ROW: NamedOption = NamedOption {
     call: |b, _| Ok(b),
 };
 
+/// How the attribute options take their values: a path and an attribute.
+const PATH_AND_ATTRIBUTE: Takes = path_and("PATH=ATTR", &[]);
+
+/// One value, named `name` in `--help`, one of `choices` when there are any.
+const fn value(name: &'static str, choices: &'static [&'static str]) -> Takes {
+    Takes::Value { name, choices }
+}
+
+/// Paths each with a value (`PATH=VALUE`), the value one of `choices` when there are any.
+const fn path_and(name: &'static str, choices: &'static [&'static str]) -> Takes {
+    Takes::PathAnd { name, choices }
+}
+
 /// Every option of the `Builder`, in the order `--help` lists them.
 pub(crate) const OPTIONS: &[NamedOption] = &[
     NamedOption {
         name: "include_dir",
-        takes: Takes::Value {
-            name: "DIR",
-            choices: &[],
-        },
+        takes: value("DIR", &[]),
         flag: Some("include-dir"),
         short: Some('I'),
         help: "Directory searched for includes not found next to the including file (repeatable, searched in order)",
@@ -86,10 +96,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "out_dir",
-        takes: Takes::Value {
-            name: "DIR",
-            choices: &[],
-        },
+        takes: value("DIR", &[]),
         flag: None,
         help: "Where `compile` writes (default: $OUT_DIR)",
         call: |b, v| Ok(b.out_dir(v[0])),
@@ -97,10 +104,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "include_file",
-        takes: Takes::Value {
-            name: "NAME",
-            choices: &[],
-        },
+        takes: value("NAME", &[]),
         flag: None,
         help: "The include file `compile` writes (default: thrift.rs)",
         call: |b, v| Ok(b.include_file(v[0])),
@@ -116,10 +120,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "runtime_path",
-        takes: Takes::Value {
-            name: "PATH",
-            choices: &[],
-        },
+        takes: value("PATH", &[]),
         flag: Some("runtime-path"),
         help: "Path of the runtime crate in generated code (default: ::thrift_runtime)",
         call: |b, v| Ok(b.runtime_path(v[0])),
@@ -127,10 +128,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "collections",
-        takes: Takes::Value {
-            name: "COLLECTIONS",
-            choices: Collections::NAMES,
-        },
+        takes: value("COLLECTIONS", Collections::NAMES),
         flag: Some("collections"),
         help: "How sets and maps are represented: `btree` (BTreeSet/BTreeMap, the default: deterministic encoding) or `hash` (HashSet/HashMap: one allocation per decoded set or map)",
         call: |b, v| Ok(b.collections(collections(v[0])?)),
@@ -138,10 +136,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "hasher",
-        takes: Takes::Value {
-            name: "PATH",
-            choices: &[],
-        },
+        takes: value("PATH", &[]),
         flag: Some("hasher"),
         help: "With `--collections hash`: the hasher of the sets and maps, a `BuildHasher + Default + Clone` type such as `::foldhash::fast::RandomState` (default: std's RandomState, SipHash)",
         call: |b, v| Ok(b.hasher(v[0])),
@@ -149,10 +144,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "strings",
-        takes: Takes::Value {
-            name: "STRINGS",
-            choices: Strings::NAMES,
-        },
+        takes: value("STRINGS", Strings::NAMES),
         flag: Some("strings"),
         help: "How strings and binaries are represented: `std` (String/Vec<u8>, the default), `bytes` (thrift_runtime::ByteString/Bytes, slices of the input when decoding from a Bytes) or `compact` (thrift_runtime::CompactString, inline up to 24 bytes, the runtime's `compact_str` feature; binaries as Bytes)",
         call: |b, v| Ok(b.strings(strings(v[0])?)),
@@ -217,10 +209,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "type_attribute",
-        takes: Takes::PathAnd {
-            name: "PATH=ATTR",
-            choices: &[],
-        },
+        takes: PATH_AND_ATTRIBUTE,
         flag: Some("type-attribute"),
         help: "Add attributes to the types under PATH, e.g. `.=#[derive(serde::Serialize)]` or `tutorial.Place=#[non_exhaustive]`",
         call: |b, v| Ok(b.type_attribute(v[0], v[1])),
@@ -228,10 +217,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "ref_type_attribute",
-        takes: Takes::PathAnd {
-            name: "PATH=ATTR",
-            choices: &[],
-        },
+        takes: PATH_AND_ATTRIBUTE,
         flag: Some("ref-type-attribute"),
         help: "`--type-attribute` for the borrowing forms (`FooRef<'de>`)",
         call: |b, v| Ok(b.ref_type_attribute(v[0], v[1])),
@@ -239,10 +225,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "field_attribute",
-        takes: Takes::PathAnd {
-            name: "PATH=ATTR",
-            choices: &[],
-        },
+        takes: PATH_AND_ATTRIBUTE,
         flag: Some("field-attribute"),
         help: "Add attributes to the fields under PATH, e.g. `tutorial.Place.name=#[serde(rename = \"title\")]`",
         call: |b, v| Ok(b.field_attribute(v[0], v[1])),
@@ -250,10 +233,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "ref_field_attribute",
-        takes: Takes::PathAnd {
-            name: "PATH=ATTR",
-            choices: &[],
-        },
+        takes: PATH_AND_ATTRIBUTE,
         flag: Some("ref-field-attribute"),
         help: "`--field-attribute` for the fields of the borrowing forms",
         call: |b, v| Ok(b.ref_field_attribute(v[0], v[1])),
@@ -261,10 +241,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "extern_path",
-        takes: Takes::PathAnd {
-            name: "FILE=RUST_PATH",
-            choices: &[],
-        },
+        takes: path_and("FILE=RUST_PATH", &[]),
         flag: Some("extern-path"),
         help: "Take the types of an included file from another crate's module instead of generating them, e.g. `common=::common_types::common`",
         call: |b, v| Ok(b.extern_path(v[0], v[1])),
@@ -280,10 +257,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "strings_for",
-        takes: Takes::PathAnd {
-            name: "PATH=STRINGS",
-            choices: Strings::NAMES,
-        },
+        takes: path_and("PATH=STRINGS", Strings::NAMES),
         flag: Some("strings-for"),
         help: "Map the strings and binaries of the fields under PATH otherwise, e.g. `storage.Blob.data=bytes`",
         call: |b, v| Ok(b.strings_for(v[0], strings(v[1])?)),
@@ -291,10 +265,7 @@ pub(crate) const OPTIONS: &[NamedOption] = &[
     },
     NamedOption {
         name: "collections_for",
-        takes: Takes::PathAnd {
-            name: "PATH=COLLECTIONS",
-            choices: Collections::NAMES,
-        },
+        takes: path_and("PATH=COLLECTIONS", Collections::NAMES),
         flag: Some("collections-for"),
         help: "Map the sets and maps of the fields under PATH otherwise, e.g. `storage.Index=hash`",
         call: |b, v| Ok(b.collections_for(v[0], collections(v[1])?)),
