@@ -95,7 +95,7 @@ mod idl {
 
 use idl::notes::{Empty, Note, Notes, NotesClient, NotesProcessor, NotesShoutError};
 use thrift_runtime::rpc::blocking::{Connection, Server};
-use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Transport};
+use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Framing};
 use thrift_runtime::{Compact, ThriftRead, ThriftWrite};
 
 struct Loud;
@@ -116,7 +116,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     let handle = Server::new(ServerOptions::default()).spawn(listener, NotesProcessor::new(Loud))?;
-    let options = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
+    let options = ClientOptions::new(ProtocolKind::Compact).with_framing(Framing::Framed);
     let mut client = NotesClient::new(Connection::connect(handle.local_addr(), options)?);
     let loud = client.shout(note.clone())?;
     assert_eq!(loud.text, "HELLO");

@@ -9,11 +9,11 @@
 //! use thrift_examples::idl::tutorial::{PlacesClient, PlacesProcessor};
 //! use thrift_examples::{lighthouse, PlaceBook};
 //! use thrift_runtime::rpc::blocking::{Connection, Server};
-//! use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Transport};
+//! use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Framing};
 //!
 //! let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
 //! let handle = Server::new(ServerOptions::default()).spawn(listener, PlacesProcessor::new(PlaceBook::default()))?;
-//! let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+//! let options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
 //! let addr = handle.local_addr();
 //! let mut places = PlacesClient::new(Connection::connect(addr, options.clone())?);
 //! places.put(lighthouse())?;

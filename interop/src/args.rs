@@ -3,8 +3,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use thrift_runtime::rpc::blocking::ClientOptions;
-use thrift_runtime::rpc::{ProtocolKind, Transport, tls};
+use thrift_runtime::rpc::ClientOptions;
+use thrift_runtime::rpc::{Framing, ProtocolKind, tls};
 
 /// Parsed flags.
 #[derive(Clone, Debug)]
@@ -212,8 +212,8 @@ impl Flags {
             "header" => (
                 parse_protocol(&self.header_payload)?,
                 match self.transport.as_str() {
-                    "buffered" => Transport::Header,
-                    "framed" => Transport::FramedHeader,
+                    "buffered" => Framing::Header,
+                    "framed" => Framing::FramedHeader,
                     other => return Err(format!("unknown transport {other}")),
                 },
             ),
@@ -222,19 +222,19 @@ impl Flags {
                 match self.transport.as_str() {
                     // HTTP: one POST per message, UDP one datagram, no framing (the
                     // options' transport is unused).
-                    "buffered" | "http" | "udp" => Transport::Buffered,
-                    "framed" => Transport::Framed,
+                    "buffered" | "http" | "udp" => Framing::Buffered,
+                    "framed" => Framing::Framed,
                     other => return Err(format!("unknown transport {other}")),
                 },
             ),
         };
         // SASL frames every message, whatever `--transport` says.
         let transport = if self.sasl {
-            Transport::Framed
+            Framing::Framed
         } else {
             transport
         };
-        let mut options = ClientOptions::new(protocol, transport);
+        let mut options = ClientOptions::new(protocol).with_framing(transport);
         options.zlib = self.zlib;
         options.headers = self.headers.clone();
         options.timeout = Some(std::time::Duration::from_secs(30));

@@ -14,9 +14,10 @@ use thrift_interop::types::{
     SecondServiceAsyncClient, SecondServiceClient, ThriftTestAsyncClient, ThriftTestClient,
     ThriftTestProcessor,
 };
-use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
+use thrift_runtime::rpc::blocking::{Connection, Server};
 use thrift_runtime::rpc::layers::ServiceChannel;
-use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous};
+use thrift_runtime::rpc::{ClientOptions, ServerOptions};
+use thrift_runtime::rpc::{Framing, ProtocolKind, asynchronous};
 use thrift_runtime::{ApplicationExceptionKind, ErrorKind};
 
 mod support;
@@ -51,7 +52,7 @@ fn hanging_up() -> SocketAddr {
 }
 
 fn framed() -> ClientOptions {
-    ClientOptions::new(ProtocolKind::Binary, Transport::Framed)
+    ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed)
 }
 
 fn runtime() -> tokio::runtime::Runtime {

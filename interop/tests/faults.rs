@@ -15,10 +15,11 @@ use thrift_interop::types::{
     SecondServiceProcessor, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
     ThriftTestTestExceptionArgs,
 };
-use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
+use thrift_runtime::rpc::blocking::{Connection, Server};
 use thrift_runtime::rpc::{
-    AsyncMultiplexedProcessor, Channel, MultiplexedProcessor, ProtocolKind, Transport, asynchronous,
+    AsyncMultiplexedProcessor, Channel, Framing, MultiplexedProcessor, ProtocolKind, asynchronous,
 };
+use thrift_runtime::rpc::{ClientOptions, ServerOptions};
 use thrift_runtime::{ApplicationExceptionKind, ErrorKind};
 
 struct Panicking;
@@ -79,14 +80,14 @@ fn start(asynchronous: bool, busy_poll: Option<Duration>) -> (SocketAddr, Box<dy
     }
 }
 
-fn client(addr: SocketAddr, transport: Transport) -> ThriftTestClient<Connection> {
-    let mut options = ClientOptions::new(ProtocolKind::Compact, transport);
+fn client(addr: SocketAddr, transport: Framing) -> ThriftTestClient<Connection> {
+    let mut options = ClientOptions::new(ProtocolKind::Compact).with_framing(transport);
     options.timeout = Some(Duration::from_secs(5));
     ThriftTestClient::new(Connection::connect(addr, options).unwrap())
 }
 
 fn still_serves(addr: SocketAddr) {
-    let mut c = client(addr, Transport::Framed);
+    let mut c = client(addr, Framing::Framed);
     assert_eq!(c.test_i32(7).unwrap(), 7, "the server serves a new client");
 }
 
@@ -190,7 +191,7 @@ fn a_client_sending_one_byte_at_a_time_is_cut_off() {
 #[test]
 fn a_panicking_handler_becomes_internal_error_and_the_connection_goes_on() {
     each_server(|addr| {
-        let mut options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
+        let mut options = ClientOptions::new(ProtocolKind::Binary);
         options.service = Some("SecondService".into());
         let mut c = SecondServiceClient::new(Connection::connect(addr, options).unwrap());
         let err = c.secondtest_string("panic".into()).unwrap_err();
@@ -208,7 +209,7 @@ fn a_panicking_handler_becomes_internal_error_and_the_connection_goes_on() {
 #[test]
 fn an_unknown_method_gets_unknown_method_and_the_connection_goes_on() {
     each_server(|addr| {
-        let mut c = client(addr, Transport::Buffered);
+        let mut c = client(addr, Framing::Buffered);
         let args = ThriftTestTestExceptionArgs { arg: "x".into() };
         let err = c
             .channel_mut()
@@ -220,7 +221,7 @@ fn an_unknown_method_gets_unknown_method_and_the_connection_goes_on() {
         );
         assert_eq!(c.test_i32(3).unwrap(), 3);
         // An unknown service too.
-        let mut options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+        let mut options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
         options.service = Some("NoSuchService".into());
         let mut other = SecondServiceClient::new(Connection::connect(addr, options).unwrap());
         let err = other.secondtest_string("x".into()).unwrap_err();
@@ -255,7 +256,7 @@ fn an_async_client_whose_connection_the_server_closed_fails_at_once() {
             .build()
             .unwrap();
         runtime.block_on(async {
-            let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+            let options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
             let connection = asynchronous::Connection::connect(addr, options)
                 .await
                 .unwrap();
@@ -292,7 +293,7 @@ fn an_async_call_times_out_with_the_clients_timeout() {
         .build()
         .unwrap();
     runtime.block_on(async {
-        let mut options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+        let mut options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
         options.timeout = Some(Duration::from_millis(300));
         let connection = asynchronous::Connection::connect(addr, options)
             .await

@@ -7,8 +7,9 @@ use thrift_interop::types::{
     SecondService, SecondServiceAsync, SecondServiceAsyncClient, SecondServiceAsyncProcessor,
     SecondServiceClient, SecondServiceProcessor,
 };
-use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous, context};
+use thrift_runtime::rpc::blocking::{Connection, Server};
+use thrift_runtime::rpc::{ClientOptions, ServerOptions};
+use thrift_runtime::rpc::{Framing, ProtocolKind, asynchronous, context};
 
 struct Echo;
 
@@ -31,8 +32,8 @@ impl SecondServiceAsync for Echo {
     }
 }
 
-fn options(transport: Transport) -> ClientOptions {
-    let mut options = ClientOptions::new(ProtocolKind::Compact, transport);
+fn options(transport: Framing) -> ClientOptions {
+    let mut options = ClientOptions::new(ProtocolKind::Compact).with_framing(transport);
     options.headers = vec![
         ("who".into(), "tester".into()),
         ("trace".into(), "1".into()),
@@ -48,11 +49,11 @@ fn blocking_handlers_read_the_callers_headers() {
         .unwrap();
     let addr = server.local_addr();
     let mut header =
-        SecondServiceClient::new(Connection::connect(addr, options(Transport::Header)).unwrap());
+        SecondServiceClient::new(Connection::connect(addr, options(Framing::Header)).unwrap());
     assert_eq!(header.secondtest_string("a".into()).unwrap(), "a:tester");
     // Other transports carry no headers, and none leak from the call before.
     let mut framed =
-        SecondServiceClient::new(Connection::connect(addr, options(Transport::Framed)).unwrap());
+        SecondServiceClient::new(Connection::connect(addr, options(Framing::Framed)).unwrap());
     assert_eq!(framed.secondtest_string("b".into()).unwrap(), "b:");
     assert_eq!(context::header("who"), None, "outside a handler");
     server.shutdown();
@@ -72,7 +73,7 @@ fn async_handlers_read_the_callers_headers() {
             asynchronous::Server::new(ServerOptions::default())
                 .serve(listener, SecondServiceAsyncProcessor::new(Echo)),
         );
-        let connection = asynchronous::Connection::connect(addr, options(Transport::Header))
+        let connection = asynchronous::Connection::connect(addr, options(Framing::Header))
             .await
             .unwrap();
         let client = SecondServiceAsyncClient::new(connection);

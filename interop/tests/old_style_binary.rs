@@ -12,8 +12,9 @@ use thrift_interop::handler::TestHandler;
 use thrift_interop::types::{
     ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
 };
-use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous};
+use thrift_runtime::rpc::blocking::{Connection, Server};
+use thrift_runtime::rpc::{ClientOptions, ServerOptions};
+use thrift_runtime::rpc::{Framing, ProtocolKind, asynchronous};
 
 mod support;
 
@@ -73,7 +74,7 @@ fn both_servers_answer_old_style_calls_unframed_and_framed() {
 
 /// A server that answers every call with `reply(name, seq)`, reading each call as it comes
 /// (framed or not, strict binary: the clients write strict messages).
-fn old_style_server(transport: Transport) -> SocketAddr {
+fn old_style_server(transport: Framing) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     std::thread::spawn(move || {
@@ -85,7 +86,7 @@ fn old_style_server(transport: Transport) -> SocketAddr {
                     if stream.read_exact(&mut head).is_err() {
                         return;
                     }
-                    if transport == Transport::Framed {
+                    if transport == Framing::Framed {
                         // The frame's length, then the version word.
                         stream.read_exact(&mut head).unwrap();
                     }
@@ -107,7 +108,7 @@ fn old_style_server(transport: Transport) -> SocketAddr {
                     reply.extend_from_slice(&[8, 0, 0]);
                     reply.extend_from_slice(&args[3..7]);
                     reply.push(0);
-                    if transport == Transport::Framed {
+                    if transport == Framing::Framed {
                         reply = framed(&reply);
                     }
                     stream.write_all(&reply).unwrap();
@@ -120,9 +121,9 @@ fn old_style_server(transport: Transport) -> SocketAddr {
 
 #[test]
 fn both_clients_read_old_style_replies() {
-    for transport in [Transport::Buffered, Transport::Framed] {
+    for transport in [Framing::Buffered, Framing::Framed] {
         let addr = old_style_server(transport);
-        let mut options = ClientOptions::new(ProtocolKind::Binary, transport);
+        let mut options = ClientOptions::new(ProtocolKind::Binary).with_framing(transport);
         options.timeout = Some(Duration::from_secs(5));
         let mut client = ThriftTestClient::new(Connection::connect(addr, options.clone()).unwrap());
         for n in [5, -1, i32::MAX] {

@@ -9,8 +9,9 @@ use thrift_interop::types::{
     SecondService, SecondServiceAsyncClient, SecondServiceClient, SecondServiceProcessor,
 };
 use thrift_runtime::ErrorKind;
-use thrift_runtime::rpc::blocking::{ClientOptions, Pool, Server, ServerHandle, ServerOptions};
-use thrift_runtime::rpc::{PoolOptions, ProtocolKind, Transport, asynchronous};
+use thrift_runtime::rpc::blocking::{Pool, Server, ServerHandle};
+use thrift_runtime::rpc::{ClientOptions, ServerOptions};
+use thrift_runtime::rpc::{Framing, PoolOptions, ProtocolKind, asynchronous};
 
 mod support;
 use support::refusing;
@@ -33,7 +34,7 @@ fn serve(name: &'static str) -> ServerHandle {
 }
 
 fn framed() -> ClientOptions {
-    ClientOptions::new(ProtocolKind::Binary, Transport::Framed)
+    ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed)
 }
 
 fn options(max_connections: usize, retries: u32) -> PoolOptions {
@@ -151,8 +152,8 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-fn async_framed() -> asynchronous::ClientOptions {
-    asynchronous::ClientOptions::new(ProtocolKind::Binary, Transport::Framed)
+fn async_framed() -> thrift_runtime::rpc::ClientOptions {
+    thrift_runtime::rpc::ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed)
 }
 
 #[test]
@@ -211,7 +212,7 @@ fn an_async_pool_reconnects_and_fails_over() {
 #[test]
 fn a_connector_that_panics_leaves_no_connection_counted() {
     let pool: Pool<thrift_runtime::rpc::blocking::Connection> =
-        Pool::with_connector(["x:1"], options(1, 0), |_| panic!("a connector bug")).unwrap();
+        Pool::from_fn(["x:1"], options(1, 0), |_| panic!("a connector bug")).unwrap();
     for _ in 0..3 {
         let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.get()));
         assert!(unwound.is_err());

@@ -14,17 +14,19 @@ use thrift_interop::types::{
     ThriftTestTestStringArgs, ThriftTestTestStringResult,
 };
 use thrift_runtime::ErrorKind;
-use thrift_runtime::rpc::blocking::{
-    ClientOptions, Connection, SaslListener, Server, ServerOptions, TlsListener,
-};
+use thrift_runtime::rpc::TcpConnector;
+use thrift_runtime::rpc::blocking::{Connection, Pool, SaslListener, Server, TlsListener};
+use thrift_runtime::rpc::sasl::SaslConnector;
 use thrift_runtime::rpc::sasl::{
     self, ClientMechanism, Plain, SaslServerConfig, ServerMechanism, ServerStep,
 };
+use thrift_runtime::rpc::tls::TlsConnector;
+use thrift_runtime::rpc::{ClientOptions, PoolOptions, ServerOptions};
 mod support;
 use support::Certs;
 
 use thrift_runtime::rpc::{
-    AsyncProcessor, Message, Processor, ProtocolKind, Transport, asynchronous,
+    AsyncProcessor, Framing, Message, Processor, ProtocolKind, asynchronous,
 };
 
 /// A challenge-response mechanism of the test's own: the server challenges with a number,
@@ -102,7 +104,7 @@ fn start(asynchronous: bool) -> (SocketAddr, Box<dyn std::any::Any>) {
 }
 
 fn options(protocol: ProtocolKind) -> ClientOptions {
-    let mut options = ClientOptions::new(protocol, Transport::Buffered);
+    let mut options = ClientOptions::new(protocol);
     options.timeout = Some(Duration::from_secs(5));
     options
 }
@@ -115,7 +117,7 @@ fn both_servers_authenticate_and_serve_both_clients() {
             let connection =
                 Connection::connect_sasl(addr, Plain::new("hive", "s3cret"), options(protocol))
                     .unwrap();
-            assert_eq!(connection.options().transport, Transport::Framed);
+            assert_eq!(connection.options().framing, Framing::Framed);
             let mut client = ThriftTestClient::new(connection);
             let big = "y".repeat(50_000);
             assert_eq!(client.test_string(big.clone()).unwrap(), big);
@@ -374,28 +376,53 @@ fn sasl_inside_tls_with_both_clients_and_no_silent_downgrade() {
         .unwrap();
     for asynchronous in [false, true] {
         let (addr, _server) = start_tls_sasl(asynchronous, &certs);
-        let connection = Connection::connect_tls_sasl(
-            addr,
-            "localhost",
-            Arc::clone(&client_tls),
-            Plain::new("hue", "s3cret").authzid("alice"),
-            options(ProtocolKind::Compact),
-        )
-        .unwrap();
-        assert_eq!(connection.options().transport, Transport::Framed);
+        let endpoint = addr.to_string();
+        // The connectors stack as the server's listeners do: SASL inside TLS over TCP.
+        let tls = TlsConnector::new(TcpConnector, Arc::clone(&client_tls)).server_name("localhost");
+        let as_alice = SaslConnector::new(tls, Plain::new("hue", "s3cret").authzid("alice"));
+        let connection =
+            Connection::connect_with(&as_alice, &endpoint, options(ProtocolKind::Compact)).unwrap();
+        assert_eq!(connection.options().framing, Framing::Framed);
         let mut client = ThriftTestClient::new(connection);
         assert_eq!(client.test_string(String::new()).unwrap(), "hue as alice");
+        // A pool of such connections.
+        let pool = Pool::with_connector(
+            as_alice,
+            [endpoint.as_str()],
+            options(ProtocolKind::Binary),
+            PoolOptions::default(),
+        )
+        .unwrap();
+        let mut client = ThriftTestClient::new(pool.get().unwrap());
+        assert_eq!(client.test_string(String::new()).unwrap(), "hue as alice");
         runtime.block_on(async {
-            let connection = asynchronous::Connection::connect_tls_sasl(
-                addr,
-                "localhost",
+            let tls = thrift_runtime::rpc::tls::TlsConnector::new(
+                thrift_runtime::rpc::TcpConnector,
                 Arc::clone(&client_tls),
-                Plain::new("hive", "s3cret"),
+            )
+            .server_name("localhost");
+            let as_hive =
+                thrift_runtime::rpc::sasl::SaslConnector::new(tls, Plain::new("hive", "s3cret"));
+            let connection = asynchronous::Connection::connect_with(
+                &as_hive,
+                &endpoint,
                 options(ProtocolKind::Binary),
             )
             .await
             .unwrap();
             let client = ThriftTestAsyncClient::new(connection);
+            assert_eq!(
+                client.test_string(String::new()).await.unwrap(),
+                "hive as hive"
+            );
+            let pool = asynchronous::Pool::with_connector(
+                as_hive,
+                [endpoint.as_str()],
+                options(ProtocolKind::Compact),
+                PoolOptions::default(),
+            )
+            .unwrap();
+            let client = ThriftTestAsyncClient::new(pool);
             assert_eq!(
                 client.test_string(String::new()).await.unwrap(),
                 "hive as hive"
@@ -412,11 +439,10 @@ fn sasl_inside_tls_with_both_clients_and_no_silent_downgrade() {
     // SASL over TLS to a server without TLS: the TLS handshake fails, nothing is sent in
     // the clear.
     let (plain_addr, _server) = start_who_am_i(false);
-    let downgraded = Connection::connect_tls_sasl(
-        plain_addr,
-        "localhost",
-        Arc::clone(&client_tls),
-        Plain::new("hive", "s3cret"),
+    let tls = TlsConnector::new(TcpConnector, Arc::clone(&client_tls)).server_name("localhost");
+    let downgraded = Connection::connect_with(
+        &SaslConnector::new(tls, Plain::new("hive", "s3cret")),
+        &plain_addr.to_string(),
         options(ProtocolKind::Binary),
     );
     assert!(downgraded.is_err());

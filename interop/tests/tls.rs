@@ -13,10 +13,9 @@ use thrift_interop::handler::TestHandler;
 use thrift_interop::types::{
     ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
 };
-use thrift_runtime::rpc::blocking::{
-    ClientOptions, Connection, Server, ServerOptions, TlsListener, TlsStream,
-};
-use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous, tls};
+use thrift_runtime::rpc::blocking::{Connection, Server, TlsListener, TlsStream};
+use thrift_runtime::rpc::{ClientOptions, ServerOptions};
+use thrift_runtime::rpc::{Framing, ProtocolKind, asynchronous, tls};
 
 mod support;
 use support::Certs;
@@ -58,17 +57,17 @@ fn start(
     }
 }
 
-fn client_options(protocol: ProtocolKind, transport: Transport) -> ClientOptions {
-    let mut options = ClientOptions::new(protocol, transport);
+fn client_options(protocol: ProtocolKind, transport: Framing) -> ClientOptions {
+    let mut options = ClientOptions::new(protocol).with_framing(transport);
     options.timeout = Some(Duration::from_secs(5));
     options
 }
 
-const TRANSPORTS: [Transport; 4] = [
-    Transport::Buffered,
-    Transport::Framed,
-    Transport::Header,
-    Transport::FramedHeader,
+const TRANSPORTS: [Framing; 4] = [
+    Framing::Buffered,
+    Framing::Framed,
+    Framing::Header,
+    Framing::FramedHeader,
 ];
 
 /// Blocking calls over TLS in every framing.
@@ -141,7 +140,7 @@ fn mutual_tls_admits_only_clients_with_a_certificate_of_its_ca() {
         async_calls(addr, &certs.client("ca.pem", true));
         // Without one: the server ends the handshake (under TLS 1.3 the client learns it at
         // its first read).
-        let options = client_options(ProtocolKind::Binary, Transport::Framed);
+        let options = client_options(ProtocolKind::Binary, Framing::Framed);
         let refused = Connection::connect_tls(
             addr,
             "localhost",
@@ -179,7 +178,7 @@ fn a_client_refuses_a_server_its_ca_did_not_sign_or_of_another_name() {
     let certs = Certs::new("refuse");
     for asynchronous in [false, true] {
         let (addr, _server) = start(certs.server(false), asynchronous);
-        let options = client_options(ProtocolKind::Compact, Transport::Framed);
+        let options = client_options(ProtocolKind::Compact, Framing::Framed);
         for (ca, name, why) in [
             ("other-ca.pem", "localhost", "UnknownIssuer"),
             ("ca.pem", "thrift.example.com", "not valid for name"),
@@ -216,7 +215,7 @@ fn plaintext_garbage_and_stalled_handshakes_close_their_connection_only() {
     for asynchronous in [false, true] {
         let (addr, _server) = start(certs.server(false), asynchronous);
         // A plaintext Thrift call: refused (an alert, then the end), never answered.
-        let options = client_options(ProtocolKind::Binary, Transport::Framed);
+        let options = client_options(ProtocolKind::Binary, Framing::Framed);
         let plain = Connection::connect(addr, options)
             .and_then(|connection| ThriftTestClient::new(connection).test_i32(1));
         assert!(plain.is_err(), "{plain:?}");
@@ -274,7 +273,7 @@ fn tls_over_a_unix_domain_socket() {
     .unwrap();
     let mut stream = TlsStream::new(session, UnixStream::connect(path).unwrap());
     stream.handshake().unwrap();
-    let options = client_options(ProtocolKind::Compact, Transport::Header);
+    let options = client_options(ProtocolKind::Compact, Framing::Header);
     let mut client = ThriftTestClient::new(Connection::new(stream, options));
     assert_eq!(
         client.test_string("tls over unix".into()).unwrap(),
@@ -392,7 +391,7 @@ fn both_clients_end_their_session_with_close_notify() {
         ends
     });
     let config = certs.client("ca.pem", false);
-    let options = client_options(ProtocolKind::Binary, Transport::Framed);
+    let options = client_options(ProtocolKind::Binary, Framing::Framed);
     let mut client = ThriftTestClient::new(
         Connection::connect_tls(addr, "localhost", Arc::clone(&config), options.clone()).unwrap(),
     );

@@ -6,9 +6,10 @@ use std::time::Duration;
 use thrift_interop::types::{
     SecondServiceAsync, SecondServiceAsyncClient, SecondServiceAsyncProcessor,
 };
-use thrift_runtime::rpc::asynchronous::{ClientOptions, Connection, Server, ServerOptions};
+use thrift_runtime::rpc::asynchronous::{Connection, Server};
 use thrift_runtime::rpc::layers::{ProcessorService, ServiceChannel};
-use thrift_runtime::rpc::{ProtocolKind, Transport};
+use thrift_runtime::rpc::{ClientOptions, ServerOptions};
+use thrift_runtime::rpc::{Framing, ProtocolKind};
 use thrift_runtime::{ApplicationExceptionKind, ErrorKind};
 
 struct Sleepy;
@@ -47,7 +48,7 @@ fn server_layers_and_client_layers() {
             },
         ));
 
-        let options = ClientOptions::new(ProtocolKind::Compact, Transport::Header);
+        let options = ClientOptions::new(ProtocolKind::Compact).with_framing(Framing::Header);
         let connection = Connection::connect(addr, options).await.unwrap();
         let layered = tower::ServiceBuilder::new()
             .timeout(Duration::from_secs(3))

@@ -13,13 +13,14 @@ use thrift_interop::handler::TestHandler;
 use thrift_interop::types::{
     ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
 };
-use thrift_runtime::ReadLimits;
-use thrift_runtime::rpc::blocking::ClientOptions;
-use thrift_runtime::rpc::udp::{self, AsyncUdpClient, UdpClient, UdpServer, UdpStats};
-use thrift_runtime::rpc::{ProtocolKind, Transport};
+use thrift_runtime::rpc::ClientOptions;
+use thrift_runtime::rpc::ProtocolKind;
+use thrift_runtime::rpc::blocking::{ServerHandle, UdpClient, UdpServer};
+use thrift_runtime::rpc::udp::UdpStats;
+use thrift_runtime::rpc::{ServerOptions, asynchronous};
 
 fn options(protocol: ProtocolKind) -> ClientOptions {
-    ClientOptions::new(protocol, Transport::Buffered)
+    ClientOptions::new(protocol)
 }
 
 /// Waits until `count` reaches `n` (datagrams travel on their own).
@@ -35,23 +36,23 @@ fn until(what: &str, count: impl Fn() -> u64, n: u64) {
     }
 }
 
-fn spawn_blocking() -> UdpServer {
+/// The blocking server, with datagrams of at most 1,000 bytes, and what it counts.
+fn spawn_blocking() -> (ServerHandle, Arc<UdpStats>) {
     let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
-    UdpServer::spawn(
-        socket,
-        ThriftTestProcessor::new(TestHandler),
-        1000,
-        ReadLimits::default(),
-    )
-    .unwrap()
+    let server = UdpServer::new(ServerOptions::default()).max_datagram(1000);
+    let stats = server.stats();
+    let handle = server
+        .spawn(socket, ThriftTestProcessor::new(TestHandler))
+        .unwrap();
+    (handle, stats)
 }
 
 #[test]
 fn oneway_calls_go_one_per_datagram_and_bad_datagrams_are_dropped() {
-    let server = spawn_blocking();
+    let (server, stats) = spawn_blocking();
     let addr = server.local_addr();
-    let served = || server.stats().served.load(Ordering::SeqCst);
-    let dropped = || server.stats().dropped.load(Ordering::SeqCst);
+    let served = || stats.served.load(Ordering::SeqCst);
+    let dropped = || stats.dropped.load(Ordering::SeqCst);
     for protocol in ProtocolKind::ALL {
         let mut client =
             ThriftTestClient::new(UdpClient::connect(addr, options(protocol)).unwrap());
@@ -98,26 +99,18 @@ fn the_async_client_and_server() {
         .enable_all()
         .build()
         .unwrap();
-    let stats = Arc::new(UdpStats::default());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let (addr, server) = runtime.block_on(async {
+    let server = asynchronous::UdpServer::new(ServerOptions::default());
+    let stats = server.stats();
+    let server = runtime.block_on(async {
         let socket = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
-        let addr = socket.local_addr().unwrap();
-        let server = tokio::spawn(udp::serve_async(
-            socket,
-            ThriftTestAsyncProcessor::new(TestHandler),
-            udp::DEFAULT_MAX_DATAGRAM,
-            ReadLimits::default(),
-            Arc::clone(&stats),
-            async {
-                let _ = stopped.await;
-            },
-        ));
-        (addr, server)
+        server
+            .spawn(socket, ThriftTestAsyncProcessor::new(TestHandler))
+            .unwrap()
     });
+    let addr = server.local_addr();
     runtime.block_on(async {
         for protocol in ProtocolKind::ALL {
-            let channel = AsyncUdpClient::connect(addr, options(protocol))
+            let channel = asynchronous::UdpClient::connect(addr, options(protocol))
                 .await
                 .unwrap();
             let client = ThriftTestAsyncClient::new(channel);
@@ -130,8 +123,7 @@ fn the_async_client_and_server() {
         ThriftTestClient::new(UdpClient::connect(addr, options(ProtocolKind::Binary)).unwrap());
     client.test_oneway(0).unwrap();
     until("served", || stats.served.load(Ordering::SeqCst), 4);
-    let _ = stop.send(());
-    runtime.block_on(server).unwrap().unwrap();
+    runtime.block_on(server.shutdown()).unwrap();
 }
 
 fn python() -> PathBuf {
@@ -155,7 +147,7 @@ fn apache_python_sends_to_our_server_and_reads_our_datagrams() {
         python.display()
     );
     // Python → our server.
-    let server = spawn_blocking();
+    let (server, stats) = spawn_blocking();
     let status = Command::new(&python)
         .arg(peer())
         .args(["send", &server.local_addr().port().to_string(), "0"])
@@ -164,7 +156,7 @@ fn apache_python_sends_to_our_server_and_reads_our_datagrams() {
     assert!(status.success());
     until(
         "served Python's datagram",
-        || server.stats().served.load(Ordering::SeqCst),
+        || stats.served.load(Ordering::SeqCst),
         1,
     );
     // Our client → Python.

@@ -12,8 +12,9 @@ use thrift_interop::handler::TestHandler;
 use thrift_interop::types::{
     ThriftTestAsyncClient, ThriftTestAsyncProcessor, ThriftTestClient, ThriftTestProcessor,
 };
-use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous};
+use thrift_runtime::rpc::blocking::{Connection, Server};
+use thrift_runtime::rpc::{ClientOptions, ServerOptions};
+use thrift_runtime::rpc::{Framing, ProtocolKind, asynchronous};
 
 /// A socket path of its own per test, removed when dropped.
 struct SocketPath(PathBuf);
@@ -68,18 +69,18 @@ fn start(path: &Path, asynchronous: bool) -> Box<dyn std::any::Any> {
     }
 }
 
-fn client_options(protocol: ProtocolKind, transport: Transport) -> ClientOptions {
-    let mut options = ClientOptions::new(protocol, transport);
+fn client_options(protocol: ProtocolKind, transport: Framing) -> ClientOptions {
+    let mut options = ClientOptions::new(protocol).with_framing(transport);
     options.timeout = Some(Duration::from_secs(5));
     options
 }
 
 fn blocking_calls(path: &Path) {
     for transport in [
-        Transport::Buffered,
-        Transport::Framed,
-        Transport::Header,
-        Transport::FramedHeader,
+        Framing::Buffered,
+        Framing::Framed,
+        Framing::Header,
+        Framing::FramedHeader,
     ] {
         for protocol in ProtocolKind::ALL {
             let connection =
@@ -106,7 +107,7 @@ fn both_servers_serve_both_clients_in_every_framing() {
             .build()
             .unwrap();
         runtime.block_on(async {
-            let options = client_options(ProtocolKind::Compact, Transport::FramedHeader);
+            let options = client_options(ProtocolKind::Compact, Framing::FramedHeader);
             let connection = asynchronous::Connection::connect_unix(&path.0, options)
                 .await
                 .unwrap();
@@ -153,7 +154,7 @@ fn dropping_the_handle_stops_a_blocking_unix_server() {
     let server = start(&path.0, false);
     blocking_calls(&path.0);
     drop(server);
-    let options = client_options(ProtocolKind::Binary, Transport::Framed);
+    let options = client_options(ProtocolKind::Binary, Framing::Framed);
     let refused = Connection::connect_unix(&path.0, options)
         .and_then(|connection| ThriftTestClient::new(connection).test_i32(1));
     assert!(refused.is_err(), "{refused:?}");

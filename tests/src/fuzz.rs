@@ -6,9 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use bytes::BytesMut;
+use thrift_runtime::FrameLimits;
 use thrift_runtime::rpc::MultiplexedProcessor;
 use thrift_runtime::rpc::blocking::respond;
-use thrift_runtime::rpc::frame::{self, FrameLimits};
+use thrift_runtime::rpc::frame;
 use thrift_runtime::{
     Arena, Binary, Compact, Json, MessageType, Protocol, ReadLimits, Result, SliceInput, TType,
     ThriftRead, ThriftWrite,
@@ -467,7 +468,7 @@ pub fn server(data: &[u8]) {
                 continue;
             }
             let mut reply = BytesMut::from(&out[..]);
-            let back = frame::decode(&mut reply, Some(received.framing.transport), &limits)
+            let back = frame::decode(&mut reply, Some(received.format.framing), &limits)
                 .expect("a reply the server wrote decodes")
                 .expect("a reply the server wrote is whole");
             assert!(reply.is_empty(), "one reply, one frame");

@@ -13,7 +13,7 @@ use crate::golden::fixture_services::services::{
 use crate::golden::fixture_services_base::services_base::BaseAddArgs;
 use crate::golden::fixture_unions::unions::{Expr, HasUnion, Point, Shape};
 use thrift_runtime::rpc::ProtocolKind;
-use thrift_runtime::rpc::frame::{self, Framing, Transport};
+use thrift_runtime::rpc::frame::{self, Framing, WireFormat};
 use thrift_runtime::{Binary, Compact, Json, MessageType, OrderedF64, ThriftWrite};
 
 /// Values of every fixture, encoded in every protocol: the mutation seeds.
@@ -102,7 +102,7 @@ pub fn encodings() -> Vec<Vec<u8>> {
 
 /// One message in a frame as `framing` frames it (THeader sequence id `seq`): `write` writes
 /// the message into the buffer after the frame's start.
-pub fn framed(framing: Framing, seq: i32, write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+pub fn framed(framing: WireFormat, seq: i32, write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
     let mut bytes = Vec::new();
     let start = frame::begin_frame(&mut bytes, framing, seq, &[]);
     write(&mut bytes);
@@ -119,14 +119,14 @@ pub fn calls() -> Vec<Vec<u8>> {
         tags: Some(vec![1, -2]),
     };
     let mut out = Vec::new();
-    for transport in [Transport::Buffered, Transport::Framed, Transport::Header] {
+    for transport in [Framing::Buffered, Framing::Framed, Framing::Header] {
         for protocol in ProtocolKind::ALL {
             for zlib in [false, true] {
-                if zlib && transport != Transport::Header {
+                if zlib && transport != Framing::Header {
                     continue;
                 }
-                let framing = Framing {
-                    transport,
+                let framing = WireFormat {
+                    framing: transport,
                     protocol,
                     zlib,
                 };

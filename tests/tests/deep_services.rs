@@ -8,7 +8,7 @@
 use std::future::Future;
 
 use thrift_runtime::rpc::asynchronous::{Connection, Server};
-use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Transport};
+use thrift_runtime::rpc::{ClientOptions, Framing, ProtocolKind, ServerOptions};
 use thrift_runtime::{Compact, ErrorKind, ReadLimits, ThriftRead, ThriftWrite};
 
 mod deep {
@@ -71,7 +71,7 @@ fn a_deep_chain_is_echoed_by_the_async_server_and_client() {
         tokio::spawn(
             Server::new(ServerOptions::default()).serve(listener, DeepAsyncProcessor::new(Echo)),
         );
-        let options = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
+        let options = ClientOptions::new(ProtocolKind::Compact).with_framing(Framing::Framed);
         let client = DeepAsyncClient::new(Connection::connect(addr, options).await.unwrap());
 
         // The client's future is `Send`: it holds the encoded args, not the chain.

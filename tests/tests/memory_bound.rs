@@ -15,8 +15,9 @@
 //! The constants are the ones docs/src/reference/security.md gives.
 
 use bytes::BytesMut;
+use thrift_runtime::FrameLimits;
 use thrift_runtime::rpc::ProtocolKind;
-use thrift_runtime::rpc::frame::{self, FrameLimits, Framing, Transport};
+use thrift_runtime::rpc::frame::{self, Framing, WireFormat};
 use thrift_runtime::{
     ApplicationException, ApplicationExceptionKind, Arena, Binary, Compact, Json, MessageType,
     Protocol, ProtocolWriter, Result, TType, ThriftRead,
@@ -523,7 +524,7 @@ const RESERVE_STEP: usize = 64 * 1024;
 const ZLIB_STATE: usize = 64 * 1024;
 
 /// A THeader frame of a call with a `len`-byte string argument of one repeated byte.
-fn call_frame(framing: Framing, len: usize) -> Vec<u8> {
+fn call_frame(framing: WireFormat, len: usize) -> Vec<u8> {
     let body = ApplicationException::new(ApplicationExceptionKind(7), "x".repeat(len));
     thrift_tests::samples::framed(framing, 41, |out| {
         framing
@@ -538,15 +539,15 @@ fn call_frame(framing: Framing, len: usize) -> Vec<u8> {
 #[test]
 fn detecting_a_framing_allocates_nothing() {
     let transports = [
-        Transport::Buffered,
-        Transport::Framed,
-        Transport::Header,
-        Transport::FramedHeader,
+        Framing::Buffered,
+        Framing::Framed,
+        Framing::Header,
+        Framing::FramedHeader,
     ];
     for transport in transports {
         for protocol in ProtocolKind::ALL {
-            let framing = Framing {
-                transport,
+            let framing = WireFormat {
+                framing: transport,
                 protocol,
                 zlib: false,
             };
@@ -566,8 +567,8 @@ fn detecting_a_framing_allocates_nothing() {
 /// that allocated (the output doubles as it inflates).
 #[test]
 fn frames_and_zlib_bombs_are_bounded() {
-    let zlib = Framing {
-        transport: Transport::Header,
+    let zlib = WireFormat {
+        framing: Framing::Header,
         protocol: ProtocolKind::Compact,
         zlib: true,
     };
@@ -595,14 +596,14 @@ fn frames_and_zlib_bombs_are_bounded() {
     // Everything else: mutated frames of each transport, at most c·n + k.
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
     let mut inputs = Vec::new();
-    for transport in [Transport::Buffered, Transport::Framed, Transport::Header] {
+    for transport in [Framing::Buffered, Framing::Framed, Framing::Header] {
         for protocol in ProtocolKind::ALL {
             for zlib in [false, true] {
-                if zlib && transport != Transport::Header {
+                if zlib && transport != Framing::Header {
                     continue;
                 }
-                let framing = Framing {
-                    transport,
+                let framing = WireFormat {
+                    framing: transport,
                     protocol,
                     zlib,
                 };

@@ -8,8 +8,9 @@
 
 use std::net::TcpListener;
 
-use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous};
+use thrift_runtime::rpc::blocking::{Connection, Server};
+use thrift_runtime::rpc::{ClientOptions, ServerOptions};
+use thrift_runtime::rpc::{Framing, ProtocolKind, asynchronous};
 use thrift_tests::alloc::{Counting, allocations, process_allocations, thread_allocations};
 use thrift_tests::golden::fixture_services::services::*;
 use thrift_tests::golden::fixture_services::services_base::{Base, BaseAddError, BaseAsync};
@@ -94,7 +95,7 @@ impl StoreAsync for Quiet {
 }
 
 fn options() -> ClientOptions {
-    ClientOptions::new(ProtocolKind::Binary, Transport::Framed)
+    ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed)
 }
 
 /// The server's allocations per call: the whole process's during `CALLS` calls from a

@@ -7,8 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::TcpListener;
 use std::sync::Mutex;
 
-use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{ProtocolKind, Transport, asynchronous};
+use thrift_runtime::rpc::blocking::{Connection, Server};
+use thrift_runtime::rpc::{ClientOptions, ServerOptions};
+use thrift_runtime::rpc::{Framing, ProtocolKind, asynchronous};
 use thrift_tests::golden::fixture_services::services::*;
 use thrift_tests::golden::fixture_services::services_base::{Base, BaseAddError, BaseAsync, Oops};
 
@@ -127,7 +128,7 @@ fn blocking_client_and_server() {
     let server = Server::new(ServerOptions::default())
         .spawn(listener, StoreProcessor::new(Shop::default()))
         .unwrap();
-    let options = ClientOptions::new(ProtocolKind::Compact, Transport::Buffered);
+    let options = ClientOptions::new(ProtocolKind::Compact);
     let mut store = StoreClient::new(Connection::connect(server.local_addr(), options).unwrap());
     // Inherited from `services_base.Base`.
     store.ping().unwrap();
@@ -174,7 +175,7 @@ fn async_client_and_server() {
             asynchronous::Server::new(ServerOptions::default())
                 .serve(listener, StoreAsyncProcessor::new(Shop::default())),
         );
-        let options = ClientOptions::new(ProtocolKind::Binary, Transport::Header);
+        let options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Header);
         let store = StoreAsyncClient::new(
             asynchronous::Connection::connect(addr, options)
                 .await
@@ -229,7 +230,7 @@ fn names_that_clash_in_rust_reach_their_own_functions() {
     let server = Server::new(ServerOptions::default())
         .spawn(listener, ClashChildProcessor::new(Clashing))
         .unwrap();
-    let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+    let options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
     let mut child =
         ClashChildClient::new(Connection::connect(server.local_addr(), options).unwrap());
     assert_eq!(child.get_foo(1).unwrap(), 101);

@@ -35,13 +35,13 @@
 //! ```ignore
 //! use idl::tutorial::{PlacesClient, PlacesProcessor};
 //! use thrift_runtime::rpc::blocking::{Connection, Server};
-//! use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Transport};
+//! use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Framing};
 //!
 //! // `PlaceBook` implements the generated handler trait `idl::tutorial::Places`.
 //! let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
 //! let server = Server::new(ServerOptions::default())
 //!     .spawn(listener, PlacesProcessor::new(PlaceBook::default()))?; // stops when dropped
-//! let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+//! let options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
 //! let mut places = PlacesClient::new(Connection::connect(server.local_addr(), options)?);
 //! places.put(lighthouse())?;
 //! assert_eq!(places.get("Lighthouse".into())?.name, "Lighthouse");

@@ -12,9 +12,9 @@
 //! `ours-async-tls` and `ours-blocking-tls` are our servers behind a `TlsListener`, with the
 //! certificates in the directory `TLS_CERTS` names (`interop/tls_certs.sh` makes them); with
 //! `TLS_CERTS` set, `load` and `load-async` connect over TLS too. `ours-async-http` is our async
-//! HTTP server (`rpc::http::serve`), `ours-blocking-http` our blocking one (`HttpServer`, 128
-//! workers), driven with `HTTP=1` by our blocking `HttpConnection`
-//! (`load`) and async `HttpClient` (`load-async`), one kept-alive connection per client.
+//! HTTP server (`rpc::asynchronous::HttpServer`), `ours-blocking-http` our blocking one (`HttpServer`, 128
+//! workers), driven with `HTTP=1` by our blocking `blocking::HttpClient`
+//! (`load`) and `asynchronous::HttpClient` (`load-async`), one kept-alive connection per client.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -120,7 +120,8 @@ fn serve(contender: &str, port: u16) {
     let addr = format!("127.0.0.1:{port}");
     match contender {
         "ours-blocking" | "ours-blocking-tls" | "ours-blocking-latency" => {
-            use thrift_runtime::rpc::blocking::{Server, ServerOptions, TlsListener};
+            use thrift_runtime::rpc::blocking::{Server, TlsListener};
+            use thrift_runtime::rpc::ServerOptions;
             let listener = std::net::TcpListener::bind(&addr).expect("bind");
             let options = ServerOptions {
                 workers: 128,
@@ -156,13 +157,13 @@ fn serve(contender: &str, port: u16) {
         }
         "ours-blocking-http" => {
             let listener = std::net::TcpListener::bind(&addr).expect("bind");
-            let options = thrift_runtime::rpc::blocking::ServerOptions {
+            let options = thrift_runtime::rpc::ServerOptions {
                 workers: 128,
                 ..Default::default()
             };
             let processor = ours::echo::EchoProcessor::new(OursHandler);
             std::thread::spawn(move || {
-                thrift_runtime::rpc::http::HttpServer::new(options).serve(listener, processor)
+                thrift_runtime::rpc::blocking::HttpServer::new(options).serve(listener, processor)
             });
         }
         "ours-async-http" => {
@@ -175,13 +176,9 @@ fn serve(contender: &str, port: u16) {
                 runtime.block_on(async {
                     let listener = tokio::net::TcpListener::bind(&addr).await.expect("bind");
                     let processor = ours::echo::EchoAsyncProcessor::new(OursHandler);
-                    thrift_runtime::rpc::http::serve(
-                        listener,
-                        processor,
-                        Default::default(),
-                        std::future::pending(),
-                    )
-                    .await
+                    thrift_runtime::rpc::asynchronous::HttpServer::new(Default::default())
+                        .serve(listener, processor)
+                        .await
                 })
             });
         }
@@ -234,11 +231,12 @@ fn serve(contender: &str, port: u16) {
 /// Our blocking client, one thread and connection per simulated client (over TLS with
 /// `TLS_CERTS`).
 fn load(port: u16, connections: usize, seconds: f64) {
-    use thrift_runtime::rpc::blocking::{ClientOptions, Connection};
-    use thrift_runtime::rpc::{ProtocolKind, Transport};
+    use thrift_runtime::rpc::blocking::Connection;
+    use thrift_runtime::rpc::ClientOptions;
+    use thrift_runtime::rpc::{ProtocolKind, Framing};
     let addr = format!("127.0.0.1:{port}");
     let message = "x".repeat(32);
-    let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+    let options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
     fn call<C: thrift_runtime::rpc::Channel>(
         client: &mut ours::echo::EchoClient<C>,
         message: &str,
@@ -253,7 +251,7 @@ fn load(port: u16, connections: usize, seconds: f64) {
             seconds,
             || {
                 ours::echo::EchoClient::new(load::retry(|| {
-                    thrift_runtime::rpc::http::HttpConnection::new(&url, options.clone())
+                    thrift_runtime::rpc::blocking::HttpClient::new(&url, options.clone())
                 }))
             },
             |client| call(client, &message),
@@ -290,8 +288,8 @@ fn load(port: u16, connections: usize, seconds: f64) {
 
 /// Our async client on a 2-thread tokio runtime, one task and connection per simulated client.
 fn load_async(port: u16, connections: usize, seconds: f64) {
-    use thrift_runtime::rpc::blocking::ClientOptions;
-    use thrift_runtime::rpc::{asynchronous, ProtocolKind, Transport};
+    use thrift_runtime::rpc::ClientOptions;
+    use thrift_runtime::rpc::{asynchronous, ProtocolKind, Framing};
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -305,9 +303,9 @@ fn load_async(port: u16, connections: usize, seconds: f64) {
                     tokio::spawn(async move {
                         // One client (one kept-alive connection) per simulated client.
                         let url = format!("http://127.0.0.1:{port}/");
-                        let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
+                        let options = ClientOptions::new(ProtocolKind::Binary);
                         let channel =
-                            thrift_runtime::rpc::http::HttpClient::new(&url, options).expect("url");
+                            thrift_runtime::rpc::asynchronous::HttpClient::new(&url, options).expect("url");
                         echo_until(ours::echo::EchoAsyncClient::new(channel), window).await
                     })
                 })
@@ -324,7 +322,7 @@ fn load_async(port: u16, connections: usize, seconds: f64) {
                 let tls = tls.clone();
                 tokio::spawn(async move {
                     let addr = format!("127.0.0.1:{port}");
-                    let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+                    let options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
                     let mut connection = None;
                     for _ in 0..100 {
                         let connected = match &tls {

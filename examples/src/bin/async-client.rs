@@ -4,12 +4,12 @@
 use thrift_examples::idl::tutorial::PlacesAsyncClient;
 use thrift_examples::{ADDR, lighthouse};
 use thrift_runtime::rpc::asynchronous::Connection;
-use thrift_runtime::rpc::{ClientOptions, ProtocolKind, Transport};
+use thrift_runtime::rpc::{ClientOptions, Framing, ProtocolKind};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
-        let options = ClientOptions::new(ProtocolKind::Binary, Transport::Header);
+        let options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Header);
         let places = PlacesAsyncClient::new(Connection::connect(ADDR, options).await?);
         places.put(lighthouse()).await?;
 

@@ -12,8 +12,8 @@ use axum::routing::get;
 use thrift_examples::idl::tutorial::{PlacesAsyncClient, PlacesAsyncProcessor, PlacesGetArgs};
 use thrift_examples::{PlaceBook, lighthouse};
 use thrift_runtime::MessageType;
-use thrift_runtime::rpc::http::HttpService;
-use thrift_runtime::rpc::{ClientOptions, ProtocolKind, Transport};
+use thrift_runtime::rpc::asynchronous::HttpService;
+use thrift_runtime::rpc::{ClientOptions, ProtocolKind};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -43,8 +43,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let options = ClientOptions::new(ProtocolKind::Json, Transport::Buffered);
-    let places = PlacesAsyncClient::new(thrift_runtime::rpc::http::HttpClient::new(&url, options)?);
+    let options = ClientOptions::new(ProtocolKind::Json);
+    let places = PlacesAsyncClient::new(thrift_runtime::rpc::asynchronous::HttpClient::new(
+        &url, options,
+    )?);
     places.put(lighthouse()).await?;
     let place = places.get("Lighthouse".into()).await?;
     println!("got {:?} over JSON", place.name);

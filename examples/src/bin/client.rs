@@ -4,10 +4,10 @@
 use thrift_examples::idl::tutorial::{PlacesClient, PlacesGetError};
 use thrift_examples::{ADDR, lighthouse};
 use thrift_runtime::rpc::blocking::Connection;
-use thrift_runtime::rpc::{ClientOptions, ProtocolKind, Transport};
+use thrift_runtime::rpc::{ClientOptions, Framing, ProtocolKind};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let options = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
+    let options = ClientOptions::new(ProtocolKind::Compact).with_framing(Framing::Framed);
     let mut places = PlacesClient::new(Connection::connect(ADDR, options)?);
 
     places.put(lighthouse())?;

@@ -16,9 +16,11 @@ use thrift_examples::idl::hive_metastore::{
     ThriftHiveMetastoreGetAllDatabasesError, ThriftHiveMetastoreGetDatabaseError,
     ThriftHiveMetastoreGetMetaConfError, ThriftHiveMetastoreProcessor,
 };
-use thrift_runtime::rpc::blocking::{Connection, Pool, SaslListener, Server, ServerHandle};
+use thrift_runtime::rpc::TcpConnector;
+use thrift_runtime::rpc::blocking::{Pool, SaslListener, Server, ServerHandle};
+use thrift_runtime::rpc::sasl::SaslConnector;
 use thrift_runtime::rpc::sasl::{Plain, SaslServerConfig};
-use thrift_runtime::rpc::{ClientOptions, PoolOptions, ProtocolKind, ServerOptions, Transport};
+use thrift_runtime::rpc::{ClientOptions, PoolOptions, ProtocolKind, ServerOptions};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -47,18 +49,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // ANCHOR: pool
     // Every connection of the pool negotiates SASL PLAIN when it opens; connecting tries the
     // endpoints in order and stays with the first that answers.
-    let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+    let connector = SaslConnector::new(TcpConnector, Plain::new(&user, &password));
+    let options = ClientOptions::new(ProtocolKind::Binary);
     let pool = Pool::with_connector(
+        connector,
         endpoints,
+        options,
         PoolOptions {
             max_connections: 4,
             // These calls are reads: safe to send again when a metastore goes away under
             // them, as Hive's RetryingMetaStoreClient does.
             retries: 1,
             ..PoolOptions::default()
-        },
-        move |address| {
-            Connection::connect_sasl(address, Plain::new(&user, &password), options.clone())
         },
     )?;
     let mut metastore = ThriftHiveMetastoreClient::new(pool.clone());

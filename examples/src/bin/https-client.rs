@@ -1,6 +1,6 @@
 //! A client of a Thrift service over HTTPS, as Evernote's API and HiveServer2 or HBase in
 //! HTTP mode behind TLS are reached: each call a `POST` on a kept-alive TLS connection, the
-//! server's certificate checked against the URL's host and a CA. Blocking (`HttpConnection`)
+//! server's certificate checked against the URL's host and a CA. Blocking (`HttpClient`)
 //! and async (`HttpClient`, several connections for calls at once).
 //!
 //! `cargo run -p thrift-examples --bin https-client` starts a stand-in HTTPS server (the
@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use thrift_examples::idl::tutorial::{PlacesAsyncClient, PlacesClient, PlacesProcessor};
 use thrift_examples::{PlaceBook, lighthouse};
 use thrift_runtime::rpc::blocking::{ServerHandle, TlsListener};
-use thrift_runtime::rpc::http::{HttpClient, HttpConnection, HttpServer};
-use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Transport, tls};
+use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, tls};
+use thrift_runtime::rpc::{asynchronous, blocking};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,9 +34,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     // ANCHOR: clients
     let config = tls::client_config(&ca, None)?;
-    let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
+    let options = ClientOptions::new(ProtocolKind::Binary);
 
-    let channel = HttpConnection::new(&url, options.clone())?
+    let channel = blocking::HttpClient::new(&url, options.clone())?
         .header("authorization", "Bearer example-token")?
         .with_tls(config.clone());
     let mut places = PlacesClient::new(channel);
@@ -47,7 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .enable_all()
         .build()?;
     runtime.block_on(async {
-        let channel = HttpClient::new(&url, options)?.with_tls(config)?;
+        let channel = asynchronous::HttpClient::new(&url, options)?.with_tls(config)?;
         let places = PlacesAsyncClient::new(channel);
         let place = places.get("Lighthouse".into()).await?;
         println!("async: got {:?} at {:?}", place.name, place.location);
@@ -67,6 +67,6 @@ fn stand_in(dir: &Path) -> Result<ServerHandle, Box<dyn std::error::Error>> {
     let config = tls::server_config(dir.join("server.pem"), dir.join("server.key"), None)?;
     let listener = TlsListener::new(TcpListener::bind("127.0.0.1:0")?, config);
     let processor = PlacesProcessor::new(PlaceBook::default());
-    Ok(HttpServer::new(ServerOptions::default()).spawn(listener, processor)?)
+    Ok(blocking::HttpServer::new(ServerOptions::default()).spawn(listener, processor)?)
     // ANCHOR_END: server
 }

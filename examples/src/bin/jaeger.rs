@@ -2,7 +2,7 @@
 //! - to the agent: compact Thrift over UDP (port 6831), one oneway `emitBatch` call per
 //!   datagram, checked against the datagram limit before sending;
 //! - to the collector: a binary `Batch` as the whole body of a `POST /api/traces` (port
-//!   14268), answered `202 Accepted`: a struct, not a call, so `HttpConnection::post`.
+//!   14268), answered `202 Accepted`: a struct, not a call, so `HttpClient::post`.
 //!
 //! `cargo run -p thrift-examples --bin jaeger` runs both against stand-ins it starts itself
 //! (an agent on a UDP port, a collector on a TCP port, each decoding what it receives). To
@@ -15,9 +15,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use thrift_examples::idl::agent::{Agent, AgentClient, AgentProcessor};
 use thrift_examples::idl::jaeger::{Batch, Process, Span, Tag, TagType};
-use thrift_runtime::rpc::http::HttpConnection;
-use thrift_runtime::rpc::udp::{DEFAULT_MAX_DATAGRAM, UdpClient, UdpServer};
-use thrift_runtime::rpc::{ClientOptions, ProtocolKind, Transport};
+use thrift_runtime::rpc::blocking;
+use thrift_runtime::rpc::blocking::{UdpClient, UdpServer};
+use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions};
 use thrift_runtime::{Binary, ThriftRead};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -27,13 +27,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => {
             let (sender, received) = mpsc::channel();
             let socket = UdpSocket::bind("127.0.0.1:0")?;
-            let limits = thrift_runtime::ReadLimits::default();
-            let server = UdpServer::spawn(
-                socket,
-                AgentProcessor::new(StandInAgent(sender)),
-                DEFAULT_MAX_DATAGRAM,
-                limits,
-            )?;
+            let server = UdpServer::new(ServerOptions::default())
+                .spawn(socket, AgentProcessor::new(StandInAgent(sender)))?;
             let addr = server.local_addr().to_string();
             (Some(received), Some(server), addr)
         }
@@ -47,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // ANCHOR: agent
     // To the agent: what Jaeger's client libraries send.
-    let options = ClientOptions::new(ProtocolKind::Compact, Transport::Buffered);
+    let options = ClientOptions::new(ProtocolKind::Compact);
     let mut agent = AgentClient::new(UdpClient::connect(agent.as_str(), options)?);
     agent.emit_batch(batch.clone())?;
     if let Some(received) = received {
@@ -58,9 +53,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // ANCHOR: collector
     // To the collector: the batch itself as the body.
-    let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
+    let options = ClientOptions::new(ProtocolKind::Binary);
     let url = format!("{collector}/api/traces?format=jaeger.thrift");
-    let mut collector = HttpConnection::new(&url, options)?;
+    let mut collector = blocking::HttpClient::new(&url, options)?;
     let (status, _) = collector.post(&batch)?;
     println!("collector answered {status}");
     // ANCHOR_END: collector

@@ -15,11 +15,13 @@ use thrift_examples::idl::tutorial::{
     Place, Places, PlacesClient, PlacesGetError, PlacesProcessor,
 };
 use thrift_examples::{PlaceBook, lighthouse};
+use thrift_runtime::FrameLimits;
+use thrift_runtime::rpc::TcpConnector;
 use thrift_runtime::rpc::blocking::{Connection, SaslListener, Server, TlsListener};
+use thrift_runtime::rpc::sasl::SaslConnector;
 use thrift_runtime::rpc::sasl::{Plain, SaslServerConfig};
-use thrift_runtime::rpc::{
-    ClientOptions, FrameLimits, ProtocolKind, ServerOptions, Transport, context, tls,
-};
+use thrift_runtime::rpc::tls::TlsConnector;
+use thrift_runtime::rpc::{ClientOptions, Framing, ProtocolKind, ServerOptions, context, tls};
 
 // ANCHOR: handler
 /// `PlaceBook`, telling who each call is for: the identity the client acts as, and the one
@@ -105,19 +107,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // ANCHOR: client
     let config = tls::client_config(dir.join("ca.pem"), None)?;
-    let mut options = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
+    let mut options = ClientOptions::new(ProtocolKind::Compact).with_framing(Framing::Framed);
     // A call to a server gone silent fails after 5 s instead of waiting.
     options.timeout = Some(Duration::from_secs(5));
-    let as_alice = Plain::new("hue", "hue-secret").authzid("alice");
-    let connection =
-        Connection::connect_tls_sasl(addr, "localhost", config.clone(), as_alice, options.clone())?;
+    let endpoint = addr.to_string();
+    // SASL inside TLS over TCP, as the server's listeners stack them.
+    let tls = TlsConnector::new(TcpConnector, config).server_name("localhost");
+    let as_alice = SaslConnector::new(
+        tls.clone(),
+        Plain::new("hue", "hue-secret").authzid("alice"),
+    );
+    let connection = Connection::connect_with(&as_alice, &endpoint, options.clone())?;
     let mut places = PlacesClient::new(connection);
     places.put(lighthouse())?;
     println!("got {:?}", places.get("Lighthouse".into())?.name);
 
     // Acting for `hive` is not allowed: refused before any call.
-    let as_hive = Plain::new("hue", "hue-secret").authzid("hive");
-    match Connection::connect_tls_sasl(addr, "localhost", config, as_hive, options) {
+    let as_hive = SaslConnector::new(tls, Plain::new("hue", "hue-secret").authzid("hive"));
+    match Connection::connect_with(&as_hive, &endpoint, options) {
         Err(e) => println!("refused: {e}"),
         Ok(_) => return Err("acting for hive was allowed".into()),
     }

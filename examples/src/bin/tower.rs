@@ -12,7 +12,7 @@ use thrift_examples::idl::tutorial::{
 use thrift_examples::lighthouse;
 use thrift_runtime::rpc::asynchronous::{Connection, Server};
 use thrift_runtime::rpc::layers::{ProcessorService, ServiceChannel};
-use thrift_runtime::rpc::{ClientOptions, ProtocolKind, ServerOptions, Transport};
+use thrift_runtime::rpc::{ClientOptions, Framing, ProtocolKind, ServerOptions};
 use tower::ServiceBuilder;
 use tower::balance::p2c::Balance;
 use tower::buffer::Buffer;
@@ -70,7 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 std::future::pending(),
             ));
             // ANCHOR_END: layers
-            let options = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
+            let options = ClientOptions::new(ProtocolKind::Compact).with_framing(Framing::Framed);
             let connection = Connection::connect(addr, options).await?;
             connections.push(PendingRequests::new(
                 connection,

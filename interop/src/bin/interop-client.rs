@@ -13,7 +13,7 @@ use thrift_interop::types::{
     SecondServiceAsyncClient, SecondServiceClient, ThriftTestAsyncClient, ThriftTestClient,
 };
 use thrift_runtime::rpc::sasl::Plain;
-use thrift_runtime::rpc::{asynchronous, blocking, http, tls, udp};
+use thrift_runtime::rpc::{AsyncChannel, Channel, ClientOptions, asynchronous, blocking, tls};
 
 /// The stream of a blocking connection: TCP, a Unix domain socket (`--domain-socket`),
 /// either under TLS (`--ssl`).
@@ -22,27 +22,9 @@ trait Stream: Read + Write + Send {}
 impl<S: Read + Write + Send> Stream for S {}
 
 fn main() {
-    let flags = match Flags::parse() {
-        Ok(flags) => flags,
-        Err(e) => {
-            eprintln!("interop-client: {e}");
-            std::process::exit(2);
-        }
-    };
-    let options = match flags.client_options() {
-        Ok(options) => options,
-        Err(e) => {
-            eprintln!("interop-client: {e}");
-            std::process::exit(2);
-        }
-    };
-    let tls = match flags.client_tls() {
-        Ok(tls) => tls,
-        Err(e) => {
-            eprintln!("interop-client: {e}");
-            std::process::exit(2);
-        }
-    };
+    let flags = unwrap_or_exit(Flags::parse());
+    let options = unwrap_or_exit(flags.client_options());
+    let tls = unwrap_or_exit(flags.client_tls());
     if tls.is_some() && flags.asynchronous && flags.domain_socket.is_some() {
         eprintln!("interop-client: --async --ssl connects over TCP only");
         std::process::exit(2);
@@ -58,166 +40,177 @@ fn main() {
         udp_calls(&flags, &addr, options, &mut report);
         finish(&report);
     }
+    let tls = tls.as_ref();
     if flags.asynchronous {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .expect("a tokio runtime");
-        if flags.http() {
-            runtime.block_on(async {
-                let channel = |options: blocking::ClientOptions| {
-                    let channel =
-                        http::HttpClient::new(&flags.url(), options).and_then(|c| match &tls {
-                            Some(config) => c.with_tls(Arc::clone(config)),
-                            None => Ok(c),
-                        });
-                    channel.unwrap_or_else(|e| {
-                        eprintln!("interop-client: {e}");
-                        std::process::exit(2);
-                    })
-                };
-                let mut main_options = options.clone();
-                if flags.multiplexed {
-                    main_options.service = Some("ThriftTest".into());
-                }
-                let client = ThriftTestAsyncClient::new(channel(main_options));
-                run_checks!(&mut report, &client, flags.checks(), await);
-                unknown_method_async(&mut report, &client).await;
-                if flags.multiplexed {
-                    let mut second = options.clone();
-                    second.service = Some("SecondService".into());
-                    let client = SecondServiceAsyncClient::new(channel(second));
-                    report.check(
-                        "secondtestString",
-                        thrift_interop::checks::expect(
-                            client.secondtest_string("foobar".into()).await,
-                            "testString(\"foobar\")".to_string(),
-                        ),
-                    );
-                }
-            });
-            finish(&report);
-        }
         runtime.block_on(async {
-            let connect = |options: blocking::ClientOptions| {
-                let addr = addr.clone();
-                let flags = &flags;
-                let tls = tls.clone();
-                async move {
-                    let started = Instant::now();
-                    loop {
-                        let connected = connect_async(flags, &addr, tls.as_ref(), &options).await;
-                        match connected {
-                            Ok(c) => return c,
-                            Err(e) if started.elapsed() > Duration::from_secs(10) => {
-                                eprintln!(
-                                    "interop-client: cannot connect to {}: {e}",
-                                    flags.domain_socket.as_deref().unwrap_or(&addr)
-                                );
-                                std::process::exit(1);
-                            }
-                            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-                        }
-                    }
-                }
-            };
-            let mut main_options = options.clone();
-            if flags.multiplexed {
-                main_options.service = Some("ThriftTest".into());
-            }
-            let client = ThriftTestAsyncClient::new(connect(main_options).await);
-            run_checks!(&mut report, &client, flags.checks(), await);
-            unknown_method_async(&mut report, &client).await;
-            if flags.multiplexed {
-                let mut second = options.clone();
-                second.service = Some("SecondService".into());
-                let client = SecondServiceAsyncClient::new(connect(second).await);
-                report.check(
-                    "secondtestString",
-                    thrift_interop::checks::expect(
-                        client.secondtest_string("foobar".into()).await,
-                        "testString(\"foobar\")".to_string(),
-                    ),
-                );
+            if flags.http() {
+                let open = |options| std::future::ready(async_http_channel(&flags, tls, options));
+                async_calls(&flags, &options, &mut report, open).await;
+            } else {
+                let open = |options| connect_async_retrying(&flags, &addr, tls, options);
+                async_calls(&flags, &options, &mut report, open).await;
             }
         });
     } else if flags.http() {
-        let channel = |options: blocking::ClientOptions| {
-            let channel = http::HttpConnection::new(&flags.url(), options).map(|c| match &tls {
-                Some(config) => c.with_tls(Arc::clone(config)),
-                None => c,
-            });
-            channel.unwrap_or_else(|e| {
-                eprintln!("interop-client: {e}");
-                std::process::exit(2);
-            })
-        };
-        let mut main_options = options.clone();
-        if flags.multiplexed {
-            main_options.service = Some("ThriftTest".into());
-        }
-        let mut client = ThriftTestClient::new(channel(main_options));
-        run_checks!(&mut report, &mut client, flags.checks());
-        unknown_method(&mut report, client.channel_mut());
-        if flags.multiplexed {
-            let mut second = options.clone();
-            second.service = Some("SecondService".into());
-            let mut client = SecondServiceClient::new(channel(second));
-            report.check(
-                "secondtestString",
-                thrift_interop::checks::expect(
-                    client.secondtest_string("foobar".into()),
-                    "testString(\"foobar\")".to_string(),
-                ),
-            );
-        }
+        let open = |options| blocking_http_channel(&flags, tls, options);
+        blocking_calls(&flags, &options, &mut report, open);
     } else {
-        let connect = |options: blocking::ClientOptions| {
-            let started = Instant::now();
-            loop {
-                let connected = connect_blocking(&flags, &addr, tls.as_ref(), &options)
-                    .map(|stream| blocking::Connection::new(stream, options.clone()));
-                match connected {
-                    Ok(c) => return c,
-                    Err(e) if started.elapsed() > Duration::from_secs(10) => {
-                        eprintln!(
-                            "interop-client: cannot connect to {}: {e}",
-                            flags.domain_socket.as_deref().unwrap_or(&addr)
-                        );
-                        std::process::exit(1);
-                    }
-                    Err(_) => std::thread::sleep(Duration::from_millis(100)),
-                }
-            }
-        };
-        let mut main_options = options.clone();
-        if flags.multiplexed {
-            main_options.service = Some("ThriftTest".into());
-        }
-        let mut client = ThriftTestClient::new(connect(main_options));
-        run_checks!(&mut report, &mut client, flags.checks());
-        unknown_method(&mut report, client.channel_mut());
-        if flags.multiplexed {
-            // A second connection, as Apache's multiplexed clients open one per service.
-            let mut second = options.clone();
-            second.service = Some("SecondService".into());
-            let mut client = SecondServiceClient::new(connect(second));
-            report.check(
-                "secondtestString",
-                thrift_interop::checks::expect(
-                    client.secondtest_string("foobar".into()),
-                    "testString(\"foobar\")".to_string(),
-                ),
-            );
-        }
+        let open = |options| connect_blocking_retrying(&flags, &addr, tls, options);
+        blocking_calls(&flags, &options, &mut report, open);
     }
     finish(&report);
 }
 
+/// The value, or (bad flags, a bad URL) the error printed and exit status 2.
+fn unwrap_or_exit<T, E: std::fmt::Display>(result: Result<T, E>) -> T {
+    result.unwrap_or_else(|e| {
+        eprintln!("interop-client: {e}");
+        std::process::exit(2);
+    })
+}
+
+/// The options of the ThriftTest client: with `--multiplexed`, its calls name the service.
+fn thrift_test_options(flags: &Flags, options: &ClientOptions) -> ClientOptions {
+    let mut thrift_test = options.clone();
+    if flags.multiplexed {
+        thrift_test.service = Some("ThriftTest".into());
+    }
+    thrift_test
+}
+
+/// The options of the multiplexed SecondService client.
+fn second_service_options(options: &ClientOptions) -> ClientOptions {
+    let mut second = options.clone();
+    second.service = Some("SecondService".into());
+    second
+}
+
+/// Checks SecondService's answer to `secondtestString("foobar")`.
+fn check_second_service(report: &mut Report, got: thrift_runtime::Result<String>) {
+    report.check(
+        "secondtestString",
+        checks::expect(got, "testString(\"foobar\")".to_string()),
+    );
+}
+
+/// Every check over blocking channels `open` makes from client options: ThriftTest's calls,
+/// an unknown method, and with `--multiplexed` SecondService over a second channel.
+fn blocking_calls<C: Channel>(
+    flags: &Flags,
+    options: &ClientOptions,
+    report: &mut Report,
+    open: impl Fn(ClientOptions) -> C,
+) {
+    let mut client = ThriftTestClient::new(open(thrift_test_options(flags, options)));
+    run_checks!(report, &mut client, flags.checks());
+    unknown_method(report, client.channel_mut());
+    if flags.multiplexed {
+        // A second connection, as Apache's multiplexed clients open one per service.
+        let mut client = SecondServiceClient::new(open(second_service_options(options)));
+        check_second_service(report, client.secondtest_string("foobar".into()));
+    }
+}
+
+/// [`blocking_calls`] over async channels, `open` connecting them.
+async fn async_calls<C: AsyncChannel, Opening: Future<Output = C>>(
+    flags: &Flags,
+    options: &ClientOptions,
+    report: &mut Report,
+    open: impl Fn(ClientOptions) -> Opening,
+) {
+    let client = ThriftTestAsyncClient::new(open(thrift_test_options(flags, options)).await);
+    run_checks!(report, &client, flags.checks(), await);
+    unknown_method_async(report, &client).await;
+    if flags.multiplexed {
+        let client = SecondServiceAsyncClient::new(open(second_service_options(options)).await);
+        check_second_service(report, client.secondtest_string("foobar".into()).await);
+    }
+}
+
+/// `--transport http`: a blocking HTTP client of the flags' URL, under TLS with `--ssl`.
+fn blocking_http_channel(
+    flags: &Flags,
+    tls: Option<&Arc<tls::rustls::ClientConfig>>,
+    options: ClientOptions,
+) -> blocking::HttpClient {
+    let channel = blocking::HttpClient::new(&flags.url(), options).map(|c| match tls {
+        Some(config) => c.with_tls(Arc::clone(config)),
+        None => c,
+    });
+    unwrap_or_exit(channel)
+}
+
+/// [`blocking_http_channel`] for the async client.
+fn async_http_channel(
+    flags: &Flags,
+    tls: Option<&Arc<tls::rustls::ClientConfig>>,
+    options: ClientOptions,
+) -> asynchronous::HttpClient {
+    let channel = asynchronous::HttpClient::new(&flags.url(), options).and_then(|c| match tls {
+        Some(config) => c.with_tls(Arc::clone(config)),
+        None => Ok(c),
+    });
+    unwrap_or_exit(channel)
+}
+
+/// A blocking connection as [`connect_blocking`] makes its stream, tried again every 100 ms
+/// while the server may be starting; after 10 s the client gives up.
+fn connect_blocking_retrying(
+    flags: &Flags,
+    addr: &str,
+    tls: Option<&Arc<tls::rustls::ClientConfig>>,
+    options: ClientOptions,
+) -> blocking::Connection<Box<dyn Stream>> {
+    let started = Instant::now();
+    loop {
+        let connected = connect_blocking(flags, addr, tls, &options)
+            .map(|stream| blocking::Connection::new(stream, options.clone()));
+        match connected {
+            Ok(c) => return c,
+            Err(e) if started.elapsed() > Duration::from_secs(10) => {
+                cannot_connect(flags, addr, &e)
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
+}
+
+/// [`connect_blocking_retrying`] for an async connection, made by [`connect_async`].
+async fn connect_async_retrying(
+    flags: &Flags,
+    addr: &str,
+    tls: Option<&Arc<tls::rustls::ClientConfig>>,
+    options: ClientOptions,
+) -> asynchronous::Connection {
+    let started = Instant::now();
+    loop {
+        match connect_async(flags, addr, tls, &options).await {
+            Ok(c) => return c,
+            Err(e) if started.elapsed() > Duration::from_secs(10) => {
+                cannot_connect(flags, addr, &e)
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
+/// Says where the client could not connect, and exits with status 1.
+fn cannot_connect(flags: &Flags, addr: &str, e: &thrift_runtime::Error) -> ! {
+    eprintln!(
+        "interop-client: cannot connect to {}: {e}",
+        flags.domain_socket.as_deref().unwrap_or(addr)
+    );
+    std::process::exit(1);
+}
+
 /// `--transport udp`: ThriftTest's one oneway method, one datagram per call, each returning
 /// at once (nothing comes back over UDP; the server says what it received).
-fn udp_calls(flags: &Flags, addr: &str, options: blocking::ClientOptions, report: &mut Report) {
+fn udp_calls(flags: &Flags, addr: &str, options: ClientOptions, report: &mut Report) {
     let check =
         |report: &mut Report, seconds: i32, started: Instant, sent: thrift_runtime::Result<()>| {
             let outcome = match sent {
@@ -233,7 +226,7 @@ fn udp_calls(flags: &Flags, addr: &str, options: blocking::ClientOptions, report
             .build()
             .expect("a tokio runtime");
         runtime.block_on(async {
-            let client = match udp::AsyncUdpClient::connect(addr, options).await {
+            let client = match asynchronous::UdpClient::connect(addr, options).await {
                 Ok(udp) => ThriftTestAsyncClient::new(udp),
                 Err(e) => return report.check("connect over udp", Err(e.to_string())),
             };
@@ -244,7 +237,7 @@ fn udp_calls(flags: &Flags, addr: &str, options: blocking::ClientOptions, report
         });
         return;
     }
-    let mut client = match udp::UdpClient::connect(addr, options) {
+    let mut client = match blocking::UdpClient::connect(addr, options) {
         Ok(udp) => ThriftTestClient::new(udp),
         Err(e) => return report.check("connect over udp", Err(e.to_string())),
     };
@@ -256,7 +249,7 @@ fn udp_calls(flags: &Flags, addr: &str, options: blocking::ClientOptions, report
 
 /// A call of a method the server does not have gets `UNKNOWN_METHOD`, and the connection
 /// serves the next call.
-fn unknown_method(report: &mut Report, channel: &mut impl thrift_runtime::rpc::Channel) {
+fn unknown_method(report: &mut Report, channel: &mut impl Channel) {
     use thrift_interop::types::{
         ThriftTestTestI32Args, ThriftTestTestI32Result, ThriftTestTestVoidArgs,
         ThriftTestTestVoidResult,
@@ -271,7 +264,7 @@ fn unknown_method(report: &mut Report, channel: &mut impl thrift_runtime::rpc::C
 }
 
 /// [`unknown_method`] with an async client.
-async fn unknown_method_async<C: thrift_runtime::rpc::AsyncChannel>(
+async fn unknown_method_async<C: AsyncChannel>(
     report: &mut Report,
     client: &ThriftTestAsyncClient<C>,
 ) {
@@ -302,7 +295,7 @@ async fn connect_async(
     flags: &Flags,
     addr: &str,
     tls: Option<&Arc<tls::rustls::ClientConfig>>,
-    options: &blocking::ClientOptions,
+    options: &ClientOptions,
 ) -> thrift_runtime::Result<asynchronous::Connection> {
     let options = options.clone();
     let plain = || Plain::new(&flags.sasl_user, &flags.sasl_password).authzid(&flags.sasl_authzid);
@@ -313,14 +306,13 @@ async fn connect_async(
         }
         (Some(path), _) => asynchronous::Connection::connect_unix(path, options).await,
         (None, Some(config)) if flags.sasl => {
-            asynchronous::Connection::connect_tls_sasl(
-                addr,
-                &flags.host,
+            let tls = thrift_runtime::rpc::tls::TlsConnector::new(
+                thrift_runtime::rpc::TcpConnector,
                 Arc::clone(config),
-                plain(),
-                options,
             )
-            .await
+            .server_name(&flags.host);
+            let connector = thrift_runtime::rpc::sasl::SaslConnector::new(tls, plain());
+            asynchronous::Connection::connect_with(&connector, addr, options).await
         }
         (None, Some(config)) => {
             asynchronous::Connection::connect_tls(addr, &flags.host, Arc::clone(config), options)
@@ -340,7 +332,7 @@ fn expect_refusal(
     flags: &Flags,
     addr: &str,
     tls: Option<&Arc<tls::rustls::ClientConfig>>,
-    options: &blocking::ClientOptions,
+    options: &ClientOptions,
 ) -> checks::Outcome {
     let started = Instant::now();
     let not_yet = |e: &thrift_runtime::Error| {
@@ -393,7 +385,7 @@ fn connect_blocking(
     flags: &Flags,
     addr: &str,
     tls: Option<&Arc<tls::rustls::ClientConfig>>,
-    options: &blocking::ClientOptions,
+    options: &ClientOptions,
 ) -> thrift_runtime::Result<Box<dyn Stream>> {
     let stream: Box<dyn Stream> = match &flags.domain_socket {
         Some(path) => {

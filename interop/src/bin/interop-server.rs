@@ -14,11 +14,12 @@ use thrift_interop::types::{
     ThriftTestProcessor, ThriftTestTestOnewayArgs,
 };
 
-use thrift_runtime::rpc::blocking::{self, SaslListener, Server, ServerOptions, TlsListener};
+use thrift_runtime::rpc::ServerOptions;
+use thrift_runtime::rpc::blocking::{self, SaslListener, Server, TlsListener};
 use thrift_runtime::rpc::sasl::SaslServerConfig;
 use thrift_runtime::rpc::{
     AsyncMultiplexedProcessor, AsyncProcessor, Message, MultiplexedProcessor, Processor,
-    asynchronous, http, udp,
+    asynchronous,
 };
 use thrift_runtime::{ApplicationException, ApplicationExceptionKind};
 
@@ -168,7 +169,6 @@ impl Layers {
 fn serve_udp(addr: &str, asynchronous: bool) -> std::io::Result<()> {
     let socket = std::net::UdpSocket::bind(addr)?;
     println!("listening on {}", socket.local_addr()?);
-    let limits = thrift_runtime::ReadLimits::default();
     if asynchronous {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -178,24 +178,13 @@ fn serve_udp(addr: &str, asynchronous: bool) -> std::io::Result<()> {
             socket.set_nonblocking(true)?;
             let socket = tokio::net::UdpSocket::from_std(socket)?;
             let processor = Announce(ThriftTestAsyncProcessor::new(TestHandler));
-            let stats = Default::default();
-            let forever = std::future::pending();
-            udp::serve_async(
-                socket,
-                processor,
-                udp::DEFAULT_MAX_DATAGRAM,
-                limits,
-                stats,
-                forever,
-            )
-            .await
+            asynchronous::UdpServer::new(ServerOptions::default())
+                .serve(socket, processor)
+                .await
         });
     }
     let processor = Announce(ThriftTestProcessor::new(TestHandler));
-    let _server = udp::UdpServer::spawn(socket, processor, udp::DEFAULT_MAX_DATAGRAM, limits)?;
-    loop {
-        std::thread::park();
-    }
+    blocking::UdpServer::new(ServerOptions::default()).serve(socket, processor)
 }
 
 /// `--expect-header`: the info headers every call must carry (empty: no check).
@@ -304,21 +293,17 @@ fn serve_http_blocking(
     listener: impl blocking::Listener,
     multiplexed: bool,
 ) -> std::io::Result<()> {
-    http::HttpServer::new(ServerOptions::default()).serve(listener, blocking_processor(multiplexed))
+    blocking::HttpServer::new(ServerOptions::default())
+        .serve(listener, blocking_processor(multiplexed))
 }
 
 async fn serve_http(
     listener: impl asynchronous::Listener,
     multiplexed: bool,
 ) -> std::io::Result<()> {
-    let forever = std::future::pending();
-    http::serve(
-        listener,
-        async_processor(multiplexed),
-        ServerOptions::default(),
-        forever,
-    )
-    .await
+    asynchronous::HttpServer::new(ServerOptions::default())
+        .serve(listener, async_processor(multiplexed))
+        .await
 }
 
 async fn serve_async(

@@ -12,6 +12,9 @@ use rcgen::{
 };
 use thrift_runtime::rpc::tls;
 
+/// The HTTP tests' servers, client options and hand-written requests.
+pub mod http_servers;
+
 /// A CA, a server certificate for `localhost` and `127.0.0.1` and a client certificate it
 /// signed, and a second CA that signed nothing here; PEM files in a directory of their own.
 pub struct Certs {

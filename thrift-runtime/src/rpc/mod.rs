@@ -33,23 +33,43 @@
 //! connection goes on; an unknown method gets `UNKNOWN_METHOD`.
 
 //!
+//! # Names
+//!
+//! Blocking and async are told apart by module ([`blocking`], [`asynchronous`]), as std and
+//! tokio do, and the names inside are the same. A stream carrier (TCP, Unix domain sockets,
+//! TLS, SASL, stacked) has a `Listener` for the servers and a connector for the clients
+//! ([`TcpConnector`], `tls::TlsConnector`, `sasl::SaslConnector`: values both execution
+//! models' `Connect` takes, stacked as listeners are): [`blocking::Server`] and `Connection`
+//! (one connection; a `Pool` holds several) take any.
+//! A carrier that delimits messages its own way is a `{Carrier}Client` and a
+//! `{Carrier}Server`: `HttpClient`/`HttpServer`, `UdpClient`/`UdpServer`. Every server is
+//! built and run the same way: `new(ServerOptions)`, then `serve` (or `serve_with_shutdown`
+//! for the async ones) or `spawn`, whose `ServerHandle` shuts it down gracefully. The stream
+//! client is `Connection`, not `Client`, because a generated client is `FooClient<C>` over
+//! it and `FooClient<Client>` would say less. [`Framing`] is how messages are delimited on a
+//! stream; HTTP and UDP clients and servers take none.
+//!
 //! # Where things are (for maintainers)
 //!
-//! - Protocols: a [`ProtocolKind`] variant and one arm of `message.rs`'s `with_protocol!`;
-//!   the protocol's first bytes and THeader id are its own
-//!   ([`Protocol::MESSAGE_START`](crate::Protocol::MESSAGE_START)).
-//! - Framing, sans IO: `frame/` (detection, buffered, framed, and THeader in `frame/header.rs`).
-//! - Reading a message off a connection, sans IO: `reading.rs`, driven by both transports.
-//! - Where servers accept connections: `blocking/listener.rs`, `asynchronous/listener.rs` (TCP and
-//!   Unix domain sockets); a new stream transport is one more implementation there.
-//! - TLS: `tls.rs` (configurations), `blocking/tls.rs` and `asynchronous/tls.rs` (a listener and a
-//!   client connect each).
-//! - HTTP: `http/` (the async client and server on hyper, the blocking client).
-//! - UDP: `udp.rs` (oneway calls, one per datagram: clients and servers of both kinds).
-//! - Pools (a bound on connections, reconnecting, failover): `pool.rs` (what both share),
-//!   `blocking/pool.rs`, `asynchronous/pool.rs`.
-//! - SASL: `sasl/` (mechanisms, the negotiation sans IO), `blocking/sasl.rs` and
-//!   `asynchronous/sasl.rs` (a listener and a client connect each).
+//! One axis: what every carrier shares, sans IO, at the bottom; each carrier's driver under
+//! its execution model above it.
+//!
+//! - Sans IO: `message.rs` (messages; a protocol is a [`ProtocolKind`] variant and one arm of
+//!   its `with_protocol!`), `service.rs` (processors, channels, the one place a call message
+//!   is built from a request), `frame/` (detection, buffered, framed, THeader),
+//!   `reading.rs` (when a message is whole, with a server's timeouts), `options.rs`,
+//!   `pool.rs` (endpoints, failover, retries), `tls.rs` (configurations), `sasl/` (mechanisms
+//!   and the negotiation), `http.rs` and `udp.rs` (the HTTP and UDP codecs).
+//! - Drivers, the same files in `blocking/` and `asynchronous/`: `client.rs`, `server.rs`,
+//!   `io.rs` (reads and writes within deadlines), `listener.rs` and `connect.rs` (TCP and
+//!   Unix: where servers accept and clients connect), `tls.rs` and `sasl.rs` (a listener, a
+//!   stream, and `Connect` for the connector types, which are sans IO in `connect.rs`,
+//!   `tls.rs`, `sasl/`), `pool.rs`, `http_client.rs`, `http_server.rs`, `udp.rs`.
+//!   `layers.rs` (tower) is on the async side.
+//! - A new stream carrier is a `Listener` per execution model and a connector type that each
+//!   execution model's `Connect` is implemented for;
+//!   a carrier with its own message boundaries is one codec here plus a client and a server
+//!   per execution model.
 
 pub mod context;
 mod identity;
@@ -89,6 +109,13 @@ pub mod sasl;
 #[cfg(all(feature = "udp", any(feature = "blocking", feature = "async")))]
 pub mod udp;
 
+#[cfg(any(feature = "blocking", feature = "async"))]
+mod connect;
+
+#[cfg(any(feature = "blocking", feature = "async"))]
+pub use connect::TcpConnector;
+#[cfg(all(unix, any(feature = "blocking", feature = "async")))]
+pub use connect::UnixConnector;
 pub use identity::Identity;
 pub use message::{Headers, Message, ProtocolKind};
 pub use service::{
@@ -98,7 +125,7 @@ pub use service::{
 };
 
 #[cfg(any(feature = "blocking", feature = "async"))]
-pub use frame::{DEFAULT_MAX_FRAME_SIZE, FrameLimits, Framing, Transport};
+pub use frame::Framing;
 #[cfg(any(feature = "blocking", feature = "async"))]
 pub use options::{ClientOptions, ServerOptions};
 #[cfg(any(feature = "blocking", feature = "async"))]

@@ -2,17 +2,19 @@
 
 use std::time::Duration;
 
-use super::frame::{FrameLimits, Framing, Transport};
+use super::frame::{Framing, WireFormat};
 use super::message::ProtocolKind;
+use crate::limits::FrameLimits;
 
 /// How a client talks to a server. The defaults are Apache's: binary protocol, buffered
-/// transport.
+/// (unframed) messages.
 #[derive(Clone, Debug, Default)]
 pub struct ClientOptions {
     /// The protocol.
     pub protocol: ProtocolKind,
-    /// The transport.
-    pub transport: Transport,
+    /// How messages are delimited on a stream (the clients of HTTP and UDP, which delimit
+    /// messages their own way, do not look at it).
+    pub framing: Framing,
     /// THeader only: compress calls with the zlib transform.
     pub zlib: bool,
     /// THeader only: info headers sent with every call.
@@ -26,39 +28,27 @@ pub struct ClientOptions {
 }
 
 impl ClientOptions {
-    /// The options for `protocol` over `transport`.
-    pub fn new(protocol: ProtocolKind, transport: Transport) -> Self {
+    /// The options for `protocol`, unframed (buffered) on a stream: a client over TCP, TLS,
+    /// SASL or a Unix socket chooses its framing with [`with_framing`](Self::with_framing).
+    pub fn new(protocol: ProtocolKind) -> Self {
         ClientOptions {
             protocol,
-            transport,
             ..ClientOptions::default()
         }
     }
 
-    pub(crate) fn framing(&self) -> Framing {
-        Framing {
-            transport: self.transport,
-            protocol: self.protocol,
-            zlib: self.zlib && self.transport.is_header(),
-        }
+    /// These options with messages delimited by `framing` on a stream.
+    pub fn with_framing(mut self, framing: Framing) -> Self {
+        self.framing = framing;
+        self
     }
-}
 
-/// The name written in a call's header: `service:method` when multiplexed.
-pub(crate) fn call_name<'a>(
-    service: Option<&str>,
-    method: &'a str,
-    buf: &'a mut String,
-) -> &'a str {
-    match service {
-        Some(service) => {
-            buf.clear();
-            buf.push_str(service);
-            buf.push(':');
-            buf.push_str(method);
-            buf
+    pub(crate) fn wire_format(&self) -> WireFormat {
+        WireFormat {
+            framing: self.framing,
+            protocol: self.protocol,
+            zlib: self.zlib && self.framing.is_header(),
         }
-        None => method,
     }
 }
 

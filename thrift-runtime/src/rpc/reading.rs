@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
 
-use super::frame::{self, FrameLimits, Received, Transport, UnframedProbe};
+use super::frame::{self, Framing, Received, UnframedProbe};
 use crate::error::{Error, Result};
+use crate::limits::FrameLimits;
 
 /// How long a server's read may wait.
 #[derive(Clone, Copy, Debug)]
@@ -68,7 +69,7 @@ pub(crate) enum AfterRead {
 /// One wait for a whole message on a connection.
 #[derive(Debug)]
 pub(crate) struct MessageRead<'a> {
-    expect: Option<Transport>,
+    expect: Option<Framing>,
     limits: &'a FrameLimits,
     /// A server's timeouts; `None` for a client, which tries after every read and has no
     /// timeouts of its own here.
@@ -84,7 +85,7 @@ impl<'a> MessageRead<'a> {
     /// the transport it expects (see [`frame::decode`]).
     pub(crate) fn new(
         buf: &[u8],
-        expect: Option<Transport>,
+        expect: Option<Framing>,
         limits: &'a FrameLimits,
         timeouts: Option<ReadTimeouts>,
     ) -> Self {

@@ -358,6 +358,28 @@ pub struct ClientRequest {
 }
 
 impl ClientRequest {
+    /// Appends the call's message to `out`: its header (the method, with the multiplexed
+    /// `service:` prefix composed in the `name` scratch), the encoded args, and its end. The
+    /// one place where a call message is built from a request, for every async channel.
+    #[cfg(feature = "async")]
+    pub(crate) fn write_message(
+        &self,
+        out: &mut Vec<u8>,
+        service: Option<&str>,
+        seq: i32,
+        name: &mut String,
+    ) -> Result<()> {
+        let method = call_name(service, self.method, name);
+        let kind = if self.oneway {
+            crate::wire::MessageType::Oneway
+        } else {
+            crate::wire::MessageType::Call
+        };
+        self.protocol.write_message_header(out, method, kind, seq)?;
+        out.extend_from_slice(&self.body);
+        self.protocol.write_message_end(out)
+    }
+
     /// `Ok` when the call is encoded in `protocol`, the one the connection speaks.
     pub fn check_protocol(&self, protocol: ProtocolKind) -> Result<()> {
         if self.protocol == protocol {
@@ -460,4 +482,23 @@ where
 {
     let request = client_request(channel, method, true, args);
     async move { channel.send(request?).await.map(|_| ()) }
+}
+
+#[cfg(any(feature = "blocking", feature = "async"))]
+/// The name written in a call's header: `service:method` when multiplexed.
+pub(crate) fn call_name<'a>(
+    service: Option<&str>,
+    method: &'a str,
+    buf: &'a mut String,
+) -> &'a str {
+    match service {
+        Some(service) => {
+            buf.clear();
+            buf.push_str(service);
+            buf.push(':');
+            buf.push_str(method);
+            buf
+        }
+        None => method,
+    }
 }

@@ -156,3 +156,70 @@ fn invalid(path: &Path, what: &str) -> io::Error {
         format!("{}: {what}", path.display()),
     )
 }
+
+/// A connector whose streams are TLS client sessions over another connector's (TCP by
+/// default), for the blocking and the async clients alike (`blocking::Connect`,
+/// `asynchronous::Connect`): the server's certificate is checked against the endpoint's host,
+/// or the name given to [`server_name`](TlsConnector::server_name).
+#[cfg(any(feature = "blocking", feature = "async"))]
+#[derive(Clone, Debug)]
+pub struct TlsConnector<C = crate::rpc::TcpConnector> {
+    pub(crate) inner: C,
+    pub(crate) config: Arc<ClientConfig>,
+    server_name: Option<String>,
+}
+
+#[cfg(any(feature = "blocking", feature = "async"))]
+impl<C> TlsConnector<C> {
+    /// TLS with `config` ([`client_config`], or one of yours) over the streams of `inner`.
+    pub fn new(inner: C, config: Arc<ClientConfig>) -> Self {
+        TlsConnector {
+            inner,
+            config,
+            server_name: None,
+        }
+    }
+
+    /// Checks the server's certificate against `name` (a DNS name or an IP address) rather
+    /// than the endpoint's host (for an endpoint given by address, say).
+    pub fn server_name(mut self, name: impl Into<String>) -> Self {
+        self.server_name = Some(name.into());
+        self
+    }
+
+    /// The name the certificate of `endpoint`'s server is checked against.
+    pub(crate) fn name_for<'a>(&'a self, endpoint: &'a str) -> &'a str {
+        self.server_name
+            .as_deref()
+            .unwrap_or_else(|| endpoint_host(endpoint))
+    }
+}
+
+/// The host of an endpoint (`host:port`, `[v6-address]:port`, or a bare host): the name a
+/// client checks the server's certificate against unless it is given another.
+#[cfg(any(feature = "blocking", feature = "async"))]
+pub(crate) fn endpoint_host(endpoint: &str) -> &str {
+    if let Some(rest) = endpoint.strip_prefix('[') {
+        if let Some(end) = rest.find(']') {
+            return &rest[..end];
+        }
+    }
+    match endpoint.rsplit_once(':') {
+        Some((host, port)) if !host.contains(':') && port.parse::<u16>().is_ok() => host,
+        _ => endpoint,
+    }
+}
+
+#[cfg(all(test, any(feature = "blocking", feature = "async")))]
+mod tests {
+    use super::endpoint_host;
+
+    #[test]
+    fn the_host_of_an_endpoint() {
+        assert_eq!(endpoint_host("hive.example.com:9083"), "hive.example.com");
+        assert_eq!(endpoint_host("10.0.0.1:9090"), "10.0.0.1");
+        assert_eq!(endpoint_host("[::1]:9090"), "::1");
+        assert_eq!(endpoint_host("::1"), "::1");
+        assert_eq!(endpoint_host("localhost"), "localhost");
+    }
+}

@@ -4,21 +4,22 @@
 use bytes::BytesMut;
 use proptest::prelude::*;
 
-use crate::rpc::frame::{self, FrameLimits, Framing, Transport};
+use crate::FrameLimits;
+use crate::rpc::frame::{self, Framing, WireFormat};
 use crate::rpc::{Message, ProtocolKind};
 use crate::{ApplicationException, ApplicationExceptionKind, ErrorKind, Limit, MessageType};
 
 const PROTOCOLS: [ProtocolKind; 3] = ProtocolKind::ALL;
-const TRANSPORTS: [Transport; 4] = [
-    Transport::Buffered,
-    Transport::Framed,
-    Transport::Header,
-    Transport::FramedHeader,
+const TRANSPORTS: [Framing; 4] = [
+    Framing::Buffered,
+    Framing::Framed,
+    Framing::Header,
+    Framing::FramedHeader,
 ];
 
 /// A call whose body is an `ApplicationException` with a long message (a string longer than
 /// one read).
-fn call_bytes(framing: Framing, message_len: usize, headers: &[(String, String)]) -> Vec<u8> {
+fn call_bytes(framing: WireFormat, message_len: usize, headers: &[(String, String)]) -> Vec<u8> {
     let body = ApplicationException::new(ApplicationExceptionKind(7), "x".repeat(message_len));
     let mut out = Vec::new();
     let start = frame::begin_frame(&mut out, framing, 41, headers);
@@ -26,11 +27,11 @@ fn call_bytes(framing: Framing, message_len: usize, headers: &[(String, String)]
         .protocol
         .write_message(&mut out, "method", MessageType::Call, 41, &body)
         .unwrap();
-    frame::end_frame(&mut out, start, frame::DEFAULT_MAX_FRAME_SIZE).unwrap();
+    frame::end_frame(&mut out, start, crate::limits::DEFAULT_MAX_FRAME_SIZE).unwrap();
     out
 }
 
-fn all_framings() -> Vec<Framing> {
+fn all_framings() -> Vec<WireFormat> {
     let mut framings = Vec::new();
     for transport in TRANSPORTS {
         for protocol in PROTOCOLS {
@@ -38,8 +39,8 @@ fn all_framings() -> Vec<Framing> {
                 if zlib && !transport.is_header() {
                     continue;
                 }
-                framings.push(Framing {
-                    transport,
+                framings.push(WireFormat {
+                    framing: transport,
                     protocol,
                     zlib,
                 });
@@ -68,7 +69,7 @@ fn every_prefix_is_incomplete_and_the_whole_decodes() {
             .unwrap()
             .unwrap();
         assert_eq!(&buf[..], b"next", "{framing:?}: the rest stays buffered");
-        assert_eq!(received.framing, framing);
+        assert_eq!(received.format, framing);
         let message = &received.message;
         assert_eq!(
             (message.name(), message.kind(), message.seq()),
@@ -76,7 +77,7 @@ fn every_prefix_is_incomplete_and_the_whole_decodes() {
         );
         let body: ApplicationException = message.body().unwrap();
         assert_eq!(body.message.len(), 300);
-        let expected: &[(String, String)] = if framing.transport.is_header() {
+        let expected: &[(String, String)] = if framing.framing.is_header() {
             &headers
         } else {
             &[]
@@ -102,10 +103,7 @@ fn old_style_binary_messages_are_detected_framed_and_unframed() {
         let unframed = old_style_call(name, 7);
         let mut framed = (unframed.len() as u32).to_be_bytes().to_vec();
         framed.extend_from_slice(&unframed);
-        for (bytes, transport) in [
-            (&unframed, Transport::Buffered),
-            (&framed, Transport::Framed),
-        ] {
+        for (bytes, transport) in [(&unframed, Framing::Buffered), (&framed, Framing::Framed)] {
             for cut in 0..bytes.len() {
                 let got = frame::decode(
                     &mut BytesMut::from(&bytes[..cut]),
@@ -125,7 +123,7 @@ fn old_style_binary_messages_are_detected_framed_and_unframed() {
             .unwrap()
             .unwrap();
             assert_eq!(
-                (received.framing.transport, received.framing.protocol),
+                (received.format.framing, received.format.protocol),
                 (transport, ProtocolKind::Binary),
                 "{name}"
             );
@@ -161,13 +159,13 @@ fn old_style_binary_messages_are_detected_framed_and_unframed() {
 /// word included, inside a framed-transport frame.
 #[test]
 fn framed_header_is_a_header_frame_inside_a_frame() {
-    let framing = |transport| Framing {
-        transport,
+    let framing = |transport| WireFormat {
+        framing: transport,
         protocol: ProtocolKind::Compact,
         zlib: false,
     };
-    let header = call_bytes(framing(Transport::Header), 10, &[]);
-    let framed = call_bytes(framing(Transport::FramedHeader), 10, &[]);
+    let header = call_bytes(framing(Framing::Header), 10, &[]);
+    let framed = call_bytes(framing(Framing::FramedHeader), 10, &[]);
     assert_eq!(&framed[4..], &header[..]);
     assert_eq!(
         u32::from_be_bytes(framed[..4].try_into().unwrap()) as usize,
@@ -177,7 +175,7 @@ fn framed_header_is_a_header_frame_inside_a_frame() {
     let received = frame::decode(&mut buf, None, &FrameLimits::default())
         .unwrap()
         .unwrap();
-    assert_eq!(received.framing, framing(Transport::FramedHeader));
+    assert_eq!(received.format, framing(Framing::FramedHeader));
     assert_eq!(received.header_seq, 41);
     assert!(buf.is_empty());
     // An inner length that disagrees with the outer frame's is refused.
@@ -190,9 +188,9 @@ fn framed_header_is_a_header_frame_inside_a_frame() {
 
 #[test]
 fn oversized_frames_are_refused_before_buffering() {
-    for transport in [Transport::Framed, Transport::Header] {
-        let framing = Framing {
-            transport,
+    for transport in [Framing::Framed, Framing::Header] {
+        let framing = WireFormat {
+            framing: transport,
             protocol: ProtocolKind::Binary,
             zlib: false,
         };
@@ -213,7 +211,7 @@ fn oversized_frames_are_refused_before_buffering() {
 
 #[test]
 fn unframed_messages_are_bounded_by_the_message_size() {
-    let framing = Framing::default();
+    let framing = WireFormat::default();
     let bytes = call_bytes(framing, 5000, &[]);
     let mut limits = FrameLimits::default();
     limits.read.max_message_size = 1000;
@@ -227,8 +225,8 @@ fn unframed_messages_are_bounded_by_the_message_size() {
 
 #[test]
 fn a_zlib_bomb_is_a_decompressed_size_error() {
-    let framing = Framing {
-        transport: Transport::Header,
+    let framing = WireFormat {
+        framing: Framing::Header,
         protocol: ProtocolKind::Compact,
         zlib: true,
     };
@@ -253,9 +251,9 @@ fn a_zlib_bomb_is_a_decompressed_size_error() {
 #[test]
 fn unknown_protocols_and_transforms_are_errors() {
     let mut bytes = call_bytes(
-        Framing {
-            transport: Transport::Header,
-            ..Framing::default()
+        WireFormat {
+            framing: Framing::Header,
+            ..WireFormat::default()
         },
         10,
         &[],
@@ -371,8 +369,8 @@ proptest! {
 
 #[test]
 fn a_truncated_zlib_payload_is_an_error_not_a_hang() {
-    let framing = Framing {
-        transport: Transport::Header,
+    let framing = WireFormat {
+        framing: Framing::Header,
         protocol: ProtocolKind::Binary,
         zlib: true,
     };

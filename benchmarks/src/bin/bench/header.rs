@@ -12,7 +12,8 @@
 use std::hint::black_box;
 
 use bytes::BytesMut;
-use thrift_runtime::rpc::frame::{self, FrameLimits, Framing, Transport};
+use thrift_runtime::rpc::frame::{self, WireFormat, Framing};
+use thrift_runtime::FrameLimits;
 use thrift_runtime::rpc::ProtocolKind;
 use thrift_runtime::wire::MessageType;
 use thrift_runtime::{ThriftRead, ThriftWrite};
@@ -31,8 +32,8 @@ pub struct HeaderCase<T> {
     header: Vec<u8>,
     /// The message in a framed transport.
     framed: Vec<u8>,
-    header_framing: Framing,
-    framed_framing: Framing,
+    header_framing: WireFormat,
+    framed_framing: WireFormat,
 }
 
 fn kind(proto: Proto) -> ProtocolKind {
@@ -42,7 +43,7 @@ fn kind(proto: Proto) -> ProtocolKind {
     }
 }
 
-fn write_frame<T: ThriftWrite>(out: &mut Vec<u8>, framing: Framing, value: &T) {
+fn write_frame<T: ThriftWrite>(out: &mut Vec<u8>, framing: WireFormat, value: &T) {
     out.clear();
     let start = frame::begin_frame(out, framing, 1, &[]);
     framing
@@ -70,13 +71,13 @@ where
     T: for<'de> ThriftRead<'de> + ThriftWrite + PartialEq + std::fmt::Debug + 'static,
 {
     pub fn new(workload: &str, proto: Proto, zlib: bool, value: T) -> HeaderCase<T> {
-        let header_framing = Framing {
-            transport: Transport::Header,
+        let header_framing = WireFormat {
+            framing: Framing::Header,
             protocol: kind(proto),
             zlib,
         };
-        let framed_framing = Framing {
-            transport: Transport::Framed,
+        let framed_framing = WireFormat {
+            framing: Framing::Framed,
             protocol: kind(proto),
             zlib: false,
         };
@@ -126,7 +127,7 @@ where
         Contender { name, runner }
     }
 
-    fn frame_encoder<'a>(&'a self, name: &'static str, framing: Framing) -> Contender<'a> {
+    fn frame_encoder<'a>(&'a self, name: &'static str, framing: WireFormat) -> Contender<'a> {
         let mut out = Vec::new();
         write_frame(&mut out, framing, &self.value);
         let runner = self.check(&out).map(|()| {

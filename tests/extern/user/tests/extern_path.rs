@@ -12,8 +12,9 @@ use thrift_extern_user::full;
 use thrift_extern_user::user::{
     NotFound, Shape, ShapeRef, Shapes, ShapesClient, ShapesGetError, ShapesProcessor,
 };
-use thrift_runtime::rpc::blocking::{ClientOptions, Connection, Server, ServerOptions};
-use thrift_runtime::rpc::{ProtocolKind, Transport};
+use thrift_runtime::rpc::blocking::{Connection, Server};
+use thrift_runtime::rpc::{ClientOptions, ServerOptions};
+use thrift_runtime::rpc::{Framing, ProtocolKind};
 use thrift_runtime::{Binary, Compact, ThriftRead, ThriftWrite};
 
 fn shape() -> Shape {
@@ -102,7 +103,7 @@ fn a_service_extends_the_other_crates_service() {
     let server = Server::new(ServerOptions::default())
         .spawn(listener, ShapesProcessor::new(Handler))
         .unwrap();
-    let options = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
+    let options = ClientOptions::new(ProtocolKind::Compact).with_framing(Framing::Framed);
     let mut client = ShapesClient::new(Connection::connect(server.local_addr(), options).unwrap());
     assert_eq!(client.ping().unwrap(), 7);
     assert_eq!(client.get("square".into()).unwrap(), shape());

@@ -6,13 +6,15 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{ClientOptions, Connection};
+use super::{Connect, Connection};
 use crate::error::{Error, Result};
+use crate::rpc::TcpConnector;
 use crate::rpc::message::{Message, ProtocolKind};
+use crate::rpc::options::ClientOptions;
 use crate::rpc::pool::{Endpoints, PoolOptions, retry};
 use crate::rpc::service::{AsyncChannel, ClientRequest};
 
-type Connect =
+type ConnectFn =
     Box<dyn Fn(String) -> Pin<Box<dyn Future<Output = Result<Connection>> + Send>> + Send + Sync>;
 
 /// A pool of async connections to one service behind one or more endpoints: an
@@ -26,15 +28,15 @@ type Connect =
 /// # async fn run() -> thrift_runtime::Result<()> {
 /// use thrift_runtime::rpc::asynchronous::Pool;
 /// use thrift_runtime::rpc::ClientOptions;
-/// use thrift_runtime::rpc::{PoolOptions, ProtocolKind, Transport};
+/// use thrift_runtime::rpc::{PoolOptions, ProtocolKind, Framing};
 ///
-/// let client = ClientOptions::new(ProtocolKind::Compact, Transport::Framed);
+/// let client = ClientOptions::new(ProtocolKind::Compact).with_framing(Framing::Framed);
 /// let pool = Pool::new(["10.0.0.1:9090", "10.0.0.2:9090"], client, PoolOptions::default())?;
 /// // let client = idl::calculator::CalculatorAsyncClient::new(pool);
 /// # Ok(()) }
 /// ```
 ///
-/// Other transports (TLS, SASL, Unix sockets) come through [`Pool::with_connector`]. For
+/// Other carriers (TLS, SASL, Unix sockets) come through [`Pool::with_connector`]. For
 /// balancing by load across endpoints at once, tower's `balance` over [`Connection`]s and a
 /// `rpc::layers::ServiceChannel` (feature `tower`) fits better (see the `tower`
 /// example); this pool is what Hive-style clients need: one service, failover, reconnects.
@@ -47,7 +49,7 @@ struct Inner {
     endpoints: Endpoints,
     options: PoolOptions,
     protocol: ProtocolKind,
-    connect: Connect,
+    connect: ConnectFn,
     slots: Vec<::tokio::sync::Mutex<Option<Connection>>>,
     turn: AtomicUsize,
 }
@@ -71,18 +73,57 @@ impl Pool {
         I: IntoIterator,
         I::Item: Into<String>,
     {
+        Pool::with_connector(TcpConnector, endpoints, client, options)
+    }
+
+    /// A pool of connections that `connector` opens (TLS, SASL, a Unix domain socket, a
+    /// stack of them, or a connector of yours) to `endpoints` (in failover order), with
+    /// `client` options. Nothing is connected until the first call. An error when
+    /// `endpoints` is empty.
+    ///
+    /// ```no_run
+    /// # async fn run() -> thrift_runtime::Result<()> {
+    /// use thrift_runtime::rpc::asynchronous::Pool;
+    /// use thrift_runtime::rpc::sasl::SaslConnector;
+    /// use thrift_runtime::rpc::TcpConnector;
+    /// use thrift_runtime::rpc::tls::TlsConnector;
+    /// use thrift_runtime::rpc::sasl::Plain;
+    /// use thrift_runtime::rpc::{tls, ClientOptions, PoolOptions, ProtocolKind};
+    ///
+    /// let tls = TlsConnector::new(TcpConnector, tls::client_config("ca.pem", None)?);
+    /// let connector = SaslConnector::new(tls, Plain::new("hive", "s3cret"));
+    /// let client = ClientOptions::new(ProtocolKind::Binary);
+    /// let endpoints = ["hs2-1.example.com:10000", "hs2-2.example.com:10000"];
+    /// let pool = Pool::with_connector(connector, endpoints, client, PoolOptions::default())?;
+    /// // let client = hive::TCLIServiceAsyncClient::new(pool);
+    /// # Ok(()) }
+    /// ```
+    pub fn with_connector<I, K>(
+        connector: K,
+        endpoints: I,
+        client: ClientOptions,
+        options: PoolOptions,
+    ) -> Result<Self>
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+        K: Connect,
+    {
         let protocol = client.protocol;
-        let client = Arc::new(client);
-        Pool::with_connector(endpoints, protocol, options, move |address| {
-            let client = Arc::clone(&client);
-            async move { Connection::connect(address, (*client).clone()).await }
+        let shared = Arc::new((connector, client));
+        Pool::from_fn(endpoints, protocol, options, move |endpoint| {
+            let shared = Arc::clone(&shared);
+            async move {
+                let (connector, client) = &*shared;
+                Connection::connect_with(connector, &endpoint, client.clone()).await
+            }
         })
     }
 
-    /// A pool whose connections `connect` makes from an endpoint's address, speaking
-    /// `protocol`: any transport (`Connection::connect_tls`, `Connection::connect_sasl`,
-    /// `Connection::connect_unix`, ...).
-    pub fn with_connector<I, F, Fut>(
+    /// A pool whose connections `connect` makes from an endpoint, speaking `protocol`: a
+    /// connection set up your way. For connections a connector opens,
+    /// [`Pool::with_connector`] says less.
+    pub fn from_fn<I, F, Fut>(
         endpoints: I,
         protocol: ProtocolKind,
         options: PoolOptions,

@@ -5,16 +5,19 @@ use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, ready};
+use std::time::Duration;
 
 use ::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use ::tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
+use super::io::within;
 use super::listener::Listener;
-use super::{ClientOptions, Connection, within};
+use super::{Connect, Connection};
 use crate::error::Result;
-use crate::rpc::frame::Transport;
+use crate::rpc::frame::Framing;
+use crate::rpc::options::ClientOptions;
 use crate::rpc::sasl::{
-    ClientMechanism, Identity, SaslServerConfig, ServerNegotiation, handshake_async,
+    ClientMechanism, Identity, SaslConnector, SaslServerConfig, ServerNegotiation, handshake_async,
 };
 
 /// A connection accepted by a [`SaslListener`]: its first reads run the server's side of the
@@ -172,8 +175,8 @@ impl<L: Listener> Listener for SaslListener<L> {
 
 impl Connection {
     /// Connects over TCP and authenticates with `mechanism`, within the options' timeout;
-    /// calls are then framed, as SASL transports frame them (`options.transport` is set to
-    /// `Transport::Framed`). A refusal is a `PermissionDenied` error with the server's reason.
+    /// calls are then framed, as SASL transports frame them (`options.framing` is set to
+    /// `Framing::Framed`). A refusal is a `PermissionDenied` error with the server's reason.
     pub async fn connect_sasl(
         addr: impl ToSocketAddrs + std::fmt::Debug,
         mechanism: impl ClientMechanism,
@@ -190,8 +193,8 @@ impl Connection {
 
     /// Authenticates with `mechanism` over an established stream (a Unix domain socket, a
     /// TLS session, a stream of yours) within the options' timeout, then makes a connection
-    /// of it; calls are framed, as SASL transports frame them (`options.transport` is set to
-    /// `Transport::Framed`). A refusal is a `PermissionDenied` error with the server's reason.
+    /// of it; calls are framed, as SASL transports frame them (`options.framing` is set to
+    /// `Framing::Framed`). A refusal is a `PermissionDenied` error with the server's reason.
     pub async fn new_sasl<S>(
         mut stream: S,
         mut mechanism: impl ClientMechanism,
@@ -200,7 +203,7 @@ impl Connection {
     where
         S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     {
-        options.transport = Transport::Framed;
+        options.framing = Framing::Framed;
         within(
             options.timeout,
             handshake_async(&mut stream, &mut mechanism),
@@ -208,20 +211,32 @@ impl Connection {
         .await?;
         Ok(Connection::new(stream, options))
     }
+}
 
-    /// SASL over TLS, as HiveServer2 and Impala speak it with both SSL and authentication on:
-    /// connects over TCP, makes a TLS handshake with `config` checking the server's
-    /// certificate against `server_name`, then authenticates with `mechanism` inside the
-    /// session; the options' timeout bounds each of the three.
-    #[cfg(feature = "tls")]
-    pub async fn connect_tls_sasl(
-        addr: impl ToSocketAddrs + std::fmt::Debug,
-        server_name: &str,
-        config: Arc<crate::rpc::tls::rustls::ClientConfig>,
-        mechanism: impl ClientMechanism,
-        options: ClientOptions,
-    ) -> Result<Self> {
-        let stream = super::tls::connect_stream(addr, server_name, config, options.timeout).await?;
-        Connection::new_sasl(stream, mechanism, options).await
+/// Each connection negotiates with a fresh clone of the mechanism in `connect`, within the
+/// timeout with the inner connector's set-up.
+impl<C, M> Connect for SaslConnector<C, M>
+where
+    C: Connect,
+    M: ClientMechanism + Clone + Sync + 'static,
+{
+    type Stream = C::Stream;
+
+    async fn connect(&self, endpoint: &str, timeout: Option<Duration>) -> Result<C::Stream> {
+        let negotiated = async {
+            let mut stream = self.inner.connect(endpoint, None).await?;
+            handshake_async(&mut stream, &mut self.mechanism.clone()).await?;
+            Ok(stream)
+        };
+        match timeout {
+            Some(limit) => ::tokio::time::timeout(limit, negotiated)
+                .await
+                .unwrap_or_else(|_| Err(io::Error::from(io::ErrorKind::TimedOut).into())),
+            None => negotiated.await,
+        }
+    }
+
+    fn framing(&self) -> Option<Framing> {
+        Some(Framing::Framed)
     }
 }

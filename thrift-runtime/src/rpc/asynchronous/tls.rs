@@ -14,11 +14,14 @@ use std::task::{Context, Poll, ready};
 use ::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use ::tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use rustls::{ClientConfig, ServerConfig};
-use tokio_rustls::{Accept, TlsAcceptor, TlsConnector};
+use tokio_rustls::{Accept, TlsAcceptor};
 
-use super::{ClientOptions, Connection, Listener, within};
+use super::io::within;
+use super::{Connect, Connection, Listener};
 use crate::error::Result;
-use crate::rpc::tls::server_name;
+use crate::rpc::frame::Framing;
+use crate::rpc::options::ClientOptions;
+use crate::rpc::tls::{TlsConnector, server_name};
 
 /// A listener whose connections are TLS sessions, for [`Server`](super::Server) (`serve` and,
 /// with feature `tower`, `serve_service`): around a tokio [`TcpListener`] (or a
@@ -183,10 +186,10 @@ impl Connection {
     /// # async fn run() -> thrift_runtime::Result<()> {
     /// use thrift_runtime::rpc::asynchronous::Connection;
     /// use thrift_runtime::rpc::ClientOptions;
-    /// use thrift_runtime::rpc::{tls, ProtocolKind, Transport};
+    /// use thrift_runtime::rpc::{tls, ProtocolKind, Framing};
     ///
     /// let config = tls::client_config("ca.pem", None)?;
-    /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+    /// let options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
     /// let connection =
     ///     Connection::connect_tls("hive.example.com:9083", "hive.example.com", config, options)
     ///         .await?;
@@ -203,6 +206,36 @@ impl Connection {
     }
 }
 
+/// The handshake is made in `connect`, within the timeout with the inner connector's set-up.
+impl<C: Connect> Connect for TlsConnector<C> {
+    type Stream = tokio_rustls::client::TlsStream<C::Stream>;
+
+    async fn connect(
+        &self,
+        endpoint: &str,
+        timeout: Option<std::time::Duration>,
+    ) -> Result<Self::Stream> {
+        let name = server_name(self.name_for(endpoint))?;
+        let tls = tokio_rustls::TlsConnector::from(Arc::clone(&self.config));
+        let handshake = async {
+            let stream = self.inner.connect(endpoint, None).await?;
+            tls.connect(name, stream)
+                .await
+                .map_err(|e| crate::Error::from(io::Error::new(e.kind(), format!("TLS: {e}"))))
+        };
+        match timeout {
+            Some(limit) => ::tokio::time::timeout(limit, handshake)
+                .await
+                .unwrap_or_else(|_| Err(io::Error::from(io::ErrorKind::TimedOut).into())),
+            None => handshake.await,
+        }
+    }
+
+    fn framing(&self) -> Option<Framing> {
+        self.inner.framing()
+    }
+}
+
 /// Connects over TCP and makes a TLS handshake, both within `timeout`.
 pub(crate) async fn connect_stream(
     addr: impl ToSocketAddrs + std::fmt::Debug,
@@ -211,7 +244,7 @@ pub(crate) async fn connect_stream(
     timeout: Option<std::time::Duration>,
 ) -> Result<tokio_rustls::client::TlsStream<TcpStream>> {
     let name = self::server_name(server_name)?;
-    let connector = TlsConnector::from(config);
+    let connector = tokio_rustls::TlsConnector::from(config);
     Ok(within(timeout, async {
         let stream = TcpStream::connect(addr).await?;
         stream.set_nodelay(true)?;

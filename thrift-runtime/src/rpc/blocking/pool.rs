@@ -1,16 +1,19 @@
 //! A blocking connection pool: a bound on live connections, reconnecting after a broken
 //! one, failover across endpoints (see [`rpc::pool`](crate::rpc::pool)).
 
+use std::io::{Read, Write};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
-use super::{ClientOptions, Connection};
+use super::{Connect, Connection};
 use crate::codec::{ThriftRead, ThriftWrite};
 use crate::error::{Error, Result};
+use crate::rpc::TcpConnector;
+use crate::rpc::options::ClientOptions;
 use crate::rpc::pool::{Endpoints, PoolOptions, first_answer, retry};
 use crate::rpc::service::Channel;
 
-type Connect<C> = Box<dyn Fn(&str) -> Result<C> + Send + Sync>;
+type ConnectFn<C> = Box<dyn Fn(&str) -> Result<C> + Send + Sync>;
 
 /// A pool of blocking connections to one service behind one or more endpoints: a
 /// [`Channel`] for generated clients, shared by every thread that clones it. Each call takes
@@ -22,9 +25,9 @@ type Connect<C> = Box<dyn Fn(&str) -> Result<C> + Send + Sync>;
 /// ```no_run
 /// use thrift_runtime::rpc::blocking::Pool;
 /// use thrift_runtime::rpc::ClientOptions;
-/// use thrift_runtime::rpc::{PoolOptions, ProtocolKind, Transport};
+/// use thrift_runtime::rpc::{PoolOptions, ProtocolKind, Framing};
 ///
-/// let client = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+/// let client = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
 /// let pool = Pool::new(["metastore-1:9083", "metastore-2:9083"], client, PoolOptions::default())?;
 /// // let mut client = hive_metastore::ThriftHiveMetastoreClient::new(pool.clone());
 /// // Or hold one connection for several calls:
@@ -40,7 +43,7 @@ pub struct Pool<C = Connection> {
 struct Inner<C> {
     endpoints: Endpoints,
     options: PoolOptions,
-    connect: Connect<C>,
+    connect: ConnectFn<C>,
     state: Mutex<State<C>>,
     freed: Condvar,
 }
@@ -81,17 +84,52 @@ impl Pool<Connection> {
         I: IntoIterator,
         I::Item: Into<String>,
     {
-        Pool::with_connector(endpoints, options, move |address| {
-            Connection::connect(address, client.clone())
+        Pool::with_connector(TcpConnector, endpoints, client, options)
+    }
+}
+
+impl<S: Read + Write + Send + 'static> Pool<Connection<S>> {
+    /// A pool of connections that `connector` opens (TLS, SASL, a Unix domain socket, a
+    /// stack of them, or a connector of yours) to `endpoints` (in failover order), with
+    /// `client` options. Nothing is connected until the first call. An error when
+    /// `endpoints` is empty.
+    ///
+    /// ```no_run
+    /// use thrift_runtime::rpc::blocking::Pool;
+    /// use thrift_runtime::rpc::sasl::SaslConnector;
+    /// use thrift_runtime::rpc::TcpConnector;
+    /// use thrift_runtime::rpc::sasl::Plain;
+    /// use thrift_runtime::rpc::{ClientOptions, PoolOptions, ProtocolKind};
+    ///
+    /// let connector = SaslConnector::new(TcpConnector, Plain::new("hive", "s3cret"));
+    /// let client = ClientOptions::new(ProtocolKind::Binary);
+    /// let endpoints = ["metastore-1:9083", "metastore-2:9083"];
+    /// let pool = Pool::with_connector(connector, endpoints, client, PoolOptions::default())?;
+    /// // let mut client = hive_metastore::ThriftHiveMetastoreClient::new(pool.get()?);
+    /// # Ok::<(), thrift_runtime::Error>(())
+    /// ```
+    pub fn with_connector<I, K>(
+        connector: K,
+        endpoints: I,
+        client: ClientOptions,
+        options: PoolOptions,
+    ) -> Result<Self>
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+        K: Connect<Stream = S>,
+    {
+        Pool::from_fn(endpoints, options, move |endpoint| {
+            Connection::connect_with(&connector, endpoint, client.clone())
         })
     }
 }
 
 impl<C: Channel> Pool<C> {
-    /// A pool whose connections `connect` makes from an endpoint's address: any transport
-    /// (`Connection::connect_tls`, `Connection::connect_sasl`, `Connection::connect_unix`,
-    /// ...) or any [`Channel`].
-    pub fn with_connector<I, F>(endpoints: I, options: PoolOptions, connect: F) -> Result<Self>
+    /// A pool whose channels `connect` makes from an endpoint: any [`Channel`] (an HTTP
+    /// client, a connection set up your way). For connections a connector opens,
+    /// [`Pool::with_connector`] says less.
+    pub fn from_fn<I, F>(endpoints: I, options: PoolOptions, connect: F) -> Result<Self>
     where
         I: IntoIterator,
         I::Item: Into<String>,

@@ -7,10 +7,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::listener::{Listener, Stream};
-use super::{ClientOptions, Connection};
+use super::{Connect, Connection};
 use crate::error::Result;
-use crate::rpc::frame::Transport;
-use crate::rpc::sasl::{ClientMechanism, Identity, SaslServerConfig, ServerNegotiation, handshake};
+use crate::rpc::frame::Framing;
+use crate::rpc::options::ClientOptions;
+use crate::rpc::sasl::{
+    ClientMechanism, Identity, SaslConnector, SaslServerConfig, ServerNegotiation, handshake,
+};
 
 /// A connection accepted by a [`SaslListener`]: its first reads run the server's side of the
 /// negotiation (answering the client as they go; a read that times out leaves it where it
@@ -184,16 +187,16 @@ impl<L: Listener> Listener for SaslListener<L> {
 impl Connection<TcpStream> {
     /// Connects over TCP and authenticates with `mechanism`
     /// ([`Plain`](crate::rpc::sasl::Plain), or another); calls are then framed, as SASL
-    /// transports frame them (`options.transport` is set to `Transport::Framed`). A refusal
+    /// transports frame them (`options.framing` is set to `Framing::Framed`). A refusal
     /// is a `PermissionDenied` error with the server's reason.
     ///
     /// ```no_run
     /// use thrift_runtime::rpc::blocking::Connection;
     /// use thrift_runtime::rpc::ClientOptions;
     /// use thrift_runtime::rpc::sasl::Plain;
-    /// use thrift_runtime::rpc::{ProtocolKind, Transport};
+    /// use thrift_runtime::rpc::{ProtocolKind, Framing};
     ///
-    /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+    /// let options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
     /// let connection = Connection::connect_sasl("metastore:9083", Plain::new("hive", "s3cret"), options)?;
     /// // let mut client = hive_metastore::ThriftHiveMetastoreClient::new(connection);
     /// # Ok::<(), thrift_runtime::Error>(())
@@ -211,7 +214,7 @@ impl Connection<TcpStream> {
 impl<S: Read + Write> Connection<S> {
     /// Authenticates with `mechanism` over an established stream (a Unix domain socket, a
     /// TLS session, a stream of yours), then makes a connection of it; calls are framed, as
-    /// SASL transports frame them (`options.transport` is set to `Transport::Framed`). A
+    /// SASL transports frame them (`options.framing` is set to `Framing::Framed`). A
     /// refusal is a `PermissionDenied` error with the server's reason. The stream's own
     /// timeouts bound the negotiation.
     pub fn new_sasl(
@@ -219,39 +222,27 @@ impl<S: Read + Write> Connection<S> {
         mut mechanism: impl ClientMechanism,
         mut options: ClientOptions,
     ) -> Result<Self> {
-        options.transport = Transport::Framed;
+        options.framing = Framing::Framed;
         handshake(&mut stream, &mut mechanism)?;
         Ok(Connection::new(stream, options))
     }
 }
 
-#[cfg(feature = "tls")]
-impl Connection<super::TlsStream<TcpStream>> {
-    /// SASL over TLS, as HiveServer2 and Impala speak it with both SSL and authentication on:
-    /// connects over TCP, makes a TLS handshake with `config` checking the server's
-    /// certificate against `server_name` ([`Connection::connect_tls`]), then authenticates
-    /// with `mechanism` inside the session ([`Connection::new_sasl`]).
-    ///
-    /// ```no_run
-    /// use thrift_runtime::rpc::blocking::Connection;
-    /// use thrift_runtime::rpc::sasl::Plain;
-    /// use thrift_runtime::rpc::{tls, ClientOptions, ProtocolKind, Transport};
-    ///
-    /// let config = tls::client_config("ca.pem", None)?;
-    /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
-    /// let connection = Connection::connect_tls_sasl(
-    ///     "hs2.example.com:10000", "hs2.example.com", config, Plain::new("hive", "s3cret"), options,
-    /// )?;
-    /// # Ok::<(), thrift_runtime::Error>(())
-    /// ```
-    pub fn connect_tls_sasl(
-        addr: impl ToSocketAddrs + std::fmt::Debug,
-        server_name: &str,
-        config: Arc<crate::rpc::tls::rustls::ClientConfig>,
-        mechanism: impl ClientMechanism,
-        options: ClientOptions,
-    ) -> Result<Self> {
-        let stream = Connection::connect_tls(addr, server_name, config, options.clone())?;
-        Connection::new_sasl(stream.into_inner(), mechanism, options)
+/// Each connection negotiates with a fresh clone of the mechanism in `connect`.
+impl<C, M> Connect for SaslConnector<C, M>
+where
+    C: Connect,
+    M: ClientMechanism + Clone + Sync + 'static,
+{
+    type Stream = C::Stream;
+
+    fn connect(&self, endpoint: &str, timeout: Option<Duration>) -> Result<C::Stream> {
+        let mut stream = self.inner.connect(endpoint, timeout)?;
+        handshake(&mut stream, &mut self.mechanism.clone())?;
+        Ok(stream)
+    }
+
+    fn framing(&self) -> Option<Framing> {
+        Some(Framing::Framed)
     }
 }

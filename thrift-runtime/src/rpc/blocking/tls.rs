@@ -12,9 +12,11 @@ use std::time::Duration;
 
 use rustls::{ClientConfig, ServerConfig};
 
-use super::{ClientOptions, Connection, Listener, Stream};
+use super::{Connect, Connection, Listener, Stream};
 use crate::error::Result;
-use crate::rpc::tls::{server_name, tls_error};
+use crate::rpc::frame::Framing;
+use crate::rpc::options::ClientOptions;
+use crate::rpc::tls::{TlsConnector, server_name, tls_error};
 
 /// A TLS session over a stream: either end, client or server. Reads and writes are
 /// plaintext; the stream's timeouts bound each read and write of TLS records, and a
@@ -247,6 +249,24 @@ impl<L: Listener> Listener for TlsListener<L> {
     }
 }
 
+/// The handshake is made in `connect`, bounded by the timeout as every read and write is.
+impl<C: Connect> Connect for TlsConnector<C> {
+    type Stream = TlsStream<C::Stream>;
+
+    fn connect(&self, endpoint: &str, timeout: Option<Duration>) -> Result<Self::Stream> {
+        let name = server_name(self.name_for(endpoint))?;
+        let session =
+            rustls::ClientConnection::new(Arc::clone(&self.config), name).map_err(tls_error)?;
+        let mut stream = TlsStream::new(session, self.inner.connect(endpoint, timeout)?);
+        stream.handshake()?;
+        Ok(stream)
+    }
+
+    fn framing(&self) -> Option<Framing> {
+        self.inner.framing()
+    }
+}
+
 impl Connection<TlsStream<TcpStream>> {
     /// Connects over TCP and makes a TLS handshake with `config`, checking the server's
     /// certificate against `server_name` (a DNS name or an IP address); the options'
@@ -256,10 +276,10 @@ impl Connection<TlsStream<TcpStream>> {
     /// use std::path::Path;
     /// use thrift_runtime::rpc::blocking::Connection;
     /// use thrift_runtime::rpc::ClientOptions;
-    /// use thrift_runtime::rpc::{tls, ProtocolKind, Transport};
+    /// use thrift_runtime::rpc::{tls, ProtocolKind, Framing};
     ///
     /// let config = tls::client_config("ca.pem", None)?;
-    /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Framed);
+    /// let options = ClientOptions::new(ProtocolKind::Binary).with_framing(Framing::Framed);
     /// let connection = Connection::connect_tls("hive.example.com:9083", "hive.example.com", config, options)?;
     /// # Ok::<(), thrift_runtime::Error>(())
     /// ```

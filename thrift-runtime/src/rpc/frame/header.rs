@@ -7,7 +7,7 @@ use std::io;
 
 use bytes::Bytes;
 
-use super::{FrameLimits, Framing, Received, Transport};
+use super::{FrameLimits, Framing, Received, WireFormat};
 use crate::error::{Error, Result};
 use crate::limits::Limit;
 use crate::rpc::message::{Headers, Message, ProtocolKind};
@@ -54,8 +54,8 @@ fn read_varstring(buf: &[u8], pos: &mut usize, end: usize) -> Result<String> {
 }
 
 /// Decodes a THeader frame (the bytes after its length word); `transport` is
-/// [`Transport::Header`] or [`Transport::FramedHeader`], for the reply.
-pub(super) fn decode(frame: Bytes, transport: Transport, limits: &FrameLimits) -> Result<Received> {
+/// [`Framing::Header`] or [`Framing::FramedHeader`], for the reply.
+pub(super) fn decode(frame: Bytes, transport: Framing, limits: &FrameLimits) -> Result<Received> {
     let b = &frame[..];
     if b.len() < FIXED_LEN {
         return Err(Error::invalid_data(
@@ -114,8 +114,8 @@ pub(super) fn decode(frame: Bytes, transport: Transport, limits: &FrameLimits) -
     let message = Message::parse(payload, protocol, limits.read)?.with_headers(headers);
     Ok(Received {
         message,
-        framing: Framing {
-            transport,
+        format: WireFormat {
+            framing: transport,
             protocol,
             zlib,
         },
@@ -219,15 +219,15 @@ fn write_varint(out: &mut Vec<u8>, mut v: u64) {
 
 /// Appends a THeader frame's fixed and variable header (the frame's length word is already
 /// written); the payload follows, then [`end`].
-pub(super) fn begin(out: &mut Vec<u8>, framing: Framing, seq: i32, headers: &[(String, String)]) {
+pub(super) fn begin(out: &mut Vec<u8>, format: WireFormat, seq: i32, headers: &[(String, String)]) {
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&0u16.to_be_bytes());
     out.extend_from_slice(&seq.to_be_bytes());
     let size_at = out.len();
     out.extend_from_slice(&[0; 2]);
     let header_start = out.len();
-    write_varint(out, framing.protocol.header_protocol_id());
-    if framing.zlib {
+    write_varint(out, format.protocol.header_protocol_id());
+    if format.zlib {
         write_varint(out, 1);
         write_varint(out, TRANSFORM_ZLIB);
     } else {
@@ -254,11 +254,16 @@ pub(super) fn begin(out: &mut Vec<u8>, framing: Framing, seq: i32, headers: &[(S
 /// Completes the THeader frame starting at `frame` (its magic) whose payload starts at
 /// `payload`: checks the header's size, compresses a zlib payload. The caller writes the
 /// length words and cuts `out` back on an error.
-pub(super) fn end(out: &mut Vec<u8>, framing: Framing, frame: usize, payload: usize) -> Result<()> {
+pub(super) fn end(
+    out: &mut Vec<u8>,
+    format: WireFormat,
+    frame: usize,
+    payload: usize,
+) -> Result<()> {
     if payload - frame - FIXED_LEN > HEADER_MAX_WORDS * 4 {
         return Err(Error::size_limit("THeader: info headers too large"));
     }
-    if framing.zlib {
+    if format.zlib {
         deflate_in_place(out, payload)?;
     }
     Ok(())

@@ -12,15 +12,16 @@ use bytes::{Buf, Bytes, BytesMut};
 
 use super::message::{Message, ProtocolKind, Start, not_a_message};
 use crate::error::{Error, Result};
+use crate::limits::FrameLimits;
 use crate::limits::Limit;
-pub use crate::limits::{DEFAULT_MAX_FRAME_SIZE, FrameLimits};
 
 /// The most a partly received frame reserves at once.
 const RESERVE_STEP: usize = 64 * 1024;
 
-/// How messages are delimited on a connection.
+/// How messages are delimited on a stream (Apache calls each of these a "transport"): HTTP
+/// and UDP have their own delimiting, and their clients and servers take none of these.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Transport {
+pub enum Framing {
     /// No frame: a message ends where its struct does (Apache's `TBufferedTransport`).
     #[default]
     Buffered,
@@ -34,20 +35,20 @@ pub enum Transport {
     FramedHeader,
 }
 
-impl Transport {
+impl Framing {
     /// Whether messages travel in THeader frames (with a protocol id, transforms and info
     /// headers).
     pub fn is_header(self) -> bool {
-        matches!(self, Transport::Header | Transport::FramedHeader)
+        matches!(self, Framing::Header | Framing::FramedHeader)
     }
 }
 
-/// What one message on a connection looks like: transport, protocol, and for THeader
+/// What one message on a connection looks like: framing, protocol, and for THeader
 /// whether the payload is zlib-compressed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Framing {
-    /// The transport.
-    pub transport: Transport,
+pub struct WireFormat {
+    /// The framing.
+    pub framing: Framing,
     /// The protocol of the message.
     pub protocol: ProtocolKind,
     /// THeader only: the payload goes through the zlib transform.
@@ -59,8 +60,8 @@ pub struct Framing {
 pub struct Received {
     /// The message.
     pub message: Message,
-    /// Its framing.
-    pub framing: Framing,
+    /// How it came: its framing, protocol and zlib transform.
+    pub format: WireFormat,
     /// The THeader sequence id (0 for other transports).
     pub header_seq: i32,
 }
@@ -71,9 +72,9 @@ pub struct Received {
 /// then a message, a THeader frame, or (framed THeader) one more length word and a THeader
 /// frame. (A length word never starts like a message: its first byte would make the frame
 /// larger than 2 GiB.)
-pub fn detect(buf: &[u8]) -> Result<Option<(Transport, ProtocolKind)>> {
+pub fn detect(buf: &[u8]) -> Result<Option<(Framing, ProtocolKind)>> {
     match ProtocolKind::start_of(buf) {
-        Start::Protocol(protocol) => return Ok(Some((Transport::Buffered, protocol))),
+        Start::Protocol(protocol) => return Ok(Some((Framing::Buffered, protocol))),
         Start::TooShort => return Ok(None),
         Start::Unknown => {}
     }
@@ -82,15 +83,15 @@ pub fn detect(buf: &[u8]) -> Result<Option<(Transport, ProtocolKind)>> {
     };
     // THeader names its payload's protocol in its header: `Binary` stands in until then.
     if frame.get(..2) == Some(&header::MAGIC[..]) {
-        return Ok(Some((Transport::Header, ProtocolKind::Binary)));
+        return Ok(Some((Framing::Header, ProtocolKind::Binary)));
     }
     match ProtocolKind::start_of(frame) {
-        Start::Protocol(protocol) => Ok(Some((Transport::Framed, protocol))),
+        Start::Protocol(protocol) => Ok(Some((Framing::Framed, protocol))),
         Start::TooShort => Ok(None),
         Start::Unknown => match frame.get(4..6) {
             None => Ok(None),
             Some(magic) if magic == header::MAGIC => {
-                Ok(Some((Transport::FramedHeader, ProtocolKind::Binary)))
+                Ok(Some((Framing::FramedHeader, ProtocolKind::Binary)))
             }
             Some(_) => Err(not_a_message()),
         },
@@ -117,7 +118,7 @@ fn frame_len(buf: &[u8], max: usize) -> Result<Option<usize>> {
 /// reply is the one its header names).
 pub fn decode(
     buf: &mut BytesMut,
-    expect: Option<Transport>,
+    expect: Option<Framing>,
     limits: &FrameLimits,
 ) -> Result<Option<Received>> {
     let Some((transport, protocol)) = detect(buf)? else {
@@ -131,26 +132,26 @@ pub fn decode(
         }
     }
     let bytes = match transport {
-        Transport::Buffered => {
+        Framing::Buffered => {
             let Some(len) = protocol.message_len(buf, limits.read)? else {
                 return Ok(None);
             };
             buf.split_to(len).freeze()
         }
-        Transport::Framed => {
+        Framing::Framed => {
             let Some(bytes) = take_frame(buf, limits.max_frame_size)? else {
                 return Ok(None);
             };
             bytes
         }
-        Transport::Header => {
+        Framing::Header => {
             let max = limits.max_frame_size.min(header::MAX_FRAME);
             let Some(frame) = take_frame(buf, max)? else {
                 return Ok(None);
             };
             return header::decode(frame, transport, limits).map(Some);
         }
-        Transport::FramedHeader => {
+        Framing::FramedHeader => {
             let max = limits.max_frame_size.min(header::MAX_FRAME + 4);
             let Some(mut frame) = take_frame(buf, max)? else {
                 return Ok(None);
@@ -168,8 +169,8 @@ pub fn decode(
     let message = Message::parse(bytes, protocol, limits.read)?;
     Ok(Some(Received {
         message,
-        framing: Framing {
-            transport,
+        format: WireFormat {
+            framing: transport,
             protocol,
             zlib: false,
         },
@@ -243,7 +244,7 @@ impl UnframedProbe {
 /// Where a frame started in an output buffer, for [`end_frame`].
 #[derive(Clone, Copy, Debug)]
 pub struct FrameStart {
-    framing: Framing,
+    format: WireFormat,
     start: usize,
     payload: usize,
 }
@@ -259,25 +260,25 @@ impl FrameStart {
 /// `headers` are THeader info headers (ignored by the other transports).
 pub fn begin_frame(
     out: &mut Vec<u8>,
-    framing: Framing,
+    format: WireFormat,
     header_seq: i32,
     headers: &[(String, String)],
 ) -> FrameStart {
     let start = out.len();
-    match framing.transport {
-        Transport::Buffered => {}
-        Transport::Framed => out.extend_from_slice(&[0; 4]),
-        Transport::Header => {
+    match format.framing {
+        Framing::Buffered => {}
+        Framing::Framed => out.extend_from_slice(&[0; 4]),
+        Framing::Header => {
             out.extend_from_slice(&[0; 4]);
-            header::begin(out, framing, header_seq, headers);
+            header::begin(out, format, header_seq, headers);
         }
-        Transport::FramedHeader => {
+        Framing::FramedHeader => {
             out.extend_from_slice(&[0; 8]);
-            header::begin(out, framing, header_seq, headers);
+            header::begin(out, format, header_seq, headers);
         }
     }
     FrameStart {
-        framing,
+        format,
         start,
         payload: out.len(),
     }
@@ -298,7 +299,7 @@ pub(crate) fn begin_reply(received: &Received, out: &mut Vec<u8>) -> Result<Fram
             "a server received a reply or an exception, not a call",
         ));
     }
-    Ok(begin_frame(out, received.framing, received.header_seq, &[]))
+    Ok(begin_frame(out, received.format, received.header_seq, &[]))
 }
 
 /// A server's last step after the processor wrote the reply after `start`: the frame
@@ -325,11 +326,11 @@ pub fn end_frame(out: &mut Vec<u8>, frame: FrameStart, max_frame_size: usize) ->
 
 fn end_frame_at(out: &mut Vec<u8>, frame: FrameStart, max_frame_size: usize) -> Result<()> {
     // Where the length words are: the framed transport's, and THeader's own.
-    let (outer, inner) = match frame.framing.transport {
-        Transport::Buffered => return Ok(()),
-        Transport::Framed => (Some(frame.start), None),
-        Transport::Header => (None, Some(frame.start)),
-        Transport::FramedHeader => (Some(frame.start), Some(frame.start + 4)),
+    let (outer, inner) = match frame.format.framing {
+        Framing::Buffered => return Ok(()),
+        Framing::Framed => (Some(frame.start), None),
+        Framing::Header => (None, Some(frame.start)),
+        Framing::FramedHeader => (Some(frame.start), Some(frame.start + 4)),
     };
     let put_len = |out: &mut Vec<u8>, at: usize, max: usize| {
         let len = out.len() - at - 4;
@@ -343,7 +344,7 @@ fn end_frame_at(out: &mut Vec<u8>, frame: FrameStart, max_frame_size: usize) -> 
         Ok(())
     };
     if let Some(inner) = inner {
-        header::end(out, frame.framing, inner + 4, frame.payload)?;
+        header::end(out, frame.format, inner + 4, frame.payload)?;
         put_len(out, inner, max_frame_size.min(header::MAX_FRAME))?;
     }
     if let Some(outer) = outer {

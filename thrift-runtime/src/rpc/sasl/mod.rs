@@ -1,7 +1,7 @@
 //! SASL (feature `sasl`), as Hive Metastore, HiveServer2, Impala, HBase and Accumulo speak it
 //! (Apache's `TSaslClientTransport`/`TSaslServerTransport`): a negotiation at the start of the
 //! connection, then every message in a frame of its own, a 4-byte length and the bytes, which
-//! is the framed transport's format (`Transport::Framed`).
+//! is the framed transport's format (`Framing::Framed`).
 //!
 //! The negotiation is a few messages, each a status byte (`START` 1, `OK` 2, `BAD` 3, `ERROR`
 //! 4, `COMPLETE` 5), a 4-byte big-endian length and a payload: the client sends `START` with
@@ -15,7 +15,7 @@
 //!   without a security layer are supported (no `auth-int`/`auth-conf` wrapping), as for PLAIN
 //!   and for GSSAPI with `qop=auth`, what Hive and Impala use.
 //! - Clients: `Connection::connect_sasl` (blocking and async), or [`handshake`] /
-//!   [`handshake_async`] over any stream and then `Connection::new` with `Transport::Framed`.
+//!   [`handshake_async`] over any stream and then `Connection::new` with `Framing::Framed`.
 //! - Authorization: a client acts as the identity it authenticated as; one that asks to act
 //!   as another (PLAIN's authzid) is refused unless [`SaslServerConfig::authorize`] allows it
 //!   (a proxy user). Handlers see both identities through
@@ -325,5 +325,32 @@ impl SaslServerConfig {
             .iter()
             .find(|(n, _)| n.as_bytes() == name)
             .map(|(_, make)| make())
+    }
+}
+
+/// A connector that authenticates with a SASL mechanism over another connector's streams
+/// (TCP, TLS, a Unix domain socket), for the blocking and the async clients alike
+/// (`blocking::Connect`, `asynchronous::Connect`): each connection negotiates when it opens,
+/// and its calls are framed, as SASL transports frame them. A refusal is a
+/// `PermissionDenied` error with the server's reason.
+#[derive(Clone)]
+pub struct SaslConnector<C, M> {
+    pub(crate) inner: C,
+    pub(crate) mechanism: M,
+}
+
+impl<C, M> SaslConnector<C, M> {
+    /// SASL with `mechanism` ([`Plain`], or another) over the streams of `inner`.
+    pub fn new(inner: C, mechanism: M) -> Self {
+        SaslConnector { inner, mechanism }
+    }
+}
+
+impl<C: fmt::Debug, M: ClientMechanism> fmt::Debug for SaslConnector<C, M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SaslConnector")
+            .field("inner", &self.inner)
+            .field("mechanism", &self.mechanism.name())
+            .finish()
     }
 }

@@ -59,7 +59,7 @@ fn read_message<S: Read>(stream: &mut S) -> io::Result<(u8, Vec<u8>)> {
 
 /// The client's negotiation over `stream` with `mechanism`: `Ok` once the server has said
 /// `COMPLETE`; the server's `BAD` or `ERROR` is a `PermissionDenied` error with its reason.
-/// Afterwards, the stream carries framed messages (`Transport::Framed`).
+/// Afterwards, the stream carries framed messages (`Framing::Framed`).
 pub fn handshake<S: Read + Write>(
     stream: &mut S,
     mechanism: &mut dyn ClientMechanism,

@@ -6,13 +6,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::incoming::{Incoming, RequestHead};
-use super::{CONTENT_TYPE, one_call};
+use super::http_incoming::{Incoming, RequestHead};
+use super::io::{STOP_POLL, busy_poll, write_within};
+use super::server::ServeConnection;
+use super::{Listener, Server, ServerHandle, Stream};
 use crate::error::ErrorKind;
 use crate::limits::Limit;
-use crate::rpc::blocking::{
-    Listener, STOP_POLL, ServeConnection, Server, ServerHandle, Stream, busy_poll, write_within,
-};
+use crate::rpc::http::{CONTENT_TYPE, one_call};
 use crate::rpc::options::ServerOptions;
 use crate::rpc::service::Processor;
 use crate::wire::MessageType;
@@ -25,7 +25,7 @@ const READ_CHUNK: usize = 16 * 1024;
 /// response body, `200 OK`, in the call's protocol and content type, on a kept-alive
 /// HTTP/1.1 connection. A oneway call is answered with an empty body before its handler
 /// runs. The request path is not looked at: serve one service per port (or a
-/// `MultiplexedProcessor`), or mount an [`HttpService`](super::HttpService) at a path of an
+/// `MultiplexedProcessor`), or mount an [`HttpService`](crate::rpc::asynchronous::HttpService) at a path of an
 /// axum app for more.
 ///
 /// It runs on the blocking [`Server`]'s workers with its [`ServerOptions`]: `workers`
@@ -41,7 +41,7 @@ const READ_CHUNK: usize = 16 * 1024;
 /// ```no_run
 /// use std::net::TcpListener;
 /// use thrift_runtime::rpc::ServerOptions;
-/// use thrift_runtime::rpc::http::HttpServer;
+/// use thrift_runtime::rpc::blocking::HttpServer;
 /// use thrift_runtime::rpc::MultiplexedProcessor;
 ///
 /// let listener = TcpListener::bind("0.0.0.0:8080")?;

@@ -1,4 +1,4 @@
-//! [`HttpService`] and [`serve`]: a processor answering Thrift calls POSTed over HTTP.
+//! [`HttpServer`] and [`HttpService`]: a processor answering Thrift calls POSTed over HTTP.
 
 use std::convert::Infallible;
 use std::future::{Future, poll_fn};
@@ -13,9 +13,10 @@ use http_body_util::Full;
 use hyper::body::Body;
 use hyper_util::rt::{TokioIo, TokioTimer};
 
-use super::{BodyError, CONTENT_TYPE, read_body};
+use super::server::{Shutdown, accept_each, serve_and_spawn};
+use super::{Listener, ServerHandle};
 use crate::limits::FrameLimits;
-use crate::rpc::asynchronous::{Listener, Shutdown, accept_each};
+use crate::rpc::http::{BodyError, CONTENT_TYPE, read_body};
 use crate::rpc::options::ServerOptions;
 use crate::rpc::service::AsyncProcessor;
 use crate::wire::MessageType;
@@ -26,7 +27,7 @@ use crate::wire::MessageType;
 /// task of its own. A tower
 /// `Service<http::Request<B>>` for any body type, so it mounts at a path of an axum router
 /// (`Router::new().route_service("/thrift", HttpService::new(processor))`) or any hyper
-/// server; [`serve`] runs it alone.
+/// server; [`HttpServer`] runs it alone.
 ///
 /// Refused, with nothing processed: another method (`405`, `Allow: POST`); a body over
 /// `max_frame_size` (`413`, before reading it when its `Content-Length` says so); a body that
@@ -125,7 +126,7 @@ impl<P: AsyncProcessor + 'static> HttpService<P> {
                 return status(http::StatusCode::BAD_REQUEST, "the body could not be read");
             }
         };
-        let call = match super::one_call(body, self.limits.read) {
+        let call = match crate::rpc::http::one_call(body, self.limits.read) {
             Ok(call) => call,
             Err(why) => return status(http::StatusCode::BAD_REQUEST, why),
         };
@@ -201,25 +202,54 @@ where
     }
 }
 
-/// Serves `processor` over HTTP/1.1 on `listener` until `signal` completes, then stops
-/// accepting, lets each connection finish the request it is serving, and returns once all are
-/// closed. Any [`Listener`]: a tokio `TcpListener`, a `UnixListener`, a `TlsListener` (HTTPS).
-/// Keep-alive; from `options`: `idle_timeout` bounds the wait for a request's headers,
-/// `read_timeout` the receiving of its body, `limits` the bodies and their decoding.
+/// An async HTTP/1.1 server for a processor, as Apache's `THttpServer` on hyper: each `POST`
+/// carries one call, answered in its response's body. Any [`Listener`]: a tokio
+/// `TcpListener`, a `UnixListener`, a `TlsListener` (HTTPS). Keep-alive; from its
+/// [`ServerOptions`]: `idle_timeout` bounds the wait for a request's headers, `read_timeout`
+/// the receiving of its body, `limits` the bodies and their decoding. Built and run as every
+/// async server is. To mount Thrift at a path of an axum or hyper app, use [`HttpService`].
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
-/// use thrift_runtime::rpc::http;
+/// use thrift_runtime::rpc::asynchronous::HttpServer;
 /// use thrift_runtime::rpc::ServerOptions;
 /// use thrift_runtime::rpc::AsyncMultiplexedProcessor;
 ///
 /// let listener = tokio::net::TcpListener::bind("0.0.0.0:9090").await?;
 /// let processor = AsyncMultiplexedProcessor::new(); // or `FooAsyncProcessor::new(handler)`
 /// let shutdown = async { let _ = tokio::signal::ctrl_c().await; };
-/// http::serve(listener, processor, ServerOptions::default(), shutdown).await
+/// HttpServer::new(ServerOptions::default())
+///     .serve_with_shutdown(listener, processor, shutdown)
+///     .await
 /// # }
 /// ```
-pub async fn serve<L, P>(
+#[derive(Clone, Debug, Default)]
+pub struct HttpServer {
+    options: ServerOptions,
+}
+
+impl HttpServer {
+    /// A server with these options.
+    pub fn new(options: ServerOptions) -> Self {
+        HttpServer { options }
+    }
+
+    serve_and_spawn!();
+
+    /// Serves on `listener` until `signal` completes, then stops accepting, lets each
+    /// connection finish the request it is serving, and returns once all are closed.
+    pub async fn serve_with_shutdown<L: Listener, P: AsyncProcessor + 'static>(
+        self,
+        listener: L,
+        processor: P,
+        signal: impl Future<Output = ()>,
+    ) -> io::Result<()> {
+        serve(listener, processor, self.options, signal).await
+    }
+}
+
+/// The body of [`HttpServer::serve_with_shutdown`].
+async fn serve<L, P>(
     listener: L,
     processor: P,
     options: ServerOptions,

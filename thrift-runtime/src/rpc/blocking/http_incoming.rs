@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use bytes::Bytes;
 
-use super::too_large;
 use crate::error::{Error, Result};
 use crate::rpc::blocking::Stream;
+use crate::rpc::http::too_large;
 
 /// The most a head (request or status line and headers) may take.
 pub(super) const MAX_HEAD: usize = 64 * 1024;
@@ -21,7 +21,7 @@ const MAX_HEADERS: usize = 64;
 
 /// How a message's body is delimited, and whether the connection stays open after it.
 #[derive(Debug, Default)]
-pub(super) struct Framing {
+pub(super) struct BodyFraming {
     pub(super) content_length: Option<usize>,
     pub(super) chunked: bool,
     pub(super) keep_alive: bool,
@@ -29,7 +29,7 @@ pub(super) struct Framing {
     pub(super) expect_continue: bool,
 }
 
-impl Framing {
+impl BodyFraming {
     /// Whether the body's end is known without the connection closing.
     pub(super) fn delimited(&self) -> bool {
         self.chunked || self.content_length.is_some()
@@ -41,10 +41,10 @@ impl Framing {
     /// the same in every header; `Transfer-Encoding` only as `chunked` (the codings of every
     /// such header together), and then the connection is closed after the message if a
     /// Content-Length came too.
-    fn from_headers(headers: &[httparse::Header<'_>], http11: bool) -> io::Result<Framing> {
-        let mut framing = Framing {
+    fn from_headers(headers: &[httparse::Header<'_>], http11: bool) -> io::Result<BodyFraming> {
+        let mut framing = BodyFraming {
             keep_alive: http11,
-            ..Framing::default()
+            ..BodyFraming::default()
         };
         let mut codings = 0;
         for header in headers {
@@ -91,7 +91,7 @@ impl Framing {
 /// A response's head.
 pub(super) struct ResponseHead {
     pub(super) status: u16,
-    pub(super) framing: Framing,
+    pub(super) framing: BodyFraming,
 }
 
 /// A request's head, as far as a Thrift server needs it.
@@ -100,7 +100,7 @@ pub(super) struct RequestHead {
     pub(super) http11: bool,
     /// The `Content-Type` to answer with (the request's, or `application/x-thrift`).
     pub(super) content_type: Option<String>,
-    pub(super) framing: Framing,
+    pub(super) framing: BodyFraming,
 }
 
 /// One message read off a stream, through a buffer that may hold the next message's first
@@ -184,7 +184,7 @@ impl Incoming<'_> {
                 Ok(httparse::Status::Complete(len)) => {
                     let status = response.code.unwrap_or(0);
                     let framing =
-                        Framing::from_headers(response.headers, response.version == Some(1))?;
+                        BodyFraming::from_headers(response.headers, response.version == Some(1))?;
                     self.pos += len;
                     // 1xx: informational, the real response follows.
                     if (100..200).contains(&status) {
@@ -218,7 +218,7 @@ impl Incoming<'_> {
         match request.parse(&self.buf[self.pos..]) {
             Ok(httparse::Status::Complete(len)) => {
                 let http11 = request.version == Some(1);
-                let framing = Framing::from_headers(request.headers, http11)?;
+                let framing = BodyFraming::from_headers(request.headers, http11)?;
                 let content_type = request
                     .headers
                     .iter()
@@ -262,7 +262,7 @@ impl Incoming<'_> {
     /// none (`until_close` false).
     pub(super) fn body(
         &mut self,
-        framing: &Framing,
+        framing: &BodyFraming,
         max: usize,
         until_close: bool,
     ) -> Result<Bytes> {

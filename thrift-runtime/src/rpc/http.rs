@@ -4,35 +4,31 @@
 //! is the response's body (empty for a oneway call). Binary, compact and JSON messages; a
 //! server detects which from the body.
 //!
-//! - [`HttpClient`]: an async [`AsyncChannel`](crate::rpc::AsyncChannel) for generated async
-//!   clients, with a keep-alive pool of HTTP/1.1 connections (many calls at once use several),
-//!   custom headers, and HTTPS with feature `tls`.
-//! - [`HttpService`]: a processor as a tower `Service<http::Request<B>>`, to mount at a path
-//!   in an axum or hyper app; [`serve`] runs it on any [`Listener`](crate::rpc::asynchronous::Listener)
-//!   (TCP, a Unix domain socket, a `TlsListener` for HTTPS).
-//! - With feature `blocking`: `HttpConnection`, a blocking [`Channel`](crate::rpc::Channel)
-//!   on one keep-alive connection, and `HttpServer`, a blocking server on the threaded
-//!   server's workers, on any blocking listener.
+//! This module is what both execution models share (the content type, a URL, the one call a
+//! request's body carries, bounded body reading); the clients and servers live with their
+//! execution model:
+//!
+//! - [`asynchronous::HttpClient`](crate::rpc::asynchronous::HttpClient): an
+//!   [`AsyncChannel`](crate::rpc::AsyncChannel) for generated async clients, with a
+//!   keep-alive pool of HTTP/1.1 connections (many calls at once use several), custom
+//!   headers, and HTTPS with feature `tls`.
+//! - [`asynchronous::HttpServer`](crate::rpc::asynchronous::HttpServer) on hyper, on any
+//!   async [`Listener`](crate::rpc::asynchronous::Listener) (TCP, a Unix domain socket, a
+//!   `TlsListener` for HTTPS); [`asynchronous::HttpService`](crate::rpc::asynchronous::HttpService),
+//!   a processor as a tower `Service<http::Request<B>>`, to mount at a path of an axum or
+//!   hyper app.
+//! - With feature `blocking`: [`blocking::HttpClient`](crate::rpc::blocking::HttpClient), a
+//!   blocking [`Channel`](crate::rpc::Channel) on one keep-alive connection, and
+//!   [`blocking::HttpServer`](crate::rpc::blocking::HttpServer) on the threaded server's
+//!   workers, on any blocking listener.
+//!
+//! An HTTP client takes [`ClientOptions`](crate::rpc::ClientOptions) for its protocol,
+//! multiplexed name, limits and timeout; its framing is HTTP's own, and the options'
+//! framing is not looked at.
 //!
 //! Limits: a request or reply body larger than `FrameLimits::max_frame_size` is refused (the
 //! server answers `413 Payload Too Large` before reading it when `Content-Length` says so), and
 //! decoding has the usual `ReadLimits`. Statuses other than 200 are errors that name the status.
-
-#[cfg(feature = "blocking")]
-mod blocking;
-#[cfg(feature = "blocking")]
-mod blocking_server;
-mod client;
-#[cfg(feature = "blocking")]
-mod incoming;
-mod server;
-
-#[cfg(feature = "blocking")]
-pub use self::blocking::HttpConnection;
-#[cfg(feature = "blocking")]
-pub use self::blocking_server::HttpServer;
-pub use self::client::HttpClient;
-pub use self::server::{HttpService, serve};
 
 use std::io;
 

@@ -14,13 +14,12 @@ use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
-use super::{BodyError, CONTENT_TYPE, Url, read_body, status_error, too_large};
 use crate::application::{ApplicationException, ApplicationExceptionKind};
 use crate::error::{Error, Result};
+use crate::rpc::http::{BodyError, CONTENT_TYPE, Url, read_body, status_error, too_large};
 use crate::rpc::message::{Message, ProtocolKind};
-use crate::rpc::options::{ClientOptions, call_name};
+use crate::rpc::options::ClientOptions;
 use crate::rpc::service::{AsyncChannel, ClientRequest};
-use crate::wire::MessageType;
 
 /// Idle connections kept for the next calls, at most.
 const MAX_IDLE: usize = 32;
@@ -34,11 +33,11 @@ const MAX_IDLE: usize = 32;
 ///
 /// ```no_run
 /// # async fn run() -> thrift_runtime::Result<()> {
-/// use thrift_runtime::rpc::http::HttpClient;
+/// use thrift_runtime::rpc::asynchronous::HttpClient;
 /// use thrift_runtime::rpc::ClientOptions;
-/// use thrift_runtime::rpc::{ProtocolKind, Transport};
+/// use thrift_runtime::rpc::ProtocolKind;
 ///
-/// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
+/// let options = ClientOptions::new(ProtocolKind::Binary);
 /// let channel = HttpClient::new("http://hbase-thrift:9090/", options)?
 ///     .header("authorization", "Bearer ...")?;
 /// // let client = hbase::HbaseAsyncClient::new(channel);
@@ -162,17 +161,9 @@ impl Inner {
         let protocol = self.options.protocol;
         request.check_protocol(protocol)?;
         let seq = self.seq.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
-        let kind = if request.oneway {
-            MessageType::Oneway
-        } else {
-            MessageType::Call
-        };
         let mut name = String::new();
-        let method = call_name(self.options.service.as_deref(), request.method, &mut name);
-        let mut body = Vec::with_capacity(request.body.len() + method.len() + 32);
-        protocol.write_message_header(&mut body, method, kind, seq)?;
-        body.extend_from_slice(&request.body);
-        protocol.write_message_end(&mut body)?;
+        let mut body = Vec::with_capacity(request.body.len() + request.method.len() + 32);
+        request.write_message(&mut body, self.options.service.as_deref(), seq, &mut name)?;
         let max = self.options.limits.max_frame_size;
         if body.len() > max {
             return Err(too_large());

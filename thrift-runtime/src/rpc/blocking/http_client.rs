@@ -1,4 +1,4 @@
-//! [`HttpConnection`]: Thrift calls as HTTP `POST`s, blocking, on one keep-alive connection.
+//! [`HttpClient`]: Thrift calls as HTTP `POST`s, blocking, on one keep-alive connection.
 
 use std::io::{self, Write};
 #[cfg(feature = "tls")]
@@ -6,14 +6,16 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use super::incoming::Incoming;
-use super::{CONTENT_TYPE, Url, status_error, too_large};
+use super::Stream;
+use super::connect::connect_tcp;
+use super::http_incoming::Incoming;
 use crate::codec::{ThriftRead, ThriftWrite};
 use crate::error::{Error, Result};
-use crate::rpc::blocking::{ClientOptions, Stream, connect_tcp};
+use crate::rpc::http::{CONTENT_TYPE, Url, status_error, too_large};
 use crate::rpc::message::Message;
-use crate::rpc::options::call_name;
+use crate::rpc::options::ClientOptions;
 use crate::rpc::service::Channel;
+use crate::rpc::service::call_name;
 use crate::wire::MessageType;
 
 /// A blocking HTTP client channel on one connection, kept alive between calls and opened
@@ -26,15 +28,15 @@ use crate::wire::MessageType;
 ///
 /// ```no_run
 /// use thrift_runtime::rpc::ClientOptions;
-/// use thrift_runtime::rpc::http::HttpConnection;
-/// use thrift_runtime::rpc::{ProtocolKind, Transport};
+/// use thrift_runtime::rpc::blocking::HttpClient;
+/// use thrift_runtime::rpc::{ProtocolKind, Framing};
 ///
-/// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
-/// let channel = HttpConnection::new("http://hbase-thrift:9090/", options)?;
+/// let options = ClientOptions::new(ProtocolKind::Binary);
+/// let channel = HttpClient::new("http://hbase-thrift:9090/", options)?;
 /// // let mut client = hbase::HbaseClient::new(channel);
 /// # Ok::<(), thrift_runtime::Error>(())
 /// ```
-pub struct HttpConnection {
+pub struct HttpClient {
     url: Url,
     text: String,
     options: ClientOptions,
@@ -51,9 +53,9 @@ pub struct HttpConnection {
     tls: Option<Arc<rustls::ClientConfig>>,
 }
 
-impl std::fmt::Debug for HttpConnection {
+impl std::fmt::Debug for HttpClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HttpConnection")
+        f.debug_struct("HttpClient")
             .field("url", &self.text)
             .field("protocol", &self.options.protocol)
             .field("connected", &self.stream.is_some())
@@ -80,12 +82,12 @@ enum Failure {
     Other(Error),
 }
 
-impl HttpConnection {
+impl HttpClient {
     /// A client of the Thrift endpoint at `url` (`http://host[:port]/path`; `https://` with
-    /// [`HttpConnection::with_tls`]). Connects at the first call.
+    /// [`HttpClient::with_tls`]). Connects at the first call.
     pub fn new(url: &str, options: ClientOptions) -> Result<Self> {
         let parsed = Url::parse(url)?;
-        let mut connection = HttpConnection {
+        let mut connection = HttpClient {
             head: Vec::new(),
             text: url.to_owned(),
             options,
@@ -142,12 +144,12 @@ impl HttpConnection {
     /// ```no_run
     /// # fn run(batch: &impl thrift_runtime::ThriftWrite) -> thrift_runtime::Result<()> {
     /// use thrift_runtime::rpc::ClientOptions;
-    /// use thrift_runtime::rpc::http::HttpConnection;
-    /// use thrift_runtime::rpc::{ProtocolKind, Transport};
+    /// use thrift_runtime::rpc::blocking::HttpClient;
+    /// use thrift_runtime::rpc::{ProtocolKind, Framing};
     ///
-    /// let options = ClientOptions::new(ProtocolKind::Binary, Transport::Buffered);
+    /// let options = ClientOptions::new(ProtocolKind::Binary);
     /// let mut collector =
-    ///     HttpConnection::new("http://jaeger:14268/api/traces?format=jaeger.thrift", options)?;
+    ///     HttpClient::new("http://jaeger:14268/api/traces?format=jaeger.thrift", options)?;
     /// let (status, _) = collector.post(batch)?;
     /// assert_eq!(status, 202);
     /// # Ok(()) }
@@ -186,7 +188,7 @@ impl HttpConnection {
             }
             return Err(Error::from(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                "an https:// URL needs HttpConnection::with_tls (feature `tls`)",
+                "an https:// URL needs HttpClient::with_tls (feature `tls`)",
             )));
         }
         Ok(Box::new(tcp))
@@ -317,7 +319,7 @@ impl HttpConnection {
     }
 }
 
-impl Channel for HttpConnection {
+impl Channel for HttpClient {
     fn call<A, R>(&mut self, method: &'static str, args: &A) -> Result<R>
     where
         A: ThriftWrite,
