@@ -18,7 +18,7 @@ use tower_service::Service;
 
 use super::asynchronous::{Connection, Listener, Server, accept_loop};
 use super::message::{Message, ProtocolKind};
-use super::service::{AsyncChannel, AsyncProcessor, ClientRequest};
+use super::service::{AsyncChannel, AsyncProcessor, ClientRequest, Reply};
 use crate::application::{ApplicationException, ApplicationExceptionKind};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -44,9 +44,9 @@ fn to_error(e: BoxError) -> Error {
 }
 
 impl Service<ClientRequest> for Connection {
-    type Response = Option<Message>;
+    type Response = Option<Reply>;
     type Error = Error;
-    type Future = BoxFuture<Result<Option<Message>>>;
+    type Future = BoxFuture<Result<Option<Reply>>>;
 
     fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<()>> {
         Poll::Ready(Ok(()))
@@ -82,7 +82,7 @@ impl Service<ClientRequest> for Connection {
 /// `Buffer`, work too.
 #[derive(Clone)]
 pub struct ServiceChannel {
-    call: Arc<dyn Fn(ClientRequest) -> BoxFuture<Result<Option<Message>>> + Send + Sync>,
+    call: Arc<dyn Fn(ClientRequest) -> BoxFuture<Result<Option<Reply>>> + Send + Sync>,
     protocol: ProtocolKind,
 }
 
@@ -99,12 +99,12 @@ impl ServiceChannel {
     /// refuses a call encoded in another protocol: see [`ClientRequest::check_protocol`]).
     pub fn new<S>(service: S, protocol: ProtocolKind) -> Self
     where
-        S: Service<ClientRequest, Response = Option<Message>> + Clone + Send + 'static,
+        S: Service<ClientRequest, Response = Option<Reply>> + Clone + Send + 'static,
         S::Error: Into<BoxError>,
         S::Future: Send + 'static,
     {
         let service = Mutex::new(service);
-        let call = move |request: ClientRequest| -> BoxFuture<Result<Option<Message>>> {
+        let call = move |request: ClientRequest| -> BoxFuture<Result<Option<Reply>>> {
             let mut service = match service.lock() {
                 Ok(service) => service.clone(),
                 Err(poisoned) => poisoned.into_inner().clone(),
@@ -128,7 +128,7 @@ impl AsyncChannel for ServiceChannel {
         self.protocol
     }
 
-    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Message>>> + Send {
+    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Reply>>> + Send {
         (self.call)(request)
     }
 }

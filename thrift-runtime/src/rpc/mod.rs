@@ -120,7 +120,7 @@ pub use identity::Identity;
 pub use message::{Headers, Message, ProtocolKind};
 pub use service::{
     AsyncChannel, AsyncMultiplexedProcessor, AsyncProcessor, Channel, ClientRequest,
-    MultiplexedProcessor, Processor, call_async, call_oneway_async, serve, serve_async,
+    MultiplexedProcessor, Processor, Reply, call_async, call_oneway_async, serve, serve_async,
     serve_oneway, serve_oneway_async, undeclared_exception,
 };
 

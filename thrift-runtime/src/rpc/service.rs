@@ -399,15 +399,28 @@ impl ClientRequest {
     }
 }
 
+/// What an async channel hands back for a call that expects a reply: the reply, and the
+/// sequence id the channel sent the call with. [`call_async`] checks the one against the
+/// other, the one place the check is made for every channel (a connection that matches
+/// replies to calls by id, an HTTP client whose reply is its response's body, a pool, a
+/// balancer).
+#[derive(Debug)]
+pub struct Reply {
+    /// The sequence id the call went out with.
+    pub seq: i32,
+    /// The reply message.
+    pub message: Message,
+}
+
 /// An async connection (or pool, or balancer) as generated async clients
 /// (`FooAsyncClient<C>`) use it: shared by reference, so many tasks can call at once.
 pub trait AsyncChannel: Send + Sync {
     /// The protocol the args are to be encoded in.
     fn protocol(&self) -> ProtocolKind;
 
-    /// Sends a call; resolves to its reply (already matched to the call by sequence id), or
+    /// Sends a call; resolves to its reply with the sequence id the call was sent with, or
     /// `None` for a oneway call once it is written.
-    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Message>>> + Send;
+    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Reply>>> + Send;
 }
 
 impl<C: AsyncChannel + ?Sized> AsyncChannel for Arc<C> {
@@ -415,7 +428,7 @@ impl<C: AsyncChannel + ?Sized> AsyncChannel for Arc<C> {
         (**self).protocol()
     }
 
-    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Message>>> + Send {
+    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Reply>>> + Send {
         (**self).send(request)
     }
 }
@@ -460,7 +473,7 @@ where
     let request = client_request(channel, method, false, args);
     async move {
         match channel.send(request?).await? {
-            Some(reply) => reply.reply_body(method, reply.seq()),
+            Some(reply) => reply.message.reply_body(method, reply.seq),
             None => Err(Error::from(ApplicationException::new(
                 ApplicationExceptionKind::MISSING_RESULT,
                 "the channel sent no reply to a call",

@@ -20,16 +20,16 @@ use crate::error::{Error, Result};
 use crate::rpc::frame;
 use crate::rpc::message::{Message, ProtocolKind};
 use crate::rpc::options::ClientOptions;
-use crate::rpc::service::{AsyncChannel, ClientRequest};
+use crate::rpc::service::{AsyncChannel, ClientRequest, Reply};
 
-type Reply = oneshot::Sender<Result<Option<Message>>>;
+type ReplySender = oneshot::Sender<Result<Option<Message>>>;
 
 /// What the callers, the writer and the reader of one client connection share.
 #[derive(Debug, Default)]
 struct Shared {
     /// The calls waiting for their reply, by sequence id; `None` once the connection is
     /// closed (no call is added then, and every waiting one has been failed).
-    pending: Mutex<Option<HashMap<i32, Reply>>>,
+    pending: Mutex<Option<HashMap<i32, ReplySender>>>,
     seq: AtomicI32,
     writer: Mutex<WriterSlot>,
 }
@@ -76,7 +76,7 @@ impl Shared {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<HashMap<i32, Reply>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<HashMap<i32, ReplySender>>> {
         self.pending
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -114,12 +114,12 @@ enum Queued {
         request: ClientRequest,
         seq: i32,
         /// For a oneway call: told once the call is written.
-        written: Option<Reply>,
+        written: Option<ReplySender>,
     },
     /// The rest of a frame its caller began to write (empty: only a flush is left).
     Rest {
         bytes: Vec<u8>,
-        written: Option<Reply>,
+        written: Option<ReplySender>,
     },
 }
 
@@ -254,7 +254,7 @@ impl Connection {
         self.shared.lock().is_none()
     }
 
-    async fn call(&self, request: ClientRequest) -> Result<Option<Message>> {
+    async fn call(&self, request: ClientRequest) -> Result<Option<Reply>> {
         request.check_protocol(self.options.protocol)?;
         let seq = self
             .shared
@@ -288,7 +288,8 @@ impl Connection {
                 .map_err(|_| Error::timed_out("no reply within the client's timeout"))?,
             None => receiver.await,
         };
-        outcome.map_err(|_| closed())?
+        let reply = outcome.map_err(|_| closed())??;
+        Ok(reply.map(|message| Reply { seq, message }))
     }
 }
 
@@ -301,7 +302,7 @@ impl Connection {
     /// writes it before anything queued after it. Otherwise (the writer task is busy, or
     /// calls are queued) the call is queued, and the writer task writes all that are waiting
     /// in one write.
-    fn submit(&self, request: ClientRequest, seq: i32, written: Option<Reply>) -> Result<()> {
+    fn submit(&self, request: ClientRequest, seq: i32, written: Option<ReplySender>) -> Result<()> {
         let mut slot = self.shared.writer();
         let WriterSlot {
             io,
@@ -390,7 +391,7 @@ impl AsyncChannel for Connection {
         self.options.protocol
     }
 
-    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Message>>> + Send {
+    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Reply>>> + Send {
         self.call(request)
     }
 }

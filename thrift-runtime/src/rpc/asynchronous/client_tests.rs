@@ -67,7 +67,11 @@ async fn calls_written_in_part_or_queued_arrive_whole() {
                 match reply {
                     Some(reply) => {
                         assert!(!oneway);
-                        assert!(reply.bytes().ends_with(&body), "the reply to this call");
+                        assert!(
+                            reply.message.bytes().ends_with(&body),
+                            "the reply to this call"
+                        );
+                        assert_eq!(reply.message.seq(), reply.seq, "matched by sequence id");
                     }
                     None => assert!(oneway, "only a oneway call has no reply"),
                 }

@@ -14,12 +14,11 @@ use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
-use crate::application::{ApplicationException, ApplicationExceptionKind};
 use crate::error::{Error, Result};
 use crate::rpc::http::{BodyError, CONTENT_TYPE, Url, read_body, status_error, too_large};
 use crate::rpc::message::{Message, ProtocolKind};
 use crate::rpc::options::ClientOptions;
-use crate::rpc::service::{AsyncChannel, ClientRequest};
+use crate::rpc::service::{AsyncChannel, ClientRequest, Reply};
 
 /// Idle connections kept for the next calls, at most.
 const MAX_IDLE: usize = 32;
@@ -150,14 +149,14 @@ impl AsyncChannel for HttpClient {
         self.inner.options.protocol
     }
 
-    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Message>>> + Send {
+    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Reply>>> + Send {
         let inner = Arc::clone(&self.inner);
         async move { inner.call(request).await }
     }
 }
 
 impl Inner {
-    async fn call(&self, request: ClientRequest) -> Result<Option<Message>> {
+    async fn call(&self, request: ClientRequest) -> Result<Option<Reply>> {
         let protocol = self.options.protocol;
         request.check_protocol(protocol)?;
         let seq = self.seq.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
@@ -206,14 +205,8 @@ impl Inner {
         if request.oneway {
             return Ok(None);
         }
-        let reply = Message::parse(bytes, protocol, self.options.limits.read)?;
-        if reply.seq() != seq {
-            return Err(Error::from(ApplicationException::new(
-                ApplicationExceptionKind::BAD_SEQUENCE_ID,
-                format!("reply to call {} where {seq} was expected", reply.seq()),
-            )));
-        }
-        Ok(Some(reply))
+        let message = Message::parse(bytes, protocol, self.options.limits.read)?;
+        Ok(Some(Reply { seq, message }))
     }
 
     /// An idle connection of the pool that still works, or a new one.

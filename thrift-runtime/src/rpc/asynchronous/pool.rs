@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::{Connect, Connection};
 use crate::error::{Error, Result};
 use crate::rpc::TcpConnector;
-use crate::rpc::message::{Message, ProtocolKind};
+use crate::rpc::message::ProtocolKind;
 use crate::rpc::options::ClientOptions;
 use crate::rpc::pool::{Endpoints, PoolOptions, retry};
-use crate::rpc::service::{AsyncChannel, ClientRequest};
+use crate::rpc::service::{AsyncChannel, ClientRequest, Reply};
 
 type ConnectFn =
     Box<dyn Fn(String) -> Pin<Box<dyn Future<Output = Result<Connection>> + Send>> + Send + Sync>;
@@ -201,7 +201,7 @@ impl AsyncChannel for Pool {
 
     /// Calls on the connection whose turn it is; a call whose connection closed under it is
     /// sent again on another up to [`PoolOptions::retries`] times.
-    async fn send(&self, request: ClientRequest) -> Result<Option<Message>> {
+    async fn send(&self, request: ClientRequest) -> Result<Option<Reply>> {
         let mut attempt = 0;
         let mut slot = None;
         loop {

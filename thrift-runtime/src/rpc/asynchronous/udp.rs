@@ -11,9 +11,9 @@ use ::tokio::net::{ToSocketAddrs, UdpSocket};
 
 use super::ServerHandle;
 use crate::error::Result;
-use crate::rpc::message::{Message, ProtocolKind};
+use crate::rpc::message::ProtocolKind;
 use crate::rpc::options::ClientOptions;
-use crate::rpc::service::{AsyncChannel, AsyncProcessor, ClientRequest};
+use crate::rpc::service::{AsyncChannel, AsyncProcessor, ClientRequest, Reply};
 use crate::rpc::udp::{DEFAULT_MAX_DATAGRAM, datagram, not_oneway, oneway_call, udp_server};
 
 /// An async UDP client: an [`AsyncChannel`] whose oneway calls each go out as one
@@ -61,7 +61,7 @@ impl AsyncChannel for UdpClient {
     }
 
     /// Sends a oneway call as one datagram; a call expecting a reply is an error.
-    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Message>>> + Send {
+    fn send(&self, request: ClientRequest) -> impl Future<Output = Result<Option<Reply>>> + Send {
         let this = self.clone();
         async move {
             if !request.oneway {
